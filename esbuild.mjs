@@ -1,0 +1,72 @@
+// Builds Longhaul.
+//   node esbuild.mjs               development bundle (sourcemaps) of the extension and the CLI
+//   node esbuild.mjs --production  minified bundle, no sourcemaps (what the VSIX ships)
+//   node esbuild.mjs --watch       rebuild the development bundle on change
+//   node esbuild.mjs --tests       also transpile src/, test/ and bench/ file by file into out/ for mocha
+// Type checking is separate (`npm run typecheck`): esbuild only strips types.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+const tests = args.has('--tests');
+
+const jsx = { jsx: 'transform', jsxFactory: 'vscpp', jsxFragment: 'vscppf' };
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+	bundle: true,
+	platform: 'node',
+	format: 'cjs',
+	target: 'node20',
+	sourcemap: production ? false : 'linked',
+	minify: production,
+	logLevel: 'warning',
+	...jsx,
+};
+
+const builds = [
+	{ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+	{ ...common, entryPoints: ['src/cli/longhaulPlan.ts'], outfile: 'dist/cli/longhaul-plan.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+function listSources(dir) {
+	const out = [];
+	for (const name of readdirSync(dir)) {
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) {
+			if (name !== 'node_modules' && name !== 'results') out.push(...listSources(path));
+		} else if (/\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) {
+			out.push(path);
+		}
+	}
+	return out;
+}
+
+if (tests) {
+	rmSync('out', { recursive: true, force: true });
+	builds.push({
+		entryPoints: ['src', 'test', 'bench'].flatMap(listSources),
+		outdir: 'out',
+		outbase: '.',
+		bundle: false,
+		platform: 'node',
+		format: 'cjs',
+		target: 'node20',
+		sourcemap: 'inline',
+		logLevel: 'warning',
+		...jsx,
+	});
+}
+
+if (watch) {
+	const contexts = await Promise.all(builds.map(b => esbuild.context(b)));
+	await Promise.all(contexts.map(c => c.watch()));
+	console.log('[esbuild] watching for changes');
+} else {
+	const started = Date.now();
+	await Promise.all(builds.map(b => esbuild.build(b)));
+	console.log(`[esbuild] built ${builds.length} target(s) in ${Date.now() - started} ms${production ? ' (production)' : ''}`);
+}

@@ -1,0 +1,66 @@
+// The conversation model: past turns, the rounds the agent made in each, and the
+// rounds of the request in progress. Pure data, no `vscode` import: everything
+// that plans or renders a prompt works on these shapes.
+
+/** One tool call a model made, and what the tool answered. */
+export interface ToolCall {
+	readonly id: string;
+	readonly name: string;
+	/** The arguments exactly as the model produced them (JSON text, possibly invalid). */
+	readonly arguments: string;
+	/**
+	 * The tool's answer as text. `undefined` means the call never got a result
+	 * (the request was cancelled or stopped while it ran): the renderer closes
+	 * such a call with an "interrupted" result instead of sending it unpaired.
+	 */
+	readonly result?: string;
+}
+
+/** One model response: its text, optional thinking, and the tool calls it made. */
+export interface Round {
+	/** Unique within the session; summaries are anchored on it. */
+	readonly id: string;
+	readonly response: string;
+	readonly thinking?: string;
+	readonly toolCalls: readonly ToolCall[];
+	/** A summary that replaces this round and everything before it in the prompt. */
+	readonly summary?: string;
+}
+
+/** A finished request: the user's message and the rounds the agent made answering it. */
+export interface Turn {
+	readonly user: string;
+	readonly rounds: readonly Round[];
+	/** The turn ended because the per-request tool-call limit was hit. */
+	readonly maxToolCallsExceeded?: boolean;
+	/** The user cancelled the turn. */
+	readonly cancelled?: boolean;
+}
+
+/** Past turns (oldest first) plus the rounds of the request in progress. */
+export interface Conversation {
+	readonly turns: readonly Turn[];
+	readonly activeRounds: readonly Round[];
+}
+
+/** True when the turn was stopped from outside rather than finishing on its own. */
+export function isInterruptedTurn(turn: Turn): boolean {
+	return turn.maxToolCallsExceeded === true || turn.cancelled === true;
+}
+
+/** True when at least one of the round's tool calls has no result. */
+export function hasUnansweredCalls(round: Round): boolean {
+	return round.toolCalls.some(call => call.result === undefined);
+}
+
+/** All text of a round that reaches a prompt, for token accounting. */
+export function roundText(round: Round): string {
+	let text = round.response;
+	if (round.thinking) {
+		text += '\n' + round.thinking;
+	}
+	for (const call of round.toolCalls) {
+		text += '\n' + call.name + ' ' + call.arguments + '\n' + (call.result ?? '');
+	}
+	return text;
+}

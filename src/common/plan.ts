@@ -1,0 +1,75 @@
+// What a summarization planner decides: which rounds the summarizer absorbs,
+// which stay verbatim, and where the new summary is anchored.
+
+/** Which planner produced the plan. */
+export type SummarizationMode = 'half-context' | 'legacy';
+
+/** Why the half-context planner handed over to the legacy rule. */
+export type FallbackReason = 'not-enough-rounds' | 'interrupted-turn';
+
+/**
+ * Fallback levels of the design (seed 001):
+ * 0 half-context split, 1 legacy because too few rounds or an interrupted turn,
+ * 3 nothing to summarize (raised as {@link NothingToSummarizeError}).
+ * Level 2 ("an existing summary in the way") cannot happen with round-level
+ * anchoring: planning simply starts after the newest summary. See docs/decisions.md.
+ */
+export type FallbackLevel = 0 | 1;
+
+export interface PlanTokenStats {
+	readonly summarized: number;
+	readonly kept: number;
+	readonly previousSummary: number;
+}
+
+export interface PlanStats {
+	/** Unsummarized rounds the planner looked at (summarized + kept). */
+	readonly totalRoundCount: number;
+	readonly summarizedRoundCount: number;
+	readonly keptRoundCount: number;
+	/** Present when the planner was given a token counter. */
+	readonly tokens?: PlanTokenStats;
+}
+
+/** Where a round sits: a past turn (turnIndex >= 0) or the active request (turnIndex -1). */
+export interface RoundLocation {
+	readonly source: 'history' | 'active';
+	readonly turnIndex: number;
+	readonly roundIndex: number;
+}
+
+export interface SummarizationPlan {
+	/** The planner that produced the split. */
+	readonly mode: SummarizationMode;
+	/** The planner that was asked for (the setting at planning time). */
+	readonly requestedMode: SummarizationMode;
+	readonly fallbackLevel: FallbackLevel;
+	readonly fallbackReason?: FallbackReason;
+	/** Unsummarized rounds the summarizer absorbs, oldest first. Never empty. */
+	readonly summarizeRoundIds: readonly string[];
+	/** Unsummarized rounds that stay verbatim, oldest first: always a suffix of the flattened rounds. */
+	readonly keepRoundIds: readonly string[];
+	/** The last summarized round; the new summary is attached to it. */
+	readonly anchorRoundId: string;
+	readonly anchor: RoundLocation;
+	/** The request continues a previous turn (legacy rule when the active request has at most one round). */
+	readonly isContinuation: boolean;
+	/**
+	 * When the split falls inside a past turn, that turn's index: its user message must reach the
+	 * prompt verbatim ahead of its kept rounds.
+	 */
+	readonly splitInsideTurnIndex?: number;
+	/** The newest earlier summary, which the new summary must absorb (seed 004: never dropped). */
+	readonly previousSummary?: { readonly roundId: string; readonly text: string };
+	readonly stats: PlanStats;
+}
+
+/** Level 3: there is no unsummarized round to summarize. Never send an empty summarization request. */
+export class NothingToSummarizeError extends Error {
+	readonly code = 'nothing-to-summarize';
+	readonly fallbackLevel = 3;
+	constructor(message = 'Nothing to summarize: every round is already covered by a summary or must stay verbatim.') {
+		super(message);
+		this.name = 'NothingToSummarizeError';
+	}
+}
