@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
+import type { HandledRequest, LonghaulApi } from './agent/api';
 import { createParticipant } from './agent/participant';
 
-export function activate(context: vscode.ExtensionContext): void {
-	context.subscriptions.push(createParticipant(context));
+export function activate(context: vscode.ExtensionContext): LonghaulApi {
+	const handled = new vscode.EventEmitter<HandledRequest>();
+	context.subscriptions.push(handled, createParticipant(context, h => handled.fire(h)));
+	return { onDidHandleRequest: handled.event };
 }
 
 export function deactivate(): void {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { HandledRequest } from './api';
 import { readSettings } from './settings';
 
 export const PARTICIPANT_ID = 'longhaul.agent';
@@ -8,8 +9,21 @@ export interface LonghaulResultMetadata {
 	readonly summarizationMode: string;
 }
 
-export function createParticipant(context: vscode.ExtensionContext): vscode.ChatParticipant {
-	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handleRequest);
+export function createParticipant(
+	context: vscode.ExtensionContext,
+	onHandled: (handled: HandledRequest) => void,
+): vscode.ChatParticipant {
+	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
+		let markdown = '';
+		const recording: vscode.ChatResponseStream = Object.create(stream);
+		recording.markdown = (value: string | vscode.MarkdownString) => {
+			markdown += typeof value === 'string' ? value : value.value;
+			stream.markdown(value);
+		};
+		const result = await handleRequest(request, chatContext, recording, token);
+		onHandled({ prompt: request.prompt, command: request.command, markdown, metadata: result.metadata, errorMessage: result.errorDetails?.message });
+		return result;
+	});
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
 	return participant;
 }

@@ -1,0 +1,17 @@
+import * as vscode from 'vscode';
+
+/** One handled chat request, as Longhaul saw it. Published for observers (tests, other extensions). */
+export interface HandledRequest {
+	readonly prompt: string;
+	readonly command?: string;
+	/** Everything Longhaul streamed as markdown, concatenated. */
+	readonly markdown: string;
+	/** The `ChatResult.metadata` it returned. */
+	readonly metadata: unknown;
+	readonly errorMessage?: string;
+}
+
+/** What `activate` returns: `vscode.extensions.getExtension('longhaul-dev.longhaul').exports`. */
+export interface LonghaulApi {
+	readonly onDidHandleRequest: vscode.Event<HandledRequest>;
+}
