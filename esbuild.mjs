@@ -5,8 +5,8 @@
 //   node esbuild.mjs --tests       also transpile src/, test/ and bench/ file by file into out/ for mocha
 // Type checking is separate (`npm run typecheck`): esbuild only strips types.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
@@ -45,8 +45,27 @@ function listSources(dir) {
 	return out;
 }
 
+/** Removes compiled files whose source is gone, so a deleted test cannot keep running. */
+function removeStaleOutputs() {
+	if (!existsSync('out')) return;
+	for (const file of listFiles('out')) {
+		const source = relative('out', file).replace(/\.js$/, '');
+		if (file.endsWith('.js') && !existsSync(source + '.ts') && !existsSync(source + '.tsx')) {
+			rmSync(file, { force: true });
+		}
+	}
+}
+
+function listFiles(dir) {
+	return readdirSync(dir).flatMap(name => {
+		const path = join(dir, name);
+		return statSync(path).isDirectory() ? listFiles(path) : [path];
+	});
+}
+
 if (tests) {
-	rmSync('out', { recursive: true, force: true });
+	// Not a clean rebuild: other builds may be running mocha from out/ at the same time.
+	removeStaleOutputs();
 	builds.push({
 		entryPoints: ['src', 'test', 'bench'].flatMap(listSources),
 		outdir: 'out',
