@@ -1,0 +1,36 @@
+// The token budget of one prompt.
+
+/**
+ * Share of the window held back for the difference between our local tokenizer
+ * (js-tiktoken, o200k_base) and the model's own, plus message framing we do not see.
+ * Local counts of English and code are within a few percent of other tokenizers;
+ * 5% + 200 tokens keeps a request from bouncing off the provider's hard limit.
+ */
+export const RESERVE_SHARE = 0.05;
+export const RESERVE_MIN_TOKENS = 200;
+
+export interface PromptBudget {
+	/** The model's window (`maxInputTokens`). */
+	readonly window: number;
+	/** Tokens of the tool definitions sent with every request. */
+	readonly toolTokens: number;
+	readonly reserve: number;
+	/** What the rendered messages may use. */
+	readonly messages: number;
+}
+
+export function computeBudget(maxInputTokens: number, toolTokens: number): PromptBudget {
+	const window = Math.max(0, Math.floor(maxInputTokens));
+	const reserve = Math.ceil(window * RESERVE_SHARE) + RESERVE_MIN_TOKENS;
+	return { window, toolTokens, reserve, messages: Math.max(0, window - toolTokens - reserve) };
+}
+
+/** The largest summary we accept: a fifth of the message budget, so the summary never crowds out the kept rounds. */
+export function summaryBudget(budget: PromptBudget): number {
+	return Math.max(256, Math.floor(budget.messages * 0.2));
+}
+
+/** The largest single tool result that may reach a prompt: half the message budget. */
+export function toolResultBudget(budget: PromptBudget): number {
+	return Math.max(256, Math.floor(budget.messages * 0.5));
+}

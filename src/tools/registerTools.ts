@@ -1,0 +1,20 @@
+import * as vscode from 'vscode';
+import { editFileTool } from './editFile';
+import { findFilesTool } from './findFiles';
+import { listDirectoryTool } from './listDirectory';
+import { readFileTool } from './readFile';
+import { runCommandTool } from './runCommand';
+import { searchTextTool } from './searchText';
+import { TOOL } from './toolNames';
+
+/** Registers Longhaul's own tools (declared in package.json `languageModelTools`). */
+export function registerTools(): vscode.Disposable[] {
+	return [
+		vscode.lm.registerTool(TOOL.readFile, readFileTool),
+		vscode.lm.registerTool(TOOL.listDirectory, listDirectoryTool),
+		vscode.lm.registerTool(TOOL.findFiles, findFilesTool),
+		vscode.lm.registerTool(TOOL.searchText, searchTextTool),
+		vscode.lm.registerTool(TOOL.editFile, editFileTool),
+		vscode.lm.registerTool(TOOL.runCommand, runCommandTool),
+	];
+}
