@@ -12,7 +12,7 @@ export type FallbackReason = 'not-enough-rounds' | 'interrupted-turn';
  * 0 half-context split, 1 legacy because too few rounds or an interrupted turn,
  * 3 nothing to summarize (raised as {@link NothingToSummarizeError}).
  * Level 2 ("an existing summary in the way") cannot happen with round-level
- * anchoring: planning simply starts after the newest summary. See docs/decisions.md.
+ * anchoring: planning simply starts after the newest summary. See docs/planning.md.
  */
 export type FallbackLevel = 0 | 1;
 
@@ -39,7 +39,7 @@ export interface RoundLocation {
 }
 
 export interface SummarizationPlan {
-	/** The planner that produced the split. */
+	/** The planner that produced the split (`legacy` also when half-context fell back). */
 	readonly mode: SummarizationMode;
 	/** The planner that was asked for (the setting at planning time). */
 	readonly requestedMode: SummarizationMode;
@@ -52,13 +52,24 @@ export interface SummarizationPlan {
 	/** The last summarized round; the new summary is attached to it. */
 	readonly anchorRoundId: string;
 	readonly anchor: RoundLocation;
-	/** The request continues a previous turn (legacy rule when the active request has at most one round). */
+	/**
+	 * The new summary ends in a past turn (the anchor is a history round), so the request in
+	 * progress follows it as a continuation with all its own rounds verbatim. For the legacy
+	 * rule this is exactly Copilot's "history" branch.
+	 */
 	readonly isContinuation: boolean;
 	/**
-	 * When the split falls inside a past turn, that turn's index: its user message must reach the
-	 * prompt verbatim ahead of its kept rounds.
+	 * When the split falls inside a past turn (its last summarized and first kept round belong to
+	 * it), that turn's index: its user message must reach the prompt verbatim ahead of its kept
+	 * rounds. Absent when the split is at a turn boundary or inside the request in progress
+	 * (whose message always precedes its rounds).
 	 */
 	readonly splitInsideTurnIndex?: number;
+	/**
+	 * Rounds of the plan (summarized or kept) with calls that never got a result. Whoever renders
+	 * them closes each such call with an "interrupted" result (`closeUnansweredCalls`).
+	 */
+	readonly interruptedRoundIds: readonly string[];
 	/** The newest earlier summary, which the new summary must absorb (seed 004: never dropped). */
 	readonly previousSummary?: { readonly roundId: string; readonly text: string };
 	readonly stats: PlanStats;

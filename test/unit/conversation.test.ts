@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { hasUnansweredCalls, isInterruptedTurn, roundText, type Round } from '../../src/common/conversation';
+import { closeUnansweredCalls, hasUnansweredCalls, INTERRUPTED_RESULT, isInterruptedTurn, roundText, type Round } from '../../src/common/conversation';
 
 describe('conversation model helpers', () => {
 	const round: Round = {
@@ -25,5 +25,28 @@ describe('conversation model helpers', () => {
 		assert.equal(isInterruptedTurn({ user: 'u', rounds: [] }), false);
 		assert.equal(isInterruptedTurn({ user: 'u', rounds: [], maxToolCallsExceeded: true }), true);
 		assert.equal(isInterruptedTurn({ user: 'u', rounds: [], cancelled: true }), true);
+	});
+});
+
+describe('closing unanswered calls', () => {
+	it('gives every call without a result the interrupted result and leaves answered calls alone', () => {
+		const round: Round = {
+			id: 'r',
+			response: '',
+			toolCalls: [
+				{ id: 'c1', name: 'a', arguments: '{}', result: 'ok' },
+				{ id: 'c2', name: 'b', arguments: '{}' },
+			],
+		};
+		const closed = closeUnansweredCalls(round);
+		assert.equal(closed.toolCalls[0], round.toolCalls[0]);
+		assert.equal(closed.toolCalls[1].result, INTERRUPTED_RESULT);
+		assert.equal(round.toolCalls[1].result, undefined);
+		assert.equal(hasUnansweredCalls(closed), false);
+	});
+
+	it('returns the same round when every call has its result', () => {
+		const round: Round = { id: 'r', response: '', toolCalls: [{ id: 'c1', name: 'a', arguments: '{}', result: 'ok' }] };
+		assert.equal(closeUnansweredCalls(round), round);
 	});
 });
