@@ -1,0 +1,98 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EXIT_INVALID, EXIT_NOTHING_TO_SUMMARIZE, EXIT_OK, parseArgs, runPlanCommand } from '../../../src/cli/planCommand';
+
+const root = resolve(__dirname, '../../../..');
+const fixtures = join(root, 'test/fixtures/conversations');
+const read = (path: string) => readFileSync(path, 'utf8');
+const run = (...argv: string[]) => runPlanCommand(argv, read);
+const fixture = (name: string) => join(fixtures, name);
+
+describe('longhaul-plan', () => {
+	describe('arguments', () => {
+		it('accepts --input, --mode half|legacy (also --flag=value) and --explain; half-context is the default', () => {
+			assert.deepEqual(parseArgs(['--input', 'x.json']), { input: 'x.json', mode: 'half-context', explain: false });
+			assert.deepEqual(parseArgs(['--mode=legacy', '--input=x.json', '--explain']), { input: 'x.json', mode: 'legacy', explain: true });
+			assert.deepEqual(parseArgs(['--mode', 'half', '--input', 'x.json']), { input: 'x.json', mode: 'half-context', explain: false });
+		});
+
+		it('rejects a missing input, an unknown mode and unknown arguments with exit code 1', () => {
+			for (const argv of [[], ['--input'], ['--input', 'x', '--mode', 'full'], ['--input', 'x', '--verbose']]) {
+				const result = runPlanCommand(argv, read);
+				assert.equal(result.exitCode, EXIT_INVALID, argv.join(' '));
+				assert.match(result.stderr, /^longhaul-plan: /);
+				assert.equal(result.stdout, '');
+			}
+		});
+	});
+
+	it('half: prints the plan as JSON with exactly the documented fields', () => {
+		const result = run('--input', fixture('two-turns.json'), '--mode', 'half');
+		assert.equal(result.exitCode, EXIT_OK);
+		assert.deepEqual(JSON.parse(result.stdout), {
+			mode: 'half-context',
+			summarizeRoundIds: ['t0r0', 't0r1', 't0r2'],
+			keepRoundIds: ['t1r0', 't1r1', 'a0'],
+			anchorRoundId: 't0r2',
+			isContinuation: true,
+			stats: { totalRoundCount: 6, summarizedRoundCount: 3, keptRoundCount: 3 },
+		});
+	});
+
+	it('legacy: the last round of the newest turn is the anchor, the one active round is kept', () => {
+		const plan = JSON.parse(run('--input', fixture('two-turns.json'), '--mode', 'legacy').stdout);
+		assert.equal(plan.mode, 'legacy');
+		assert.equal(plan.anchorRoundId, 't1r1');
+		assert.deepEqual(plan.keepRoundIds, ['a0']);
+	});
+
+	it('starts after an existing summary and keeps the round where an interrupted turn stopped', () => {
+		const plan = JSON.parse(run('--input', fixture('summarized-and-interrupted.json')).stdout);
+		assert.deepEqual(plan.summarizeRoundIds, ['lex-3']);
+		assert.deepEqual(plan.keepRoundIds, ['lex-4', 'go-1', 'go-2']);
+		assert.equal(plan.fallbackReason, undefined);
+	});
+
+	it('reports a fallback reason when half-context hands over to legacy', () => {
+		const plan = JSON.parse(run('--input', fixture('two-turns.json'), '--mode', 'half').stdout);
+		assert.ok(!('fallbackReason' in plan));
+		const session = { turns: [{ user: 'u', rounds: [{ response: 'a', toolCalls: [] }, { response: 'b', toolCalls: [] }] }], activeRounds: [{ response: 'c', toolCalls: [] }] };
+		const fallback = JSON.parse(runPlanCommand(['--input', 'mem.json'], () => JSON.stringify(session)).stdout);
+		assert.equal(fallback.mode, 'legacy');
+		assert.equal(fallback.fallbackReason, 'not-enough-rounds');
+	});
+
+	it('nothing to summarize: {"error":"nothing-to-summarize"} on stdout and exit code 2', () => {
+		const result = run('--input', fixture('nothing-to-summarize.json'));
+		assert.equal(result.exitCode, EXIT_NOTHING_TO_SUMMARIZE);
+		assert.deepEqual(JSON.parse(result.stdout), { error: 'nothing-to-summarize' });
+	});
+
+	it('invalid input: a message naming the field and exit code 1', () => {
+		const result = run('--input', fixture('invalid-call-id.json'));
+		assert.equal(result.exitCode, EXIT_INVALID);
+		assert.match(result.stderr, /turns\[0\]\.rounds\[0\]\.toolCalls\[0\]\.id: expected a string, got a number/);
+		assert.equal(run('--input', join(fixtures, 'missing.json')).exitCode, EXIT_INVALID);
+		assert.match(runPlanCommand(['--input', 'x.json'], () => '{ nope').stderr, /not valid JSON/);
+	});
+
+	it('--explain describes the plan for people', () => {
+		const result = run('--input', fixture('summarized-and-interrupted.json'), '--explain');
+		assert.equal(result.exitCode, EXIT_OK);
+		for (const part of ['half-context', 'summarize:    1 round: lex-3', 'anchor:       lex-3 (turn 0, round 2)', 'the summary on lex-2', 'inside turn 0', 'lex-4']) {
+			assert.ok(result.stdout.includes(part), `missing "${part}" in:\n${result.stdout}`);
+		}
+	});
+
+	it('the built bin runs with node and sets the exit code', function () {
+		const bin = join(root, 'dist/cli/longhaul-plan.js');
+		const ok = spawnSync(process.execPath, [bin, '--input', fixture('two-turns.json')], { encoding: 'utf8' });
+		assert.equal(ok.status, EXIT_OK, ok.stderr);
+		assert.equal(JSON.parse(ok.stdout).anchorRoundId, 't0r2');
+		assert.ok(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node'));
+		const nothing = spawnSync(process.execPath, [bin, '--input', fixture('nothing-to-summarize.json')], { encoding: 'utf8' });
+		assert.equal(nothing.status, EXIT_NOTHING_TO_SUMMARIZE);
+	});
+});
