@@ -1,0 +1,110 @@
+// npm run test:integration
+// Runs test/integration/*.test.ts with mocha inside a real VS Code 1.139 extension host (code-server),
+// opened by headless Chromium. Longhaul is the development extension (extensionDevelopmentPath);
+// the scripted-model fixture is installed from a VSIX, because the workbench payload honours only
+// one extensionDevelopmentPath.
+// Env: LONGHAUL_TEST_GREP (only matching tests), LONGHAUL_INTEGRATION_TIMEOUT_MS (default 10 min),
+// LONGHAUL_VERBOSE=1 (also show the workbench's own log), LONGHAUL_KEEP_TMP=1 (keep the server's
+// temp folder), LONGHAUL_TEST_CACHE (install cache).
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser, screenshot } from './browser.mjs';
+import { buildExtensionAndTests, packageFixture } from './build.mjs';
+import { ensureTestHost } from './install.mjs';
+import { runMain } from './processes.mjs';
+import { installExtensions, makeServerDirs, startCodeServer } from './server.mjs';
+import { followFile } from './tail.mjs';
+import { exposeAutomation, workbenchUrl } from './workbench.mjs';
+import { log, repoRoot, resultsDir } from './util.mjs';
+import { copyWorkspace } from './workspace.mjs';
+
+const timeoutMs = Number(process.env.LONGHAUL_INTEGRATION_TIMEOUT_MS) || 10 * 60 * 1000;
+const workbenchLog = join(resultsDir, 'integration-workbench.log');
+
+let page;
+let server;
+let results;
+let output;
+
+async function main() {
+	const started = Date.now();
+	mkdirSync(resultsDir, { recursive: true });
+	writeFileSync(workbenchLog, '');
+	const host = await ensureTestHost();
+	await buildExtensionAndTests();
+	const fixtureVsix = await packageFixture(join(repoRoot, 'out', 'fixtures'));
+	const testsEntry = join(repoRoot, 'out', 'test', 'integration', 'index.js');
+	if (!existsSync(testsEntry)) throw new Error(`${testsEntry} is missing after the build`);
+
+	const dirs = makeServerDirs('integration');
+	await installExtensions(host, dirs, [fixtureVsix]);
+	const workspace = copyWorkspace(dirs.root);
+	const resultsFile = join(dirs.root, 'mocha-results.json');
+	const outputFile = join(dirs.root, 'mocha-output.log');
+	server = await startCodeServer(host, {
+		name: 'integration',
+		dirs,
+		workspace,
+		smokeTestDriver: true,
+		env: {
+			LONGHAUL_TEST_RESULTS: resultsFile,
+			LONGHAUL_TEST_OUTPUT: outputFile,
+			LONGHAUL_TEST_GREP: process.env.LONGHAUL_TEST_GREP ?? '',
+			LONGHAUL_MOCHA_COLOR: process.stdout.isTTY ? '1' : '0',
+		},
+	});
+
+	({ page } = await launchBrowser());
+	const exited = exposeAutomation(page, { onLog: recordWorkbenchLog });
+	page.on('crash', () => log('the workbench page crashed'));
+	output = followFile(outputFile);
+	await page.goto(workbenchUrl(server, {
+		folder: workspace,
+		payload: [
+			['extensionDevelopmentPath', repoRoot],
+			['extensionTestsPath', testsEntry],
+		],
+	}));
+	log('workbench opened; mocha runs inside the extension host');
+	const code = await (await exited);
+	output.stop();
+	if (existsSync(resultsFile)) results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+	log(`extension host exited with ${code} after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	if (!results) {
+		log(`mocha reported no results: the test entry failed before or while loading the tests. Last workbench errors:\n${lastErrors()}`);
+		return 1;
+	}
+	return code === 0 && results.failed === 0 && results.passed > 0 ? 0 : 1;
+}
+
+const errors = [];
+/** The workbench's own log (noisy: offline marketplace, GitHub sign-in) goes to a file. */
+function recordWorkbenchLog(type, text) {
+	appendFileSync(workbenchLog, `[${type}] ${text}\n`);
+	if (type === 'error') errors.push(text);
+	if (process.env.LONGHAUL_VERBOSE) process.stderr.write(`[workbench ${type}] ${text}\n`);
+}
+
+function lastErrors() {
+	return errors.filter(e => !/ENOTFOUND|open-vsx|github/i.test(e)).slice(-5).join('\n') || `(none; see ${workbenchLog})`;
+}
+
+function summary() {
+	const r = results ?? { passed: 0, failed: 0 };
+	console.log(`integration: ${r.passed} passed, ${r.failed} failed${r.pending ? `, ${r.pending} skipped` : ''}`);
+}
+
+runMain('integration', async () => {
+	const code = await main();
+	summary();
+	return code;
+}, {
+	timeoutMs,
+	onFailure: async () => {
+		output?.stop();
+		if (!results) summary();
+		await screenshot(page, 'integration-failure.png');
+		const saved = server?.saveLog('integration-code-server.log');
+		if (saved) log(`code-server log: ${saved}; workbench log: ${workbenchLog}`);
+	},
+});

@@ -1,0 +1,157 @@
+// Helpers for integration tests that run inside the real extension host with the scripted model.
+//
+//   const scripted = await scriptedModel();
+//   scripted.setHandler(req => ({ text: 'hi' }));
+//   const handled = await sendChat('@longhaul hello');
+//   assert.match(handled.markdown, /hi/);
+//
+// Call resetSession() in beforeEach: it restores the fixture's defaults and starts a new chat.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { HandledRequest, LonghaulApi } from '../../src/agent/api';
+import { FIXTURE_ID, MODEL_ID, VENDOR, type ScriptedHandler, type ScriptedModelApi, type ScriptedRequest } from '../fixtures/scripted-model/src/api';
+
+export const LONGHAUL_ID = 'longhaul-dev.longhaul';
+export const PARTICIPANT_ID = 'longhaul.agent';
+export const SCRIPTED_MODEL_SELECTOR = { vendor: VENDOR, id: MODEL_ID } as const;
+
+/** The Longhaul extension, activated. */
+export async function longhaul(): Promise<{ extension: vscode.Extension<LonghaulApi>; api: LonghaulApi }> {
+	const extension = vscode.extensions.getExtension<LonghaulApi>(LONGHAUL_ID);
+	assert.ok(extension, `${LONGHAUL_ID} is not installed in the test host`);
+	const api = await extension.activate();
+	return { extension, api };
+}
+
+/** The scripted-model fixture's control API. */
+export async function scriptedModel(): Promise<ScriptedModelApi> {
+	const extension = vscode.extensions.getExtension<ScriptedModelApi>(FIXTURE_ID);
+	assert.ok(extension, `${FIXTURE_ID} is not loaded: the harness must pass test/fixtures/scripted-model as an extensionDevelopmentPath`);
+	return extension.activate();
+}
+
+/** Shorthand for scriptedModel().setHandler(handler). */
+export async function setHandler(handler: ScriptedHandler): Promise<ScriptedModelApi> {
+	const api = await scriptedModel();
+	api.setHandler(handler);
+	return api;
+}
+
+/** Fixture defaults (handler, window, empty log) and a fresh chat session with no history. */
+export async function resetSession(): Promise<void> {
+	await (await scriptedModel()).reset();
+	await newChat();
+}
+
+/** Starts a new, empty chat session in the Chat view. */
+export async function newChat(): Promise<void> {
+	await vscode.commands.executeCommand('workbench.action.chat.newChat');
+}
+
+export interface SendChatOptions {
+	/** How long to wait for Longhaul to finish handling the request (default 30 s). */
+	readonly timeoutMs?: number;
+	/** The model the Chat view uses (default: the scripted model). */
+	readonly modelSelector?: { vendor?: string; id?: string; family?: string };
+}
+
+/**
+ * Sends `query` (e.g. '@longhaul hello' or '@longhaul /compact') through the Chat view, exactly as
+ * typed, and resolves with what Longhaul reports once it has finished handling it. Turns in the
+ * same chat session see each other as history; call newChat() for a clean one.
+ */
+export async function sendChat(query: string, options: SendChatOptions = {}): Promise<HandledRequest> {
+	const { api } = await longhaul();
+	await scriptedModel();
+	const timeoutMs = options.timeoutMs ?? 30_000;
+	const started = Date.now();
+	let handled: HandledRequest | undefined;
+	const listener = api.onDidHandleRequest(h => {
+		handled ??= h;
+	});
+	try {
+		// blockOnResponse: the command resolves with the ChatResult once the response is complete
+		// (or waits for a confirmation), so a participant that throws fails here with its message
+		// instead of a timeout.
+		const result = await withTimeout(
+			Promise.resolve(vscode.commands.executeCommand<ChatCommandResult | undefined>('workbench.action.chat.open', {
+				query,
+				modelSelector: options.modelSelector ?? SCRIPTED_MODEL_SELECTOR,
+				blockOnResponse: true,
+			})),
+			timeoutMs,
+			`the chat response to ${JSON.stringify(query)} did not complete within ${timeoutMs} ms`,
+		);
+		while (!handled && Date.now() - started < timeoutMs) {
+			if (result?.errorDetails) {
+				// The participant's own error path still reports; give it a moment, then fail with the error.
+				await new Promise(r => setTimeout(r, 500));
+				if (!handled) break;
+			}
+			await new Promise(r => setTimeout(r, 50));
+		}
+		if (!handled) {
+			const detail = result?.errorDetails?.message ? `the chat failed: ${result.errorDetails.message}` : `chat result ${JSON.stringify(result)}`;
+			throw new Error(`Longhaul did not report handling ${JSON.stringify(query)} (${detail})`);
+		}
+		return handled;
+	} finally {
+		listener.dispose();
+	}
+}
+
+/** What workbench.action.chat.open returns with blockOnResponse: the ChatResult, more or less. */
+interface ChatCommandResult {
+	readonly errorDetails?: { readonly message: string };
+	readonly metadata?: unknown;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new Error(message)), ms);
+	});
+	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Resolves with the next event, or rejects after `timeoutMs`. */
+export function nextEvent<T>(event: vscode.Event<T>, timeoutMs: number, message: string): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const timer = setTimeout(() => {
+			listener.dispose();
+			reject(new Error(message));
+		}, timeoutMs);
+		const listener = event(value => {
+			clearTimeout(timer);
+			listener.dispose();
+			resolve(value);
+		});
+	});
+}
+
+/** Sets a Longhaul setting globally for the duration of `body`, then restores the previous value. */
+export async function withSetting<T>(key: string, value: unknown, body: () => Promise<T>): Promise<T> {
+	const config = vscode.workspace.getConfiguration('longhaul');
+	const previous = config.inspect(key)?.globalValue;
+	await config.update(key, value, vscode.ConfigurationTarget.Global);
+	try {
+		return await body();
+	} finally {
+		await vscode.workspace.getConfiguration('longhaul').update(key, previous, vscode.ConfigurationTarget.Global);
+	}
+}
+
+/** All user-message text of a request the model received, joined with newlines. */
+export function userText(request: ScriptedRequest): string {
+	return request.messages
+		.filter(m => m.role !== 'assistant')
+		.flatMap(m => m.parts.flatMap(p => (p.kind === 'text' ? [p.value] : [])))
+		.join('\n');
+}
+
+/** The last request the scripted model received (fails if there was none). */
+export function lastRequest(api: ScriptedModelApi): ScriptedRequest {
+	const request = api.requests[api.requests.length - 1];
+	assert.ok(request, 'the scripted model received no request');
+	return request;
+}
