@@ -1,6 +1,7 @@
 // Process-group bookkeeping: everything the harness starts runs in its own process group and is
 // stopped as a group (kill -- -PGID) on success, failure, exception, SIGINT, SIGTERM and SIGHUP.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { log, sleep } from './util.mjs';
 
 /** PGIDs still alive, killed synchronously as a last resort when Node exits. */
@@ -27,20 +28,38 @@ export function spawnGroup(command, args, options = {}) {
 	return child;
 }
 
+/** Whether any process of the group still runs (zombies, which only wait to be reaped, do not count). */
 export function groupAlive(pgid) {
 	try {
 		process.kill(-pgid, 0);
-		return true;
 	} catch (error) {
 		return error.code === 'EPERM';
 	}
+	return groupMembers(pgid).length > 0;
+}
+
+/** Pids of the group's processes that are not zombies, from /proc. */
+export function groupMembers(pgid) {
+	const members = [];
+	for (const name of readdirSync('/proc')) {
+		if (!/^\d+$/.test(name)) continue;
+		try {
+			const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+			// After the command name (in parentheses): state ppid pgrp ...
+			const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			if (Number(pgrp) === pgid && state !== 'Z') members.push(Number(name));
+		} catch {
+			// gone meanwhile
+		}
+	}
+	return members;
 }
 
 /** SIGTERM to the group, then SIGKILL whatever is left after `graceMs`. */
 export async function stopGroup(pgid, graceMs = 3000) {
 	if (!pgid) return;
 	try {
-		process.kill(-pgid, 'SIGTERM');
+		process.kill(-pgid, graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
 	} catch {
 		// already gone
 	}
@@ -89,11 +108,14 @@ export function cleanupAll() {
 }
 
 let installed = false;
-/** SIGINT/SIGTERM/SIGHUP clean up and exit 130/143/129; process exit kills any group left. */
-export function installSignalHandlers() {
+/**
+ * SIGINT/SIGTERM/SIGHUP clean up and exit 130/143/129 (or `exitCode` when given); process exit
+ * kills any group left.
+ */
+export function installSignalHandlers(exitCode) {
 	if (installed) return;
 	installed = true;
-	const codes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+	const codes = { SIGINT: exitCode ?? 130, SIGTERM: exitCode ?? 143, SIGHUP: exitCode ?? 129 };
 	for (const [signal, code] of Object.entries(codes)) {
 		process.on(signal, () => {
 			log(`${signal}: stopping everything the harness started`);
@@ -102,6 +124,22 @@ export function installSignalHandlers() {
 			cleanupAll().finally(() => process.exit(code));
 		});
 	}
+	// A reader that goes away (`| head`) must not crash the harness before it cleans up.
+	for (const stream of [process.stdout, process.stderr]) {
+		stream.on('error', error => {
+			if (error.code !== 'EPIPE') throw error;
+		});
+	}
+	const crash = error => {
+		try {
+			process.stderr.write(`harness crashed: ${error?.stack ?? error}\n`);
+		} catch {
+			// stderr is gone too
+		}
+		cleanupAll().finally(() => process.exit(1));
+	};
+	process.on('uncaughtException', crash);
+	process.on('unhandledRejection', crash);
 	process.on('exit', () => {
 		for (const pgid of groups) {
 			try {
@@ -118,8 +156,8 @@ export function installSignalHandlers() {
  * exception or after `timeoutMs`). `onFailure` (e.g. take a screenshot) runs before cleanup
  * whenever the code is not 0.
  */
-export async function runMain(name, main, { timeoutMs, onFailure } = {}) {
-	installSignalHandlers();
+export async function runMain(name, main, { timeoutMs, onFailure, signalExitCode } = {}) {
+	installSignalHandlers(signalExitCode);
 	let code = 1;
 	let timer;
 	try {

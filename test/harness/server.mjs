@@ -58,8 +58,10 @@ export function makeServerDirs(name, { settings = {} } = {}) {
 function serverEnv(host, dirs) {
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		// Do not leak the caller's VS Code session (when run from a VS Code terminal) into the server.
-		if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE') continue;
+		// Do not leak the caller's VS Code session (from a VS Code terminal, VSCODE_IPC_HOOK_CLI would
+		// make code-server open the folder in that instance instead) into the server, and keep PORT
+		// and CODE_SERVER_HOST, which code-server prefers over --bind-addr, away from it.
+		if (key.startsWith('VSCODE_') || key.startsWith('CODE_SERVER_') || key === 'ELECTRON_RUN_AS_NODE' || key === 'PORT') continue;
 		env[key] = value;
 	}
 	return {
@@ -116,7 +118,8 @@ export async function startCodeServer(host, { name, dirs, workspace, port, smoke
 	const pgid = child.pid;
 	const url = `http://127.0.0.1:${port}`;
 	const stop = onCleanup(async () => {
-		await stopGroup(pgid);
+		// code-server takes about 3 s to wind down after SIGTERM; nothing in its throwaway dirs needs that.
+		await stopGroup(pgid, 1000);
 		logStream.end();
 		if (process.env.LONGHAUL_KEEP_TMP) {
 			log(`kept ${dirs.root} (LONGHAUL_KEEP_TMP)`);

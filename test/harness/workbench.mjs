@@ -71,12 +71,24 @@ export async function sendChatMessage(page, text) {
 	await page.keyboard.press('Enter');
 }
 
+/** Waits until the Chat view's model picker shows `label` (the model requests will use). */
+export async function waitForChatModel(page, label, timeoutMs = 30_000) {
+	await page.locator('.interactive-input-part').getByText(label, { exact: true }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
 /**
- * Waits until a chat response on the page contains `expected` and the response is complete.
- * Returns the response's text.
+ * Waits for the newest chat response to finish (no longer loading) and returns its visible text.
+ * Fails with the text shown so far if it does not finish within `timeoutMs`.
  */
-export async function waitForChatResponse(page, expected, timeoutMs = 60_000) {
-	const response = page.locator('.interactive-item-container.interactive-response', { hasText: expected }).last();
+export async function waitForChatResponse(page, timeoutMs = 60_000) {
+	const response = page.locator('.interactive-item-container.interactive-response').last();
 	await response.waitFor({ state: 'visible', timeout: timeoutMs });
+	const deadline = Date.now() + timeoutMs;
+	while (/\bchat-response-loading\b/.test((await response.getAttribute('class')) ?? '')) {
+		if (Date.now() > deadline) {
+			throw new Error(`the chat response did not finish within ${timeoutMs} ms; it shows: ${JSON.stringify(await response.innerText())}`);
+		}
+		await page.waitForTimeout(100);
+	}
 	return (await response.innerText()).trim();
 }

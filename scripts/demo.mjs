@@ -1,0 +1,66 @@
+// npm run demo            VS Code in the browser with Longhaul and a scripted test model; Ctrl-C stops it
+// npm run demo -- --check start, load the workbench in headless Chromium, ask `@longhaul hello`,
+//                         check the answer, stop (a quick smoke test)
+// Installs what it needs once per machine (Node 24, code-server; see test/harness/install.mjs),
+// packages the VSIX, installs it and the scripted-model fixture into a throwaway code-server that
+// listens on 127.0.0.1 only (port: $PORT, else a free one) with a copy of test/fixtures/workspace.
+import { join } from 'node:path';
+import { launchBrowser, screenshot } from '../test/harness/browser.mjs';
+import { packageExtension, packageFixture } from '../test/harness/build.mjs';
+import { ensureTestHost } from '../test/harness/install.mjs';
+import { runMain } from '../test/harness/processes.mjs';
+import { installExtensions, makeServerDirs, startCodeServer } from '../test/harness/server.mjs';
+import { log, repoRoot } from '../test/harness/util.mjs';
+import { sendChatMessage, waitForChatModel, waitForChatResponse, waitForWorkbench, workbenchUrl } from '../test/harness/workbench.mjs';
+import { copyWorkspace } from '../test/harness/workspace.mjs';
+
+const check = process.argv.includes('--check');
+
+async function main() {
+	const host = await ensureTestHost();
+	const vsix = await packageExtension();
+	const fixtureVsix = await packageFixture(join(repoRoot, 'out', 'fixtures'));
+	const dirs = makeServerDirs('demo');
+	await installExtensions(host, dirs, [vsix, fixtureVsix]);
+	const workspace = copyWorkspace(dirs.root);
+	const port = process.env.PORT ? Number(process.env.PORT) : undefined;
+	const server = await startCodeServer(host, { name: 'demo', dirs, workspace, port });
+	const url = workbenchUrl(server, { folder: workspace });
+
+	if (check) {
+		const { page } = await launchBrowser();
+		await page.goto(url);
+		await waitForWorkbench(page);
+		await waitForChatModel(page, 'Scripted');
+		await sendChatMessage(page, '@longhaul hello');
+		const text = await waitForChatResponse(page);
+		await screenshot(page, 'demo-check.png');
+		if (!text.includes('Scripted reply to: hello')) {
+			throw new Error(`@longhaul did not answer as expected; the response shows: ${JSON.stringify(text)}`);
+		}
+		console.log('demo check: ok (workbench loaded, @longhaul answered with the scripted model)');
+		return 0;
+	}
+
+	console.log(`
+Longhaul demo is running. Open this in a browser on this machine:
+
+  ${url}
+
+Then open the Chat view (the chat icon in the title bar, or Ctrl+Alt+I), make sure the model
+picker under the input says "Scripted", and type:
+
+  @longhaul hello
+
+The "Scripted" model is a test model: it answers "Scripted reply to: <your message>".
+The workspace is a throwaway copy in ${workspace}.
+Press Ctrl-C to stop.
+`);
+	await new Promise(() => {}); // until Ctrl-C; runMain cleans up
+}
+
+runMain('demo', main, {
+	signalExitCode: 0,
+	timeoutMs: check ? 5 * 60 * 1000 : undefined,
+	onFailure: () => log('demo failed; nothing is left running'),
+});
