@@ -88,6 +88,20 @@ function isAlive(pid) {
 	}
 }
 
+/**
+ * The environment for a nested npm: without the npm_* variables an outer `npm run` sets, which
+ * the nested npm would take as its own config (npm_config_user_agent names the outer Node, and
+ * code-server's postinstall checks the Node version in it; npm_config_nodedir points at Node 20).
+ */
+function cleanNpmEnv(extra = {}) {
+	const env = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^npm_/i.test(key) || key === 'NODE' || key === 'INIT_CWD') continue;
+		env[key] = value;
+	}
+	return { ...env, ...extra };
+}
+
 async function npmInstall(dir, spec, env) {
 	writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'longhaul-test-host-cache', private: true }, null, 2));
 	const logFile = join(dir, 'npm-install.log');
@@ -107,7 +121,7 @@ function node24Home(dir) {
 export async function ensureNode24() {
 	const dir = join(cacheRoot(), `node${NODE_MAJOR}`);
 	await installAtomically(dir, `Node ${NODE_MAJOR}`, async temp => {
-		await npmInstall(temp, `node@${NODE_MAJOR}`, process.env);
+		await npmInstall(temp, `node@${NODE_MAJOR}`, cleanNpmEnv());
 		if (!existsSync(join(node24Home(temp), 'bin', 'node'))) {
 			throw new Error(`npm installed node@${NODE_MAJOR} but ${join(node24Home(temp), 'bin', 'node')} is missing`);
 		}
@@ -120,11 +134,10 @@ export async function ensureNode24() {
 export async function ensureCodeServer(node24) {
 	const dir = join(cacheRoot(), `code-server-${CODE_SERVER_VERSION}`);
 	await installAtomically(dir, `code-server ${CODE_SERVER_VERSION}`, async temp => {
-		const env = {
-			...process.env,
+		const env = cleanNpmEnv({
 			PATH: `${node24.bin}:${process.env.PATH}`,
 			npm_config_nodedir: node24.home,
-		};
+		});
 		await npmInstall(temp, `code-server@${CODE_SERVER_VERSION}`, env);
 		const entry = join(temp, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 		if (!existsSync(entry)) throw new Error(`code-server installed but ${entry} is missing`);
@@ -143,6 +156,10 @@ export async function ensureTestHost() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-	const host = await ensureTestHost();
-	console.log(JSON.stringify(host, null, 2));
+	// node test/harness/install.mjs: install (or find) everything and print the paths.
+	const { runMain } = await import('./processes.mjs');
+	runMain('install', async () => {
+		console.log(JSON.stringify(await ensureTestHost(), null, 2));
+		return 0;
+	});
 }

@@ -2,7 +2,7 @@
 // stopped as a group (kill -- -PGID) on success, failure, exception, SIGINT, SIGTERM and SIGHUP.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { log, sleep } from './util.mjs';
+import { log, runningChildren, sleep } from './util.mjs';
 
 /** PGIDs still alive, killed synchronously as a last resort when Node exits. */
 const groups = new Set();
@@ -92,6 +92,7 @@ export function onCleanup(fn) {
 /** Runs every pending cleanup, newest first. Safe to call more than once. */
 export function cleanupAll() {
 	cleaning ??= (async () => {
+		for (const child of runningChildren) child.kill('SIGTERM');
 		while (cleanups.length) {
 			const entry = cleanups.pop();
 			if (entry.done) continue;

@@ -14,6 +14,9 @@ export function log(message) {
 	process.stderr.write(`[harness ${seconds}s] ${message}\n`);
 }
 
+/** Commands started by run() that have not finished; stopped by the harness's cleanup. */
+export const runningChildren = new Set();
+
 /**
  * Runs a command to completion. Output is inherited unless `capture` is set, in which case
  * stdout+stderr are collected and returned (and shown when the command fails).
@@ -21,6 +24,7 @@ export function log(message) {
 export function run(command, args, { cwd = repoRoot, env = process.env, capture = false, logFile } = {}) {
 	return new Promise((resolvePromise, reject) => {
 		const child = spawn(command, args, { cwd, env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'] });
+		runningChildren.add(child);
 		let output = '';
 		if (capture) {
 			child.stdout.on('data', d => { output += d; });
@@ -28,6 +32,7 @@ export function run(command, args, { cwd = repoRoot, env = process.env, capture 
 		}
 		child.on('error', error => reject(new Error(`could not start ${command}: ${error.message}`)));
 		child.on('close', (code, signal) => {
+			runningChildren.delete(child);
 			if (code === 0) {
 				resolvePromise(output);
 				return;
