@@ -1,0 +1,80 @@
+import * as assert from 'node:assert/strict';
+import { Raw } from '@vscode/prompt-tsx';
+import { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TiktokenTokenizer } from '../../../src/common/tokenizer';
+import { tokenizer as warmTokenizer } from './fixtures';
+
+describe('TiktokenTokenizer (o200k_base)', () => {
+	before(() => {
+		warmTokenizer.countTokens('warm up the shared encoder');
+	});
+
+	it('counts known strings like the o200k_base reference', () => {
+		const t = new TiktokenTokenizer();
+		assert.deepEqual(t.encode('hello world'), [24912, 2375]);
+		assert.equal(t.countTokens('hello world'), 2);
+		// OpenAI cookbook example for o200k_base.
+		assert.deepEqual(t.encode('tiktoken is great!'), [83, 8251, 2488, 382, 2212, 0]);
+		assert.equal(t.countTokens('The quick brown fox jumps over the lazy dog.'), 10);
+		assert.equal(t.countTokens(''), 0);
+	});
+
+	it('counts special-token text in user content as ordinary text instead of throwing', () => {
+		const t = new TiktokenTokenizer();
+		assert.equal(t.countTokens('<|endoftext|>'), 7);
+	});
+
+	it('decodes what it encodes', () => {
+		const t = new TiktokenTokenizer();
+		const text = 'const ünïcode = "日本語"; // émoji 🚀';
+		assert.equal(t.decode(t.encode(text)), text);
+	});
+
+	it('tokenizes a text once: the second count is a cache hit with the same result', () => {
+		const t = new TiktokenTokenizer();
+		const text = 'function add(a, b) {\n\treturn a + b;\n}';
+		const first = t.countTokens(text);
+		assert.deepEqual(t.stats(), { tokenizedChars: text.length, tokenizedTokens: first, cacheHits: 0, cacheMisses: 1 });
+		const second = t.countTokens(text);
+		assert.equal(second, first);
+		assert.deepEqual(t.stats(), { tokenizedChars: text.length, tokenizedTokens: first, cacheHits: 1, cacheMisses: 1 });
+	});
+
+	it('evicts the least recently used text when over its entry bound', () => {
+		const t = new TiktokenTokenizer({ maxEntries: 2 });
+		t.countTokens('alpha');
+		t.countTokens('beta');
+		t.countTokens('alpha'); // alpha is now the most recent
+		t.countTokens('gamma'); // evicts beta
+		assert.equal(t.cacheSize().entries, 2);
+		const before = t.stats();
+		t.countTokens('alpha');
+		assert.equal(t.stats().cacheHits, before.cacheHits + 1);
+		t.countTokens('beta');
+		assert.equal(t.stats().cacheMisses, before.cacheMisses + 1);
+	});
+
+	it('keeps the cached characters under its character bound', () => {
+		const t = new TiktokenTokenizer({ maxChars: 100 });
+		for (let i = 0; i < 10; i++) {
+			t.countTokens(`${i} `.repeat(15)); // 30 characters each
+		}
+		assert.ok(t.cacheSize().chars <= 100, `cached ${t.cacheSize().chars} chars`);
+		assert.equal(t.cacheSize().entries, 3);
+		t.countTokens('x'.repeat(500)); // larger than the whole cache: counted, not cached
+		assert.ok(t.cacheSize().chars <= 100);
+	});
+
+	it('counts a message as its parts plus the documented framing', () => {
+		const t = new TiktokenTokenizer();
+		const user: Raw.ChatMessage = { role: Raw.ChatRole.User, content: [{ type: Raw.ChatCompletionContentPartKind.Text, text: 'hello world' }] };
+		assert.equal(t.countMessageTokens(user), MESSAGE_OVERHEAD_TOKENS + 2);
+		assert.equal(t.tokenLength({ type: Raw.ChatCompletionContentPartKind.Text, text: 'hello world' }), 2);
+		const assistant: Raw.ChatMessage = {
+			role: Raw.ChatRole.Assistant,
+			content: [{ type: Raw.ChatCompletionContentPartKind.Text, text: 'hello world' }],
+			toolCalls: [{ id: 'c1', type: 'function', function: { name: 'readFile', arguments: '{"path":"a.ts"}' } }],
+		};
+		const callTokens = TOOL_CALL_OVERHEAD_TOKENS + t.countTokens('readFile') + t.countTokens('{"path":"a.ts"}');
+		assert.equal(t.countMessageTokens(assistant), MESSAGE_OVERHEAD_TOKENS + 2 + callTokens);
+	});
+});
