@@ -1,0 +1,54 @@
+// What the summarizer is asked to write: an <analysis> pass, then a <summary> with fixed
+// sections (structure of seed 002, in Longhaul's words). The same instructions serve both modes;
+// Simple mode only shows the model less (shortened tool output, no thinking).
+import type { SummarizerMode } from './summarizerTranscript';
+
+const ANALYSIS_STEPS = [
+	'Chronological review: go through the conversation in order and name its phases (first request, exploration, changes, debugging, where it stands now).',
+	'Intent mapping: list every request the user made, explicit or implied, with their exact words where they matter.',
+	'Technical inventory: languages, frameworks, libraries, tools, versions and the decisions taken about them.',
+	'Code archaeology: every file, function and symbol that was read, created or changed, and what happened to it.',
+	'Progress assessment: what is finished, what is partly done, what has not been started.',
+	'Context validation: check that everything needed to continue without the original messages is captured.',
+	'Recent commands analysis: the last tool calls and their results, and what the agent was doing when the conversation was cut.',
+];
+
+const SUMMARY_SECTIONS = [
+	'Conversation overview: the user\'s goals and requests (quote them), and how the session unfolded.',
+	'Technical foundation: technologies, versions, configuration, constraints and architectural decisions.',
+	'Codebase status: per file, its role, its current state and the changes made, with the key code where it matters.',
+	'Problem resolution: problems met, their causes, how they were solved, and what is still unresolved.',
+	'Progress tracking: tasks done, tasks in progress with how far they got, tasks not started, results verified by builds or tests.',
+	'Active work state: exactly what was being worked on in the last messages, including code being edited.',
+	'Recent operations: the last tool calls with their arguments, the essential part of their results, and why they were made.',
+	'Continuation plan: the next steps in order, the next immediate action, and open questions for the user.',
+];
+
+export function summarizerInstructions(mode: SummarizerMode): string {
+	const numbered = (items: readonly string[]) => items.map((item, i) => `${i + 1}. ${item}`).join('\n');
+	return [
+		'You write the memory of a long coding-agent session. The conversation below no longer fits in the model\'s context window: your summary will replace it, and the agent will continue the work from your summary plus the few messages kept after it. Anything you leave out is lost to the agent.',
+		`First think in <analysis> tags, working through:\n${numbered(ANALYSIS_STEPS)}`,
+		`Then write the summary in <summary> tags with these sections, in this order:\n${numbered(SUMMARY_SECTIONS)}`,
+		[
+			'Rules:',
+			'- Be exact: file paths, function and variable names, commands, error messages and numbers as they appeared.',
+			'- Keep the user\'s requests in their own words.',
+			'- When a <previous-summary> is given, it is the memory of everything before this transcript and will be discarded: carry every fact from it that is still relevant into your summary, updated by what happened since. Drop only what later messages made obsolete.',
+			'- Give the most room to the most recent work: the agent resumes there.',
+			'- Do not call tools and do not continue the task; only write the analysis and the summary.',
+			...(mode === 'simple'
+				? ['- Tool output in the transcript was shortened and the agent\'s private reasoning left out; summarize what is shown.']
+				: []),
+		].join('\n'),
+	].join('\n\n');
+}
+
+/** The closing request, after the material to summarize. */
+export function summarizerRequest(focus: string | undefined): string {
+	const lines = ['Write the <analysis> and then the <summary> of the conversation above, following the instructions.'];
+	if (focus?.trim()) {
+		lines.push(`The user asked the summary to focus on the following; cover it in full detail:\n<focus>\n${focus.trim()}\n</focus>`);
+	}
+	return lines.join('\n\n');
+}

@@ -1,0 +1,38 @@
+// The summarization request: instructions as the system message, then one user message with
+// the previous summary (to absorb), the transcript of the rounds to absorb, and the request.
+import { PromptElement, SystemMessage, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
+import { summarizerInstructions, summarizerRequest } from './summarizerInstructions';
+import { summarizerTranscript, type SummarizerInputEntry, type SummarizerMode } from './summarizerTranscript';
+
+export interface SummarizerPromptProps extends BasePromptElementProps {
+	readonly mode: SummarizerMode;
+	/** The newest earlier summary; the new one replaces it, so it must absorb it. */
+	readonly previousSummary?: string;
+	/** What to absorb, oldest first: rounds, each turn's user message ahead of its first round. */
+	readonly rounds: readonly SummarizerInputEntry[];
+	/** Something the user asked the summary to emphasize (`/compact <focus>`). */
+	readonly focus?: string;
+	/** Simple mode: characters kept of each tool result; default 400. */
+	readonly simpleToolResultChars?: number;
+}
+
+export function summarizerUserText(props: SummarizerPromptProps): string {
+	const sections: string[] = [];
+	if (props.previousSummary?.trim()) {
+		sections.push(`<previous-summary>\n${props.previousSummary.trim()}\n</previous-summary>`);
+	}
+	sections.push(summarizerTranscript(props.rounds, { mode: props.mode, simpleToolResultChars: props.simpleToolResultChars }));
+	sections.push(summarizerRequest(props.focus));
+	return sections.join('\n\n');
+}
+
+export class SummarizerPrompt extends PromptElement<SummarizerPromptProps> {
+	render() {
+		return (
+			<>
+				<SystemMessage>{summarizerInstructions(this.props.mode)}</SystemMessage>
+				<UserMessage>{summarizerUserText(this.props)}</UserMessage>
+			</>
+		);
+	}
+}

@@ -1,0 +1,50 @@
+// The part of the conversation the summarizer absorbs, written out as a tagged transcript:
+// user messages, assistant text (and thinking in Full mode), tool calls with their arguments
+// and results. Text, not chat messages, so the summarizer request carries no tool calls.
+import type { Round } from '../common/conversation';
+import { INTERRUPTED_TOOL_RESULT, EMPTY_TOOL_RESULT, truncateToolResultChars } from './toolResultText';
+
+export type SummarizerMode = 'full' | 'simple';
+
+/** One item to absorb: a user message where a turn starts, or a round. Matches `SummarizerEntry` in common/summarizerInput. */
+export type SummarizerInputEntry =
+	| { readonly kind: 'user'; readonly text: string }
+	| { readonly kind: 'round'; readonly round: Round; readonly interrupted?: boolean };
+
+export const DEFAULT_SIMPLE_TOOL_RESULT_CHARS = 400;
+
+export interface TranscriptOptions {
+	readonly mode: SummarizerMode;
+	/** Simple mode: characters kept of each tool result (head and tail). */
+	readonly simpleToolResultChars?: number;
+}
+
+function attribute(value: string): string {
+	return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\n/g, ' ');
+}
+
+function roundText(round: Round, options: TranscriptOptions): string {
+	const simple = options.mode === 'simple';
+	const maxChars = options.simpleToolResultChars ?? DEFAULT_SIMPLE_TOOL_RESULT_CHARS;
+	const parts: string[] = [];
+	if (!simple && round.thinking?.trim()) {
+		parts.push(`<thinking>\n${round.thinking}\n</thinking>`);
+	}
+	if (round.response.trim()) {
+		parts.push(round.response);
+	}
+	for (const call of round.toolCalls) {
+		let result = call.result === undefined ? INTERRUPTED_TOOL_RESULT : call.result.trim() === '' ? EMPTY_TOOL_RESULT : call.result;
+		if (simple) {
+			result = truncateToolResultChars(result, maxChars);
+		}
+		parts.push(`<tool-call name="${attribute(call.name)}">\n${call.arguments}\n</tool-call>`);
+		parts.push(`<tool-result name="${attribute(call.name)}">\n${result}\n</tool-result>`);
+	}
+	return `<assistant>\n${parts.join('\n')}\n</assistant>`;
+}
+
+export function summarizerTranscript(entries: readonly SummarizerInputEntry[], options: TranscriptOptions): string {
+	const blocks = entries.map(entry => (entry.kind === 'user' ? `<user>\n${entry.text}\n</user>` : roundText(entry.round, options)));
+	return `<conversation-transcript>\n${blocks.join('\n')}\n</conversation-transcript>`;
+}
