@@ -1,0 +1,19 @@
+// Longhaul's prompts: what src/agent uses. No `vscode` import anywhere below.
+export { AgentPrompt, type AgentPromptProps } from './agentPrompt';
+export { type ReferenceAttachment } from './currentRequestMessage';
+export { extractSummary } from './extractSummary';
+export {
+	BudgetExceededError,
+	PromptBudgetExceededError,
+	isBudgetExceededError,
+	measureAgentPrompt,
+	renderAgentPrompt,
+	renderSummarizerPrompt,
+	type RenderOptions,
+	type RenderedAgentPrompt,
+	type RenderedPrompt,
+} from './render';
+export { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
+export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerInputEntry, type SummarizerMode } from './summarizerTranscript';
+export { SummaryMessageElement } from './summaryMessage';
+export { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from './toolResultText';
