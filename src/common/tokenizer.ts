@@ -4,8 +4,15 @@
 // A session renders the same messages again and again (every round re-renders the whole
 // history), so counts are cached per text: each text is tokenized once, later renders hit the
 // cache. The cache is bounded (entries and characters) and evicts least recently used texts.
-import { OutputMode, Raw, type ITokenizer } from '@vscode/prompt-tsx';
+import type { ITokenizer, OutputMode, Raw } from '@vscode/prompt-tsx';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+
+// prompt-tsx's enum values, spelled out so this file needs prompt-tsx only for types: its runtime
+// pulls in a `require('vscode')` that breaks bundles without `vscode` external (the CLI).
+const RAW_MODE = 1 as OutputMode.Raw;
+const TEXT_PART = 1 as Raw.ChatCompletionContentPartKind.Text;
+const OPAQUE_PART = 2 as Raw.ChatCompletionContentPartKind.Opaque;
+const ASSISTANT_ROLE = 2 as Raw.ChatRole.Assistant;
 
 /**
  * Framing tokens per message (role and separators), as in OpenAI's published rule for chat
@@ -65,7 +72,7 @@ function sharedEncoder(): Tiktoken {
  * Special-token strings such as `<|endoftext|>` in user text are counted as ordinary text.
  */
 export class TiktokenTokenizer implements ITokenizer<OutputMode.Raw>, TextTokenizer {
-	readonly mode = OutputMode.Raw;
+	readonly mode = RAW_MODE;
 	private readonly cache = new Map<string, number>();
 	private cachedChars = 0;
 	private tokenizedChars = 0;
@@ -112,9 +119,9 @@ export class TiktokenTokenizer implements ITokenizer<OutputMode.Raw>, TextTokeni
 
 	tokenLength(part: Raw.ChatCompletionContentPart): number {
 		switch (part.type) {
-			case Raw.ChatCompletionContentPartKind.Text:
+			case TEXT_PART:
 				return this.countTokens(part.text);
-			case Raw.ChatCompletionContentPartKind.Opaque:
+			case OPAQUE_PART:
 				return part.tokenUsage ?? 0;
 			default:
 				// Images, documents and cache breakpoints: Longhaul's prompts contain none.
@@ -130,7 +137,7 @@ export class TiktokenTokenizer implements ITokenizer<OutputMode.Raw>, TextTokeni
 		for (const part of message.content) {
 			total += this.tokenLength(part);
 		}
-		if (message.role === Raw.ChatRole.Assistant && message.toolCalls) {
+		if (message.role === ASSISTANT_ROLE && message.toolCalls) {
 			for (const call of message.toolCalls) {
 				total += TOOL_CALL_OVERHEAD_TOKENS + this.countTokens(call.function.name) + this.countTokens(call.function.arguments);
 			}

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { Raw } from '@vscode/prompt-tsx';
+import { OutputMode, Raw } from '@vscode/prompt-tsx';
 import { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TiktokenTokenizer } from '../../../src/common/tokenizer';
 import { tokenizer as warmTokenizer } from './fixtures';
 
@@ -76,5 +76,14 @@ describe('TiktokenTokenizer (o200k_base)', () => {
 		};
 		const callTokens = TOOL_CALL_OVERHEAD_TOKENS + t.countTokens('readFile') + t.countTokens('{"path":"a.ts"}');
 		assert.equal(t.countMessageTokens(assistant), MESSAGE_OVERHEAD_TOKENS + 2 + callTokens);
+	});
+});
+
+describe('tokenizer constants', () => {
+	it('match prompt-tsx\'s enums', () => {
+		const t = new TiktokenTokenizer();
+		assert.equal(t.mode, OutputMode.Raw);
+		assert.equal(t.tokenLength({ type: Raw.ChatCompletionContentPartKind.Opaque, value: {}, tokenUsage: 7 }), 7);
+		assert.equal(t.tokenLength({ type: Raw.ChatCompletionContentPartKind.CacheBreakpoint }), 0);
 	});
 });
