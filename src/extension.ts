@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { HandledRequest, LonghaulApi } from './agent/api';
 import { createParticipant } from './agent/participant';
+import { registerTools } from './tools/registerTools';
 
 export function activate(context: vscode.ExtensionContext): LonghaulApi {
 	const handled = new vscode.EventEmitter<HandledRequest>();
-	context.subscriptions.push(handled, createParticipant(context, h => handled.fire(h)));
+	context.subscriptions.push(handled, createParticipant(context, h => handled.fire(h)), ...registerTools());
 	return { onDidHandleRequest: handled.event };
 }
 

@@ -1,51 +1,146 @@
 import * as vscode from 'vscode';
+import type { Conversation } from '../common/conversation';
+import { encodeTurnRecord, rebuildConversation } from '../common/metadata';
+import { PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
 import type { HandledRequest } from './api';
-import { readSettings } from './settings';
+import { compact } from './compaction';
+import { contextReport } from './contextReport';
+import { readChatHistory } from './historyReader';
+import { log } from './log';
+import { PARTICIPANT_ID } from './participantId';
+import { referencesAsText } from './references';
+import { newRequestState, type RequestState } from './requestState';
+import { readSettings, type LonghaulSettings } from './settings';
+import { selectTools, toChatTools } from './toolCatalog';
 
-export const PARTICIPANT_ID = 'longhaul.agent';
+export { PARTICIPANT_ID };
 
 /** What every Longhaul response stores in `ChatResult.metadata`. */
 export interface LonghaulResultMetadata {
-	readonly summarizationMode: string;
+	readonly summarizationMode: LonghaulSettings['summarizationMode'];
+	/** This turn's rounds and the summaries made during it (src/common/metadata.ts). */
+	readonly longhaul: unknown;
+	readonly summarizations: number;
+	readonly toolCalls: number;
 }
 
-export function createParticipant(
-	context: vscode.ExtensionContext,
-	onHandled: (handled: HandledRequest) => void,
-): vscode.ChatParticipant {
+export function createParticipant(context: vscode.ExtensionContext, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
 		let markdown = '';
-		const recording: vscode.ChatResponseStream = Object.create(stream);
-		recording.markdown = (value: string | vscode.MarkdownString) => {
-			markdown += typeof value === 'string' ? value : value.value;
-			stream.markdown(value);
-		};
+		const recording = recordingStream(stream, value => (markdown += value));
 		const result = await handleRequest(request, chatContext, recording, token);
 		onHandled({ prompt: request.prompt, command: request.command, markdown, metadata: result.metadata, errorMessage: result.errorDetails?.message });
 		return result;
 	});
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
+	participant.followupProvider = {
+		provideFollowups(result) {
+			const record = (result.metadata as LonghaulResultMetadata | undefined)?.longhaul as { maxToolCallsExceeded?: boolean } | undefined;
+			return record?.maxToolCallsExceeded ? [{ prompt: 'Continue where you stopped.', label: 'Continue', participant: PARTICIPANT_ID }] : [];
+		},
+	};
 	return participant;
 }
 
-async function handleRequest(
-	request: vscode.ChatRequest,
-	_chatContext: vscode.ChatContext,
-	stream: vscode.ChatResponseStream,
-	token: vscode.CancellationToken,
-): Promise<vscode.ChatResult> {
+/**
+ * The same stream, also reporting every markdown text. VS Code hands out a frozen object
+ * (no patching, and a Proxy may not change its read-only members), so this is a new object
+ * that forwards every member.
+ */
+function recordingStream(stream: vscode.ChatResponseStream, onMarkdown: (text: string) => void): vscode.ChatResponseStream {
+	const forward: Record<string, unknown> = {};
+	for (let o: object | null = stream; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+		for (const key of Object.getOwnPropertyNames(o)) {
+			if (key !== 'constructor' && !(key in forward)) {
+				const member = (stream as unknown as Record<string, unknown>)[key];
+				forward[key] = typeof member === 'function' ? member.bind(stream) : member;
+			}
+		}
+	}
+	forward.markdown = (value: string | vscode.MarkdownString) => {
+		onMarkdown(typeof value === 'string' ? value : value.value);
+		stream.markdown(value);
+		return forward;
+	};
+	return forward as unknown as vscode.ChatResponseStream;
+}
+
+/** Rebuilds the conversation from the chat history; unreadable parts are skipped and logged. */
+function pastConversation(chatContext: vscode.ChatContext): Conversation {
+	const read = readChatHistory(chatContext.history);
+	if (read.foreignTurns > 0) {
+		log().info(`history: skipped ${read.foreignTurns} turn(s) of other participants`);
+	}
+	const { conversation, issues } = rebuildConversation(read.turns.map(t => ({ user: t.command ? '' : t.user, metadata: t.metadata })));
+	for (const issue of issues) {
+		log().warn(`history: ${issue.kind} at ${issue.path}: ${issue.message}`);
+	}
+	// Command turns (/compact, /context) carry summaries but are not part of the conversation.
+	return { turns: conversation.turns.filter(t => t.user !== '' || t.rounds.length > 0), activeRounds: conversation.activeRounds };
+}
+
+function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage?: string): vscode.ChatResult {
+	const metadata: LonghaulResultMetadata = {
+		summarizationMode: settings.summarizationMode,
+		longhaul: encodeTurnRecord({
+			rounds: state.conversation.activeRounds,
+			maxToolCallsExceeded: state.maxToolCallsExceeded || undefined,
+			cancelled: state.cancelled || undefined,
+			summaries: state.newSummaries,
+		}),
+		summarizations: state.summarizations,
+		toolCalls: state.toolCallCount,
+	};
+	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
+}
+
+async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
 	const settings = readSettings();
-	const metadata: LonghaulResultMetadata = { summarizationMode: settings.summarizationMode };
-
-	if (request.command === 'compact' || request.command === 'context') {
-		stream.markdown(`\`/${request.command}\` is not implemented yet.`);
-		return { metadata };
+	const state = newRequestState(pastConversation(chatContext));
+	const tools = selectTools(vscode.lm.tools, vscode.workspace.isTrusted);
+	try {
+		if (request.command === 'context') {
+			stream.markdown(await contextReport(state.conversation, request.model, tools, settings));
+			return resultFor(state, settings);
+		}
+		if (request.command === 'compact') {
+			const outcome = await compact(state, {
+				model: request.model,
+				budget: budgetFor(request.model, toChatTools(tools)),
+				mode: settings.summarizationMode,
+				currentRequest: '',
+				stream,
+				token,
+				focus: request.prompt.trim() || undefined,
+				reason: 'command',
+			});
+			if (outcome.kind === 'nothing-to-summarize') {
+				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
+			} else if (outcome.kind === 'failed') {
+				stream.markdown(`The conversation could not be summarized (${outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`);
+			}
+			return resultFor(state, settings);
+		}
+		const references = await referencesAsText(request.references);
+		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool }, state);
+		if (state.maxToolCallsExceeded) {
+			stream.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
+		}
+		return resultFor(state, settings);
+	} catch (error) {
+		if (token.isCancellationRequested || error instanceof vscode.CancellationError) {
+			state.cancelled = true;
+			return resultFor(state, settings);
+		}
+		const message = error instanceof PromptTooLargeError ? error.message : describeError(error);
+		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
+		return resultFor(state, settings, message);
 	}
+}
 
-	const messages = [vscode.LanguageModelChatMessage.User(request.prompt)];
-	const response = await request.model.sendRequest(messages, {}, token);
-	for await (const chunk of response.text) {
-		stream.markdown(chunk);
+function describeError(error: unknown): string {
+	if (error instanceof vscode.LanguageModelError) {
+		return `The model could not answer (${error.code || error.name}): ${error.message}. Your conversation is kept; try again or pick another model.`;
 	}
-	return { metadata };
+	return `Longhaul hit an error: ${error instanceof Error ? error.message : String(error)}. Your conversation is kept; try again.`;
 }

@@ -66,7 +66,7 @@ export function roundText(round: Round): string {
 }
 
 /** The result the prompt gives a call that never got one, so no call is sent unpaired. */
-export const INTERRUPTED_RESULT = 'no result: interrupted';
+export const INTERRUPTED_RESULT = 'No result: the call was interrupted before it finished.';
 
 /**
  * The round with every unanswered call closed by {@link INTERRUPTED_RESULT}; the same

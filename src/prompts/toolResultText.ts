@@ -1,10 +1,10 @@
 // What a tool call's result looks like in a prompt: never empty, never missing, never larger
 // than the cap. Every call the model made must be answered by exactly one tool message.
-import type { ToolCall } from '../common/conversation';
+import { INTERRUPTED_RESULT, type ToolCall } from '../common/conversation';
 import type { TextTokenizer } from '../common/tokenizer';
 
 /** The result given to a call that never got one (the request was cancelled or stopped while it ran). */
-export const INTERRUPTED_TOOL_RESULT = 'No result: the call was interrupted before it finished.';
+export const INTERRUPTED_TOOL_RESULT = INTERRUPTED_RESULT;
 
 /** Stands in for an empty result: prompt-tsx drops empty messages, which would leave the call unanswered. */
 export const EMPTY_TOOL_RESULT = '(The tool returned no output.)';

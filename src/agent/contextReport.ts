@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import { roundText, type Conversation } from '../common/conversation';
+import { layoutPrompt } from '../common/promptLayout';
+import { toolResultBudget } from '../common/budget';
+import { budgetFor } from './agentLoop';
+import { countTokens, measureAgent } from './promptRendering';
+import type { LonghaulSettings } from './settings';
+import { toChatTools } from './toolCatalog';
+
+/** `/context`: what the next prompt is made of, in tokens and share of the window. */
+export async function contextReport(conversation: Conversation, model: vscode.LanguageModelChat, tools: readonly vscode.LanguageModelToolInformation[], settings: LonghaulSettings): Promise<string> {
+	const chatTools = toChatTools(tools);
+	const budget = budgetFor(model, chatTools);
+	let summaries = 0;
+	let rounds = 0;
+	let roundCount = 0;
+	let requests = 0;
+	for (const entry of layoutPrompt(conversation)) {
+		if (entry.kind === 'summary') summaries += countTokens(entry.text);
+		else if (entry.kind === 'round') { rounds += countTokens(roundText(entry.round)); roundCount++; }
+		else if (entry.kind === 'user') requests += countTokens(entry.text);
+	}
+	const total = (await measureAgent({ conversation, request: '', references: [], toolNames: chatTools.map(t => t.name), maxToolResultTokens: toolResultBudget(budget) })).tokenCount;
+	const system = Math.max(0, total - summaries - rounds - requests);
+	const used = total + budget.toolTokens;
+	const pct = (n: number) => (budget.window ? ((100 * n) / budget.window).toFixed(1) : '0.0') + '%';
+	const rows: [string, number][] = [
+		['System instructions and message framing', system],
+		['Tool definitions (' + chatTools.length + ' tools)', budget.toolTokens],
+		['Summaries', summaries],
+		[`Verbatim rounds (${roundCount})`, rounds],
+		['User requests', requests],
+		['Reserve (tokenizer difference)', budget.reserve],
+		['Free', Math.max(0, budget.window - used - budget.reserve)],
+	];
+	return [
+		`**Context window of ${model.name}:** ${budget.window.toLocaleString('en-US')} tokens, ${pct(used)} used by the next prompt.`,
+		'',
+		'| Part | Tokens | Share of window |',
+		'| --- | ---: | ---: |',
+		...rows.map(([name, n]) => `| ${name} | ${n.toLocaleString('en-US')} | ${pct(n)} |`),
+		'',
+		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
+	].join('\n');
+}

@@ -1,0 +1,1 @@
+export const PARTICIPANT_ID = 'longhaul.agent';

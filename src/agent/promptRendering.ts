@@ -1,0 +1,109 @@
+// The agent's side of prompt rendering: fills the prompts' props from the agent's state and
+// turns prompt-tsx's Raw messages into vscode.LanguageModelChatMessage.
+import { Raw } from '@vscode/prompt-tsx';
+import * as vscode from 'vscode';
+import type { Conversation } from '../common/conversation';
+import { countTokens as countWithSharedTokenizer, sharedTokenizer } from '../common/tokenizer';
+import { extractSummary, isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type SummarizerInputEntry } from '../prompts';
+import type { ReferenceText } from './references';
+
+export interface AgentRenderInput {
+	readonly conversation: Conversation;
+	readonly request: string;
+	readonly references: readonly ReferenceText[];
+	readonly toolNames: readonly string[];
+	readonly maxToolResultTokens: number;
+}
+
+export interface RenderedPrompt {
+	readonly messages: vscode.LanguageModelChatMessage[];
+	readonly tokenCount: number;
+}
+
+export const countTokens = countWithSharedTokenizer;
+export const isBudgetExceeded = isBudgetExceededError;
+export { extractSummary };
+
+function workspaceDescription(): string {
+	const folders = vscode.workspace.workspaceFolders ?? [];
+	return folders.length ? `Workspace folders: ${folders.map(f => f.uri.fsPath).join(', ')}` : 'No workspace folder is open.';
+}
+
+function agentProps(input: AgentRenderInput) {
+	return { ...input, workspace: workspaceDescription() };
+}
+
+/** Renders the agent prompt; throws BudgetExceededError when its mandatory content does not fit. */
+export async function renderAgent(input: AgentRenderInput, budget: number): Promise<RenderedPrompt> {
+	const rendered = await renderAgentPrompt(agentProps(input), { tokenizer: sharedTokenizer(), budget });
+	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
+}
+
+/** The whole agent prompt's size, whatever the budget. */
+export async function measureAgent(input: AgentRenderInput): Promise<{ tokenCount: number }> {
+	return { tokenCount: (await measureAgentPrompt(agentProps(input), sharedTokenizer())).tokenCount };
+}
+
+export interface SummarizerRenderInput {
+	readonly mode: 'full' | 'simple';
+	readonly entries: readonly SummarizerInputEntry[];
+	readonly previousSummary?: string;
+	readonly focus?: string;
+}
+
+export async function renderSummarizer(input: SummarizerRenderInput, budget: number): Promise<RenderedPrompt> {
+	const rendered = await renderSummarizerPrompt(
+		{ mode: input.mode, rounds: [...input.entries], previousSummary: input.previousSummary, focus: input.focus },
+		{ tokenizer: sharedTokenizer(), budget },
+	);
+	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
+}
+
+function textOf(content: readonly Raw.ChatCompletionContentPart[]): string {
+	return content.map(part => (part.type === Raw.ChatCompletionContentPartKind.Text ? part.text : '')).join('');
+}
+
+function parseArguments(json: string): object {
+	try {
+		const value = JSON.parse(json);
+		return typeof value === 'object' && value !== null ? value : { value };
+	} catch {
+		return {};
+	}
+}
+
+/**
+ * Raw → VS Code. The public API has only User and Assistant roles, so system text goes as a
+ * User message (prompt-tsx's own converter drops it). Consecutive tool results are merged into
+ * one User message, since providers expect all results of an assistant turn right after it.
+ */
+export function toVsCodeMessages(messages: readonly Raw.ChatMessage[]): vscode.LanguageModelChatMessage[] {
+	const out: vscode.LanguageModelChatMessage[] = [];
+	let pendingResults: vscode.LanguageModelToolResultPart[] = [];
+	const flushResults = () => {
+		if (pendingResults.length) {
+			out.push(vscode.LanguageModelChatMessage.User(pendingResults));
+			pendingResults = [];
+		}
+	};
+	for (const message of messages) {
+		if (message.role === Raw.ChatRole.Tool) {
+			pendingResults.push(new vscode.LanguageModelToolResultPart(message.toolCallId ?? '', [new vscode.LanguageModelTextPart(textOf(message.content))]));
+			continue;
+		}
+		flushResults();
+		const text = textOf(message.content);
+		if (message.role === Raw.ChatRole.Assistant) {
+			const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
+			if (text) parts.push(new vscode.LanguageModelTextPart(text));
+			for (const call of message.toolCalls ?? []) {
+				parts.push(new vscode.LanguageModelToolCallPart(call.id, call.function.name, parseArguments(call.function.arguments)));
+			}
+			out.push(vscode.LanguageModelChatMessage.Assistant(parts));
+		} else {
+			out.push(vscode.LanguageModelChatMessage.User(text));
+		}
+	}
+	flushResults();
+	return out;
+}
