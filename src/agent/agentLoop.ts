@@ -7,7 +7,7 @@ import { compact } from './compaction';
 import { log } from './log';
 import { callModel } from './modelCall';
 import { countTokens, isBudgetExceeded, measureAgent, renderAgent, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
-import type { ReferenceText } from './references';
+import type { ReferenceAttachment } from '../prompts';
 import { addActiveRound, newRoundId, type RequestState } from './requestState';
 import type { LonghaulSettings } from './settings';
 import { toChatTools, toolDefinitionsText } from './toolCatalog';
@@ -18,7 +18,7 @@ export const MAX_COMPACTIONS_PER_RENDER = 2;
 
 export interface AgentRun {
 	readonly request: vscode.ChatRequest;
-	readonly references: readonly ReferenceText[];
+	readonly references: readonly ReferenceAttachment[];
 	readonly tools: readonly vscode.LanguageModelToolInformation[];
 	readonly settings: LonghaulSettings;
 	readonly stream: vscode.ChatResponseStream;

@@ -2,18 +2,11 @@
 // turns prompt-tsx's Raw messages into vscode.LanguageModelChatMessage.
 import { Raw } from '@vscode/prompt-tsx';
 import * as vscode from 'vscode';
-import type { Conversation } from '../common/conversation';
 import { countTokens as countWithSharedTokenizer, sharedTokenizer } from '../common/tokenizer';
-import { extractSummary, isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type SummarizerInputEntry } from '../prompts';
-import type { ReferenceText } from './references';
+import { extractSummary, isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type AgentPromptProps, type SummarizerInputEntry } from '../prompts';
 
-export interface AgentRenderInput {
-	readonly conversation: Conversation;
-	readonly request: string;
-	readonly references: readonly ReferenceText[];
-	readonly toolNames: readonly string[];
-	readonly maxToolResultTokens: number;
-}
+/** The agent prompt's props, less what this module fills in itself. */
+export type AgentRenderInput = Omit<AgentPromptProps, 'workspace'>;
 
 export interface RenderedPrompt {
 	readonly messages: vscode.LanguageModelChatMessage[];
@@ -29,7 +22,7 @@ function workspaceDescription(): string {
 	return folders.length ? `Workspace folders: ${folders.map(f => f.uri.fsPath).join(', ')}` : 'No workspace folder is open.';
 }
 
-function agentProps(input: AgentRenderInput) {
+function agentProps(input: AgentRenderInput): AgentPromptProps {
 	return { ...input, workspace: workspaceDescription() };
 }
 

@@ -1,16 +1,13 @@
 import * as vscode from 'vscode';
 import { truncateMiddle } from '../common/truncate';
 
-export interface ReferenceText {
-	readonly name: string;
-	readonly text: string;
-}
+import type { ReferenceAttachment } from '../prompts';
 
 const MAX_REFERENCE_CHARS = 40_000;
 
 /** The files, selections and values the user attached to the request, as text for the prompt. */
-export async function referencesAsText(references: readonly vscode.ChatPromptReference[]): Promise<ReferenceText[]> {
-	const out: ReferenceText[] = [];
+export async function referencesAsText(references: readonly vscode.ChatPromptReference[]): Promise<ReferenceAttachment[]> {
+	const out: ReferenceAttachment[] = [];
 	for (const ref of references) {
 		const value = ref.value;
 		try {
