@@ -1,0 +1,162 @@
+// npm run bench                      replay the whole corpus: table on stdout, bench/results/latest.json, one SVG per session
+// npm run bench -- --session FILE --window N --strategy NAME --json
+//                                    one replay; exactly one JSON object on stdout
+// Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
+// --strategy legacy|half-context|truncate-half|keep-head-tail, --json. See bench/RESULTS.md.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
+import { benchBudget, loadSession } from './session';
+import { sessionChart, type ChartSeries } from './svg';
+import { TiktokenTokenizer } from '../../src/common/tokenizer';
+
+export interface CliArgs {
+	readonly corpus: string;
+	readonly session?: string;
+	readonly window?: number;
+	readonly strategy?: StrategyName;
+	readonly json: boolean;
+	readonly out: string;
+}
+
+export class UsageError extends Error {}
+
+export function parseWindow(text: string): number {
+	const m = /^(\d+(?:\.\d+)?)(k)?$/i.exec(text.trim());
+	if (!m) throw new UsageError(`--window: expected a number of tokens such as 16000 or 16k, got "${text}"`);
+	const n = Math.round(Number(m[1]) * (m[2] ? 1000 : 1));
+	if (n < 1000) throw new UsageError(`--window: at least 1000 tokens, got ${n}`);
+	return n;
+}
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+	let corpus = process.env.LONGHAUL_CORPUS ?? resolve('../shared/corpus');
+	let session: string | undefined;
+	let window: number | undefined;
+	let strategy: StrategyName | undefined;
+	let json = false;
+	let out = resolve('bench/results');
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		const value = () => {
+			const v = argv[++i];
+			if (v === undefined) throw new UsageError(`${arg} needs a value`);
+			return v;
+		};
+		switch (arg) {
+			case '--corpus': corpus = resolve(value()); break;
+			case '--session': session = resolve(value()); break;
+			case '--window': window = parseWindow(value()); break;
+			case '--strategy': {
+				const v = value();
+				if (!(STRATEGIES as readonly string[]).includes(v)) throw new UsageError(`--strategy: one of ${STRATEGIES.join(', ')}; got "${v}"`);
+				strategy = v as StrategyName;
+				break;
+			}
+			case '--json': json = true; break;
+			case '--out': out = resolve(value()); break;
+			default: throw new UsageError(`unknown argument "${arg}"`);
+		}
+	}
+	if (json && (!session || window === undefined || !strategy)) {
+		throw new UsageError('--json needs --session FILE, --window N and --strategy NAME');
+	}
+	return { corpus, session, window, strategy, json, out };
+}
+
+const COLUMNS: [string, keyof ReplayMetrics][] = [
+	['session', 'session'], ['window', 'window'], ['strategy', 'strategy'], ['req', 'requests'], ['summ', 'summarizations'],
+	['sumIn', 'summarizerInputTokens'], ['mainIn', 'mainInputTokens'], ['ovf', 'overflows'], ['horizon', 'verbatimHorizonRounds'],
+	['afterSum', 'verbatimAfterSummaryRounds'], ['limit', 'verbatimLimitRounds'], ['fill', 'fillRatioMean'], ['fillMin', 'fillRatioMin'],
+	['reuse', 'prefixReuse'], ['rP50', 'renderMsP50'], ['rP95', 'renderMsP95'], ['planP50', 'planMsP50'], ['tok/new', 'tokenizedPerNewToken'],
+	['tok/new*', 'tokenizedPerNewTokenOutsideCompaction'], ['elided', 'elidedToolResults'],
+];
+
+function cell(v: unknown): string {
+	if (v === null || v === undefined) return '-';
+	if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(2);
+	return String(v);
+}
+
+export function formatTable(rows: readonly ReplayMetrics[]): string {
+	const header = COLUMNS.map(c => c[0]);
+	const body = rows.map(r => COLUMNS.map(([, key]) => cell(r[key])));
+	const widths = header.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)));
+	const line = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+	return [line(header), ...body.map(line)].join('\n');
+}
+
+async function main(): Promise<number> {
+	let args: CliArgs;
+	try {
+		args = parseArgs(process.argv.slice(2));
+	} catch (error) {
+		if (error instanceof UsageError) {
+			process.stderr.write(`bench: ${error.message}\n`);
+			return 1;
+		}
+		throw error;
+	}
+	const files = args.session ? [args.session] : readdirSync(args.corpus).filter(f => f.endsWith('.json')).sort().map(f => join(args.corpus, f));
+	const windows = args.window !== undefined ? [args.window] : [...WINDOWS];
+	const strategies = args.strategy ? [args.strategy] : [...STRATEGIES];
+
+	if (args.json) {
+		const { metrics } = await replaySession(loadSession(files[0]), { window: windows[0], strategy: strategies[0] });
+		process.stdout.write(JSON.stringify(metrics) + '\n');
+		return 0;
+	}
+
+	const started = performance.now();
+	const results: ReplayMetrics[] = [];
+	const full = !args.session && args.window === undefined && !args.strategy;
+	if (full) mkdirSync(args.out, { recursive: true });
+	const budgetTokenizer = new TiktokenTokenizer();
+	for (const file of files) {
+		const session = loadSession(file);
+		const series: ChartSeries[] = [];
+		for (const window of windows) {
+			for (const strategy of strategies) {
+				const t0 = performance.now();
+				const { metrics, perRequest } = await replaySession(session, { window, strategy });
+				results.push(metrics);
+				series.push({ strategy, window, records: perRequest });
+				process.stderr.write(`${session.name} ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+			}
+		}
+		if (full) {
+			const budgets = new Map(windows.map(w => [w, benchBudget(w, budgetTokenizer).messages]));
+			writeFileSync(join(args.out, `${session.name}.svg`), sessionChart(session.name, series, budgets));
+		}
+	}
+	const durationMs = Math.round(performance.now() - started);
+	const sorted = [...results].sort((a, b) => a.window - b.window || a.session.localeCompare(b.session) || STRATEGIES.indexOf(a.strategy) - STRATEGIES.indexOf(b.strategy));
+	process.stdout.write(formatTable(sorted) + '\n');
+	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
+	if (full) {
+		const report = {
+			generatedAt: new Date().toISOString(),
+			node: process.version,
+			cpus: cpus().length,
+			durationMs,
+			corpus: args.corpus,
+			windows,
+			strategies,
+			results: sorted,
+		};
+		writeFileSync(join(args.out, 'latest.json'), JSON.stringify(report, null, 2) + '\n');
+		process.stdout.write(`wrote ${join(args.out, 'latest.json')} and ${files.length} SVG charts\n`);
+	}
+	return 0;
+}
+
+if (require.main === module) {
+	main().then(
+		code => process.exit(code),
+		error => {
+			process.stderr.write(`bench: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+			process.exit(2);
+		},
+	);
+}

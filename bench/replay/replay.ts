@@ -1,0 +1,488 @@
+// The replay: a recorded session lived again request by request, at one window, with one
+// strategy. Before each model call the prompt holds the conversation so far (past turns, then the
+// rounds of the request in progress); the model's side (each round) comes from the recording.
+// When the prompt does not fit, the product modes do what src/agent/agentLoop.ts does
+// (renderFitting): summarize with the real planner and the real prompt-tsx prompts, at most
+// MAX_COMPACTIONS_PER_RENDER times per render, then elide the oldest tool results. The
+// summarizer's reply is the deterministic stand-in of standInSummary.ts. See bench/RESULTS.md.
+import type { Raw } from '@vscode/prompt-tsx';
+import { summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/budget';
+import type { Conversation, Round } from '../../src/common/conversation';
+import { elideOldestToolResults } from '../../src/common/elideToolResults';
+import { flattenRounds } from '../../src/common/flatten';
+import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../../src/common/plan';
+import { applySummary, planSummarization } from '../../src/common/planners';
+import type { PromptEntry } from '../../src/common/promptLayout';
+import { layoutPrompt } from '../../src/common/promptLayout';
+import { produceSummary } from '../../src/common/summarizationFlow';
+import { summarizerEntries, type SummarizerEntry } from '../../src/common/summarizerInput';
+import { TiktokenTokenizer } from '../../src/common/tokenizer';
+import { isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type RenderedPrompt } from '../../src/prompts/render';
+import { toolResultForPrompt } from '../../src/prompts/toolResultText';
+import { renderEntriesPrompt } from './headTailPrompt';
+import { benchBudget, capSession, type Session } from './session';
+import { standInSummary } from './standInSummary';
+
+export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head-tail'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+export const WINDOWS = [16_000, 32_000, 64_000] as const;
+
+/** The product's limit (MAX_COMPACTIONS_PER_RENDER in src/agent/agentLoop.ts, which imports vscode). */
+export const MAX_COMPACTIONS_PER_RENDER = 2;
+/** keep-head-tail: rounds at the start of the session that always stay verbatim. */
+export const HEAD_ROUNDS = 2;
+export const TOOL_NAMES = ['bash'];
+export const WORKSPACE = 'Workspace folders: /testbed';
+
+export interface RequestRecord {
+	readonly index: number;
+	/** Tokens of the prompt sent (or, on overflow, of the prompt that did not fit). */
+	readonly promptTokens: number;
+	readonly overflow: boolean;
+	/** Summarizations (or, for truncate-half, truncations) done before this request. */
+	readonly compactions: number;
+	readonly summarizations: number;
+	readonly verbatimRounds: number;
+	readonly limitRounds: number;
+	/** undefined for the first request. */
+	readonly prefixReuse?: number;
+	readonly tokenized: number;
+	readonly tokenizedOutsideCompaction: number;
+	readonly newTokens: number;
+}
+
+export interface ReplayMetrics {
+	readonly session: string;
+	readonly window: number;
+	readonly strategy: StrategyName;
+	readonly requests: number;
+	readonly summarizations: number;
+	readonly summarizerInputTokens: number;
+	readonly mainInputTokens: number;
+	readonly overflows: number;
+	readonly verbatimHorizonRounds: number;
+	readonly verbatimAfterSummaryRounds: number | null;
+	readonly verbatimLimitRounds: number;
+	readonly fillRatioMean: number;
+	readonly fillRatioMin: number;
+	readonly prefixReuse: number;
+	readonly renderMsP50: number;
+	readonly renderMsP95: number;
+	readonly planMsP50: number | null;
+	readonly tokenizedPerNewToken: number;
+	// Extras (documented in bench/RESULTS.md).
+	readonly compactions: number;
+	readonly elidedToolResults: number;
+	readonly summarizerCalls: number;
+	readonly tokenizedPerNewTokenOutsideCompaction: number;
+	readonly messageBudget: number;
+	readonly toolTokens: number;
+}
+
+export interface ReplayResult {
+	readonly metrics: ReplayMetrics;
+	readonly perRequest: readonly RequestRecord[];
+}
+
+interface Fitted {
+	readonly prompt: RenderedPrompt;
+	readonly overflow: boolean;
+	/** Round ids shown verbatim. */
+	readonly verbatimIds: ReadonlySet<string>;
+	/** The rounds as rendered (possibly with elided results), for the fixed-part computation. */
+	readonly verbatimRounds: readonly Round[];
+}
+
+function percentile(values: readonly number[], p: number): number {
+	if (values.length === 0) return 0;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function mean(values: readonly number[]): number {
+	return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Measurement tokenizer: counts for the metrics, kept apart from the replay's own tokenizer so its stats stay the product's. */
+let measureTokenizer: TiktokenTokenizer | undefined;
+function measurer(): TiktokenTokenizer {
+	measureTokenizer ??= new TiktokenTokenizer();
+	return measureTokenizer;
+}
+
+function messageKey(m: Raw.ChatMessage): string {
+	return JSON.stringify(m);
+}
+
+export interface ReplayOptions {
+	readonly window: number;
+	readonly strategy: StrategyName;
+}
+
+export async function replaySession(session: Session, options: ReplayOptions): Promise<ReplayResult> {
+	const { window, strategy } = options;
+	const tok = new TiktokenTokenizer();
+	const mt = measurer();
+	const budget: PromptBudget = benchBudget(window, mt);
+	const maxToolResultTokens = toolResultBudget(budget);
+	const recorded = capSession(session.conversation, budget, mt);
+
+	// Rendered size of one verbatim round (assistant message with its calls, one tool message per call).
+	const roundTokenCache = new WeakMap<Round, number>();
+	const roundTokens = (round: Round): number => {
+		let n = roundTokenCache.get(round);
+		if (n === undefined) {
+			n = 3 + mt.countTokens(round.response);
+			for (const call of round.toolCalls) {
+				n += 3 + mt.countTokens(call.name) + mt.countTokens(call.arguments);
+				n += 3 + mt.countTokens(toolResultForPrompt(call, maxToolResultTokens, mt));
+			}
+			roundTokenCache.set(round, n);
+		}
+		return n;
+	};
+
+	const renderMs: number[] = [];
+	const planMs: number[] = [];
+	let summarizerInputTokens = 0;
+	let summarizerCalls = 0;
+	let summarizations = 0;
+	let elidedToolResults = 0;
+	let tokenizedInCompaction = 0;
+
+	const agentProps = (conversation: Conversation, request: string) => ({ conversation, request, references: [], toolNames: TOOL_NAMES, workspace: WORKSPACE, maxToolResultTokens });
+	const timedRender = async <T>(run: () => Promise<T>): Promise<T> => {
+		const start = performance.now();
+		try {
+			return await run();
+		} finally {
+			renderMs.push(performance.now() - start);
+		}
+	};
+
+	/** The product's Full → Simple flow with the stand-in reply; undefined when no summary could be made. */
+	const summarize = async (entries: SummarizerEntry[], previousSummary: string | undefined): Promise<string | undefined> => {
+		const maxSummary = summaryBudget(budget);
+		const result = await produceSummary(
+			{
+				render: async mode => {
+					const rendered = await renderSummarizerPrompt({ mode, rounds: entries, previousSummary }, { tokenizer: tok, budget: budget.messages });
+					return { prompt: rendered, tokenCount: rendered.tokenCount };
+				},
+				send: async () => standInSummary(entries, previousSummary, maxSummary, tok),
+				countTokens: text => tok.countTokens(text),
+				isPromptTooLarge: isBudgetExceededError,
+				isCancellation: () => false,
+			},
+			maxSummary,
+		);
+		for (const attempt of result.attempts) {
+			if (attempt.promptTokens !== undefined) {
+				summarizerInputTokens += attempt.promptTokens;
+				summarizerCalls++;
+			}
+		}
+		return result.summary;
+	};
+	const inCompaction = async <T>(run: () => Promise<T>): Promise<T> => {
+		const before = tok.stats().tokenizedTokens;
+		try {
+			return await run();
+		} finally {
+			tokenizedInCompaction += tok.stats().tokenizedTokens - before;
+		}
+	};
+
+	// ---- strategy state ----
+	let conversation: Conversation = { turns: [], activeRounds: [] };
+	const dropped = new Set<string>(); // truncate-half
+	const headIds = new Set<string>(); // keep-head-tail
+	const summarized = new Set<string>(); // keep-head-tail
+	let headTailSummary: { text: string; roundId: string } | undefined;
+	let compactionsThisRequest = 0;
+	let summarizationsThisRequest = 0;
+
+	const verbatimFromLayout = (entries: readonly PromptEntry[]) => {
+		const ids = new Set<string>();
+		const rounds: Round[] = [];
+		for (const e of entries) {
+			if (e.kind === 'round') {
+				ids.add(e.round.id);
+				rounds.push(e.round);
+			}
+		}
+		return { verbatimIds: ids, verbatimRounds: rounds };
+	};
+
+	/** legacy / half-context: renderFitting of src/agent/agentLoop.ts. */
+	const fitProduct = async (mode: SummarizationMode, request: string): Promise<Fitted> => {
+		let compactions = 0;
+		for (;;) {
+			try {
+				const prompt = await timedRender(() => renderAgentPrompt(agentProps(conversation, request), { tokenizer: tok, budget: budget.messages }));
+				return { prompt, overflow: false, ...verbatimFromLayout(layoutPrompt(conversation)) };
+			} catch (error) {
+				if (!isBudgetExceededError(error)) throw error;
+			}
+			if (compactions < MAX_COMPACTIONS_PER_RENDER) {
+				compactions++;
+				const summary = await inCompaction(async () => {
+					let plan: SummarizationPlan;
+					const start = performance.now();
+					try {
+						plan = planSummarization(conversation, mode, { countTokens: text => tok.countTokens(text) });
+					} catch (error) {
+						if (error instanceof NothingToSummarizeError) return undefined;
+						throw error;
+					} finally {
+						planMs.push(performance.now() - start);
+					}
+					const text = await summarize(summarizerEntries(conversation, plan, request), plan.previousSummary?.text);
+					return text === undefined ? undefined : { plan, text };
+				});
+				if (summary) {
+					conversation = applySummary(conversation, summary.plan.anchorRoundId, summary.text);
+					summarizations++;
+					summarizationsThisRequest++;
+					compactionsThisRequest++;
+					continue;
+				}
+				compactions = MAX_COMPACTIONS_PER_RENDER;
+			}
+			const measured = await measureAgentPrompt(agentProps(conversation, request), tok);
+			const shed = elideOldestToolResults(conversation, measured.tokenCount - budget.messages + Math.ceil(budget.messages * 0.05), text => tok.countTokens(text));
+			if (shed.elidedCalls === 0) {
+				return { prompt: measured, overflow: true, ...verbatimFromLayout(layoutPrompt(conversation)) };
+			}
+			conversation = shed.conversation;
+			elidedToolResults += shed.elidedCalls;
+		}
+	};
+
+	const withoutDropped = (): Conversation => ({
+		turns: conversation.turns.map(t => ({ ...t, rounds: t.rounds.filter(r => !dropped.has(r.id)) })),
+		activeRounds: conversation.activeRounds.filter(r => !dropped.has(r.id)),
+	});
+
+	/** truncate-half (Cline): drop the oldest half of the visible rounds, no summary, until it fits. */
+	const fitTruncateHalf = async (request: string): Promise<Fitted> => {
+		for (;;) {
+			const visible = withoutDropped();
+			try {
+				const prompt = await timedRender(() => renderAgentPrompt(agentProps(visible, request), { tokenizer: tok, budget: budget.messages }));
+				return { prompt, overflow: false, ...verbatimFromLayout(layoutPrompt(visible)) };
+			} catch (error) {
+				if (!isBudgetExceededError(error)) throw error;
+			}
+			const start = performance.now();
+			const rounds = flattenRounds(visible);
+			const drop = Math.floor(rounds.length / 2);
+			rounds.slice(0, drop).forEach(r => dropped.add(r.round.id));
+			planMs.push(performance.now() - start);
+			if (drop === 0) {
+				const measured = await measureAgentPrompt(agentProps(visible, request), tok);
+				return { prompt: measured, overflow: true, ...verbatimFromLayout(layoutPrompt(visible)) };
+			}
+			compactionsThisRequest++;
+		}
+	};
+
+	/** keep-head-tail layout: users verbatim, head rounds, the summary where the summarized middle ends, the rest verbatim. */
+	const headTailEntries = (): PromptEntry[] => {
+		const entries: PromptEntry[] = [];
+		for (const at of flattenRoundsWithUsers(conversation)) {
+			if (at.kind === 'user') {
+				entries.push(at.entry);
+				continue;
+			}
+			const { round } = at.flat;
+			const location = { source: at.flat.source, turnIndex: at.flat.turnIndex, roundIndex: at.flat.roundIndex };
+			if (summarized.has(round.id)) {
+				if (headTailSummary && round.id === headTailSummary.roundId) {
+					entries.push({ kind: 'summary', roundId: round.id, text: headTailSummary.text, location });
+				}
+				continue;
+			}
+			entries.push({ kind: 'round', round, location, interrupted: round.toolCalls.some(c => c.result === undefined) });
+		}
+		return entries;
+	};
+
+	/** keep-head-tail (OpenHands): keep the first rounds and the newest up to half the budget; summarize the middle. */
+	const fitHeadTail = async (request: string): Promise<Fitted> => {
+		let compactions = 0;
+		for (;;) {
+			const entries = headTailEntries();
+			const prompt = await timedRender(() => renderEntriesPrompt({ entries, request, toolNames: TOOL_NAMES, workspace: WORKSPACE, maxToolResultTokens }, tok));
+			if (prompt.tokenCount <= budget.messages) {
+				return { prompt, overflow: false, ...verbatimFromLayout(entries) };
+			}
+			if (compactions >= MAX_COMPACTIONS_PER_RENDER) {
+				return { prompt, overflow: true, ...verbatimFromLayout(entries) };
+			}
+			compactions++;
+			const start = performance.now();
+			const candidates = flattenRounds(conversation).filter(at => !headIds.has(at.round.id) && !summarized.has(at.round.id));
+			let tailTokens = 0;
+			let tailStart = candidates.length;
+			while (tailStart > 0) {
+				const cost = roundTokens(candidates[tailStart - 1].round);
+				if (tailStart < candidates.length && tailTokens + cost > budget.messages / 2) break;
+				tailTokens += cost;
+				tailStart--;
+			}
+			const middle = candidates.slice(0, tailStart).map(at => at.round.id);
+			planMs.push(performance.now() - start);
+			if (middle.length === 0) {
+				return { prompt, overflow: true, ...verbatimFromLayout(entries) };
+			}
+			const plan = { summarizeRoundIds: middle } as unknown as SummarizationPlan;
+			const text = await inCompaction(() => summarize(summarizerEntries(conversation, plan, request), headTailSummary?.text));
+			if (text === undefined) {
+				return { prompt, overflow: true, ...verbatimFromLayout(entries) };
+			}
+			middle.forEach(id => summarized.add(id));
+			headTailSummary = { text, roundId: middle[middle.length - 1] };
+			summarizations++;
+			summarizationsThisRequest++;
+			compactionsThisRequest++;
+		}
+	};
+
+	// ---- the replay ----
+	const records: RequestRecord[] = [];
+	const allIds: string[] = [];
+	const allRounds: Round[] = [];
+	let previousKeys: string[] | undefined;
+	let pendingNew = 0;
+	let requestIndex = 0;
+	const statsAtStart = tok.stats().tokenizedTokens;
+	let lastTokenized = statsAtStart;
+	let lastCompactionTokenized = 0;
+
+	for (const turn of recorded.turns) {
+		pendingNew += 3 + mt.countTokens(turn.user);
+		for (const round of turn.rounds) {
+			compactionsThisRequest = 0;
+			summarizationsThisRequest = 0;
+			const fitted =
+				strategy === 'legacy' || strategy === 'half-context'
+					? await fitProduct(strategy, turn.user)
+					: strategy === 'truncate-half'
+						? await fitTruncateHalf(turn.user)
+						: await fitHeadTail(turn.user);
+
+			// Verbatim horizon: newest rounds shown verbatim, counted back from the newest.
+			let horizon = 0;
+			while (horizon < allIds.length && fitted.verbatimIds.has(allIds[allIds.length - 1 - horizon])) horizon++;
+			// Ceiling: the newest rounds that would fit next to the same fixed part (instructions, users, summary).
+			const fixed = fitted.prompt.tokenCount - fitted.verbatimRounds.reduce((s, r) => s + roundTokens(r), 0);
+			let limit = 0;
+			let used = fixed;
+			while (limit < allRounds.length && used + roundTokens(allRounds[allRounds.length - 1 - limit]) <= budget.messages) {
+				used += roundTokens(allRounds[allRounds.length - 1 - limit]);
+				limit++;
+			}
+			// Prefix reuse at message level: tokens of the leading messages identical to the previous prompt's.
+			const keys = fitted.prompt.messages.map(messageKey);
+			let reuse: number | undefined;
+			if (previousKeys) {
+				let same = 0;
+				let sameTokens = 0;
+				while (same < keys.length && same < previousKeys.length && keys[same] === previousKeys[same]) {
+					sameTokens += mt.countMessageTokens(fitted.prompt.messages[same]);
+					same++;
+				}
+				reuse = fitted.prompt.tokenCount ? sameTokens / fitted.prompt.tokenCount : 0;
+			}
+			previousKeys = keys;
+
+			const tokenizedNow = tok.stats().tokenizedTokens;
+			const tokenized = tokenizedNow - lastTokenized;
+			const compactionTokenized = tokenizedInCompaction - lastCompactionTokenized;
+			lastTokenized = tokenizedNow;
+			lastCompactionTokenized = tokenizedInCompaction;
+			const newTokens = requestIndex === 0 ? fitted.prompt.tokenCount : pendingNew;
+			records.push({
+				index: requestIndex,
+				promptTokens: fitted.prompt.tokenCount,
+				overflow: fitted.overflow,
+				compactions: compactionsThisRequest,
+				summarizations: summarizationsThisRequest,
+				verbatimRounds: horizon,
+				limitRounds: limit,
+				prefixReuse: reuse,
+				tokenized,
+				tokenizedOutsideCompaction: tokenized - compactionTokenized,
+				newTokens,
+			});
+			requestIndex++;
+			pendingNew = 0;
+
+			// The model's reply: the recorded round joins the request in progress.
+			conversation = { turns: conversation.turns, activeRounds: [...conversation.activeRounds, round] };
+			allIds.push(round.id);
+			allRounds.push(round);
+			if (allIds.length <= HEAD_ROUNDS) headIds.add(round.id);
+			pendingNew += roundTokens(round);
+		}
+		// The request ends: its rounds become a past turn (keeping any summaries and elisions on them).
+		conversation = {
+			turns: [...conversation.turns, { user: turn.user, rounds: conversation.activeRounds, ...(turn.maxToolCallsExceeded ? { maxToolCallsExceeded: true } : {}), ...(turn.cancelled ? { cancelled: true } : {}) }],
+			activeRounds: [],
+		};
+	}
+
+	const afterCompaction = records.filter(r => r.compactions > 0).map(r => r.verbatimRounds);
+	const sent = records.filter(r => !r.overflow);
+	const totalTokenized = records.reduce((s, r) => s + r.tokenized, 0);
+	const totalOutside = records.reduce((s, r) => s + r.tokenizedOutsideCompaction, 0);
+	const totalNew = records.reduce((s, r) => s + r.newTokens, 0);
+	const fills = records.map(r => r.promptTokens / window);
+	const reuses = records.flatMap(r => (r.prefixReuse === undefined ? [] : [r.prefixReuse]));
+	const metrics: ReplayMetrics = {
+		session: session.name,
+		window,
+		strategy,
+		requests: records.length,
+		summarizations,
+		summarizerInputTokens,
+		mainInputTokens: sent.reduce((s, r) => s + r.promptTokens, 0),
+		overflows: records.length - sent.length,
+		verbatimHorizonRounds: round3(mean(records.map(r => r.verbatimRounds))),
+		verbatimAfterSummaryRounds: afterCompaction.length ? round3(mean(afterCompaction)) : null,
+		verbatimLimitRounds: round3(mean(records.map(r => r.limitRounds))),
+		fillRatioMean: round3(mean(fills)),
+		fillRatioMin: round3(fills.length ? Math.min(...fills) : 0),
+		prefixReuse: round3(mean(reuses)),
+		renderMsP50: round3(percentile(renderMs, 50)),
+		renderMsP95: round3(percentile(renderMs, 95)),
+		planMsP50: planMs.length ? round3(percentile(planMs, 50)) : null,
+		tokenizedPerNewToken: round3(totalNew ? totalTokenized / totalNew : 0),
+		compactions: records.reduce((s, r) => s + r.compactions, 0),
+		elidedToolResults,
+		summarizerCalls,
+		tokenizedPerNewTokenOutsideCompaction: round3(totalNew ? totalOutside / totalNew : 0),
+		messageBudget: budget.messages,
+		toolTokens: budget.toolTokens,
+	};
+	return { metrics, perRequest: records };
+}
+
+type LayoutItem = { kind: 'user'; entry: PromptEntry } | { kind: 'round'; flat: ReturnType<typeof flattenRounds>[number] };
+
+/** Every round in order, with each past turn's user message (and the request slot) ahead of its rounds. */
+function flattenRoundsWithUsers(conversation: Conversation): LayoutItem[] {
+	const flat = flattenRounds(conversation);
+	const items: LayoutItem[] = [];
+	let i = 0;
+	conversation.turns.forEach((turn, turnIndex) => {
+		items.push({ kind: 'user', entry: { kind: 'user', turnIndex, text: turn.user } });
+		for (let r = 0; r < turn.rounds.length; r++) items.push({ kind: 'round', flat: flat[i++] });
+	});
+	items.push({ kind: 'user', entry: { kind: 'request' } });
+	for (let r = 0; r < conversation.activeRounds.length; r++) items.push({ kind: 'round', flat: flat[i++] });
+	return items;
+}

@@ -1,0 +1,70 @@
+// Session files (the shape of shared/corpus/*.json) prepared for a replay at one window.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { computeBudget, toolResultBudget, type PromptBudget } from '../../src/common/budget';
+import type { Conversation, Round } from '../../src/common/conversation';
+import { conversationFromSessionJson } from '../../src/common/corpusFormat';
+import type { TextTokenizer } from '../../src/common/tokenizer';
+import { truncateMiddle } from '../../src/common/truncate';
+
+export interface Session {
+	readonly name: string;
+	readonly conversation: Conversation;
+}
+
+export function loadSession(file: string): Session {
+	const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+	const conversation = conversationFromSessionJson(raw);
+	if (conversation.activeRounds.length) {
+		// A recording is replayed from its first request; rounds still in progress are the last turn's.
+		return { name: sessionName(file), conversation: { turns: [...conversation.turns, { user: '(request in progress)', rounds: conversation.activeRounds }], activeRounds: [] } };
+	}
+	return { name: sessionName(file), conversation };
+}
+
+export function sessionName(file: string): string {
+	return basename(file).replace(/\.json$/, '');
+}
+
+/**
+ * The tool the replayed agent is offered: one `bash`-like definition (the corpus agents had a
+ * single bash tool, or bash plus an editor). Its tokens are charged to every request the way the
+ * product charges its tool definitions (`toolDefinitionsText`: the JSON of each definition).
+ */
+export const BENCH_TOOL = {
+	name: 'bash',
+	description: 'Run a shell command in the workspace and return its output (stdout and stderr).',
+	inputSchema: { type: 'object', properties: { command: { type: 'string', description: 'The shell command line.' } }, required: ['command'] },
+};
+
+export function benchBudget(window: number, tokenizer: TextTokenizer): PromptBudget {
+	return computeBudget(window, tokenizer.countTokens(JSON.stringify(BENCH_TOOL)));
+}
+
+/**
+ * What the product's agent loop does to a result before it is stored (`capToolResult` in
+ * src/agent/agentLoop.ts, which imports `vscode` and so cannot be imported here): a result over
+ * the tool-result budget is cut, head and tail kept.
+ */
+export function capToolResult(text: string, maxTokens: number, tokenizer: TextTokenizer): string {
+	const tokens = tokenizer.countTokens(text);
+	if (tokens <= maxTokens) {
+		return text;
+	}
+	return truncateMiddle(text, Math.floor(text.length * (maxTokens / tokens) * 0.95));
+}
+
+/** The recording as the product would have stored it at this budget (results capped). */
+export function capSession(conversation: Conversation, budget: PromptBudget, tokenizer: TextTokenizer): Conversation {
+	const cap = toolResultBudget(budget);
+	const capRound = (round: Round): Round => {
+		if (!round.toolCalls.some(c => c.result !== undefined && tokenizer.countTokens(c.result) > cap)) {
+			return round;
+		}
+		return { ...round, toolCalls: round.toolCalls.map(c => (c.result === undefined ? c : { ...c, result: capToolResult(c.result, cap, tokenizer) })) };
+	};
+	return {
+		turns: conversation.turns.map(t => ({ ...t, rounds: t.rounds.map(capRound) })),
+		activeRounds: conversation.activeRounds.map(capRound),
+	};
+}

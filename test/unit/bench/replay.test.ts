@@ -1,0 +1,145 @@
+// The replay benchmark (bench/replay) on one small synthetic session at one window:
+// invariants of the measurements and the shape of the --json output. The full corpus run
+// (`npm run bench`) is not part of the tests.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatTable, parseArgs, parseWindow } from '../../../bench/replay/main';
+import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../../bench/replay/replay';
+import { loadSession } from '../../../bench/replay/session';
+import { standInSummary } from '../../../bench/replay/standInSummary';
+import { TiktokenTokenizer } from '../../../src/common/tokenizer';
+
+const WINDOW = 8_000;
+
+/** Two turns (14 and 12 rounds), each round one bash call with a 600-2,400 character result. */
+function syntheticSession(): object {
+	const round = (t: number, r: number) => ({
+		response: `Step ${t}.${r}: I will look at part ${r} of the parser.\nSecond line that the stand-in ignores.`,
+		toolCalls: [{ id: `c${t}-${r}`, name: 'bash', arguments: JSON.stringify({ command: `sed -n ${r * 40},${r * 40 + 40}p src/parser${t}.py` }), result: Array.from({ length: 10 + ((r * 7 + t) % 30) }, (_, i) => `${String(i).padStart(4)}  def function_${t}_${r}_${i}(value): return value * ${i} # ${'x'.repeat(i % 20)}`).join('\n') }],
+	});
+	return {
+		source: 'synthetic',
+		turns: [
+			{ user: 'Fix the parser bug in src/parser0.py.', rounds: Array.from({ length: 14 }, (_, r) => round(0, r)) },
+			{ user: 'Now also handle the empty input case.', rounds: Array.from({ length: 12 }, (_, r) => round(1, r)) },
+		],
+	};
+}
+
+describe('replay benchmark', function () {
+	this.timeout(120_000);
+	let file: string;
+	const results = new Map<StrategyName, ReplayResult>();
+
+	before(async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'longhaul-bench-'));
+		file = join(dir, 'synthetic.json');
+		writeFileSync(file, JSON.stringify(syntheticSession()));
+		const session = loadSession(file);
+		for (const strategy of STRATEGIES) {
+			results.set(strategy, await replaySession(session, { window: WINDOW, strategy }));
+		}
+	});
+
+	it('makes one request per recorded round, for every strategy', () => {
+		for (const [strategy, r] of results) {
+			assert.equal(r.metrics.requests, 26, strategy);
+			assert.equal(r.perRequest.length, 26, strategy);
+			assert.equal(r.metrics.strategy, strategy);
+			assert.equal(r.metrics.window, WINDOW);
+			assert.equal(r.metrics.session, 'synthetic');
+		}
+	});
+
+	it('has no overflow in the product modes, and they summarize', () => {
+		for (const strategy of ['legacy', 'half-context'] as const) {
+			const m = results.get(strategy)!.metrics;
+			assert.equal(m.overflows, 0, strategy);
+			assert.ok(m.summarizations > 0, `${strategy} summarized`);
+			assert.ok(m.summarizerInputTokens > 0, strategy);
+		}
+		assert.equal(results.get('truncate-half')!.metrics.summarizations, 0);
+	});
+
+	it('every sent prompt fits the message budget, and no prompt of the product modes is over it', () => {
+		for (const [strategy, r] of results) {
+			for (const q of r.perRequest) {
+				if (!q.overflow) assert.ok(q.promptTokens <= r.metrics.messageBudget, `${strategy} request ${q.index}: ${q.promptTokens}`);
+			}
+			assert.ok(r.metrics.fillRatioMin > 0 && r.metrics.fillRatioMin <= r.metrics.fillRatioMean && r.metrics.fillRatioMean <= 1, strategy);
+		}
+	});
+
+	it('keeps verbatim counts within bounds: 0 ≤ horizon ≤ ceiling ≤ rounds so far', () => {
+		for (const [strategy, r] of results) {
+			r.perRequest.forEach((q, i) => {
+				assert.ok(q.verbatimRounds >= 0 && q.verbatimRounds <= i, `${strategy} request ${i}: horizon ${q.verbatimRounds}`);
+				assert.ok(q.limitRounds <= i, `${strategy} request ${i}: limit ${q.limitRounds}`);
+				if (!q.overflow && strategy !== 'keep-head-tail') assert.ok(q.verbatimRounds <= q.limitRounds, `${strategy} request ${i}: ${q.verbatimRounds} > ${q.limitRounds}`);
+			});
+			assert.ok(r.metrics.verbatimHorizonRounds <= r.metrics.verbatimLimitRounds + 1e-9 || strategy === 'keep-head-tail', strategy);
+		}
+	});
+
+	it('before any compaction every round is verbatim and prompts grow by prefix', () => {
+		for (const [strategy, r] of results) {
+			const first = r.perRequest.findIndex(q => q.compactions > 0);
+			assert.ok(first > 0, `${strategy} compacted`);
+			for (let i = 1; i < first; i++) {
+				assert.equal(r.perRequest[i].verbatimRounds, i, `${strategy} request ${i}`);
+				assert.ok(r.perRequest[i].prefixReuse! > 0.5, `${strategy} request ${i} reuse ${r.perRequest[i].prefixReuse}`);
+			}
+		}
+	});
+
+	it('legacy keeps at most one round right after a summary; half-context keeps more', () => {
+		const legacy = results.get('legacy')!.metrics;
+		const half = results.get('half-context')!.metrics;
+		assert.ok(legacy.verbatimAfterSummaryRounds! <= 1, `legacy ${legacy.verbatimAfterSummaryRounds}`);
+		assert.ok(half.verbatimAfterSummaryRounds! >= 2, `half ${half.verbatimAfterSummaryRounds}`);
+		assert.ok(half.verbatimHorizonRounds >= legacy.verbatimHorizonRounds);
+	});
+
+	it('is deterministic apart from timings', async () => {
+		const again = await replaySession(loadSession(file), { window: WINDOW, strategy: 'half-context' });
+		const strip = (r: ReplayResult) => ({ ...r.metrics, renderMsP50: 0, renderMsP95: 0, planMsP50: 0 });
+		assert.deepEqual(strip(again), strip(results.get('half-context')!));
+	});
+
+	it('the stand-in summary absorbs the previous one and respects its cap', () => {
+		const tokenizer = new TiktokenTokenizer();
+		const entries = [{ kind: 'user' as const, text: 'Fix it\nmore' }, { kind: 'round' as const, interrupted: false, round: { id: 'a', response: 'First line\nsecond', toolCalls: [{ id: 'c', name: 'bash', arguments: '{"command":"ls"}', result: 'x' }] } }];
+		const text = standInSummary(entries, 'OLD SUMMARY', 1000, tokenizer);
+		assert.equal(text, 'OLD SUMMARY\nuser: Fix it\n- First line\n  bash: {"command":"ls"}');
+		const long = standInSummary(entries, 'word '.repeat(5000), 300, tokenizer);
+		assert.ok(tokenizer.countTokens(long) <= 300);
+		assert.match(long, /tokens of older summary cut/);
+		assert.match(long, /bash: \{"command":"ls"\}$/);
+	});
+
+	it('parses windows and rejects --json without a session, window and strategy', () => {
+		assert.equal(parseWindow('16k'), 16_000);
+		assert.equal(parseWindow('32000'), 32_000);
+		assert.throws(() => parseWindow('big'));
+		assert.throws(() => parseArgs(['--json', '--window', '16k']));
+		assert.throws(() => parseArgs(['--strategy', 'nope']));
+		assert.match(formatTable([results.get('legacy')!.metrics]), /legacy/);
+	});
+
+	it('--json prints exactly one JSON object with the documented fields on stdout', () => {
+		const stdout = execFileSync(process.execPath, [join(__dirname, '../../../bench/replay/main.js'), '--session', file, '--window', '8k', '--strategy', 'half-context', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+		const lines = stdout.trim().split('\n');
+		assert.equal(lines.length, 1);
+		const parsed = JSON.parse(lines[0]);
+		for (const field of ['session', 'window', 'strategy', 'requests', 'summarizations', 'summarizerInputTokens', 'mainInputTokens', 'overflows', 'verbatimHorizonRounds', 'verbatimAfterSummaryRounds', 'verbatimLimitRounds', 'fillRatioMean', 'fillRatioMin', 'prefixReuse', 'renderMsP50', 'renderMsP95', 'planMsP50', 'tokenizedPerNewToken']) {
+			assert.ok(field in parsed, field);
+		}
+		assert.equal(parsed.session, 'synthetic');
+		assert.equal(parsed.window, 8000);
+		assert.equal(parsed.strategy, 'half-context');
+		assert.equal(parsed.overflows, 0);
+	});
+});
