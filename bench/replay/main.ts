@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
 import { benchBudget, loadSession } from './session';
 import { sessionChart, type ChartSeries } from './svg';
+import { checkTargets, formatTargets } from './targets';
 import { TiktokenTokenizer } from '../../src/common/tokenizer';
 
 export interface CliArgs {
@@ -133,6 +134,8 @@ async function main(): Promise<number> {
 	const durationMs = Math.round(performance.now() - started);
 	const sorted = [...results].sort((a, b) => a.window - b.window || a.session.localeCompare(b.session) || STRATEGIES.indexOf(a.strategy) - STRATEGIES.indexOf(b.strategy));
 	process.stdout.write(formatTable(sorted) + '\n');
+	const targets = checkTargets(results);
+	if (targets.length) process.stdout.write(`\nTargets at 16k (half-context vs legacy):\n${formatTargets(targets)}\n`);
 	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
 	if (full) {
 		const report = {
@@ -143,6 +146,7 @@ async function main(): Promise<number> {
 			corpus: args.corpus,
 			windows,
 			strategies,
+			targets,
 			results: sorted,
 		};
 		writeFileSync(join(args.out, 'latest.json'), JSON.stringify(report, null, 2) + '\n');

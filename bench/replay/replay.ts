@@ -18,6 +18,7 @@ import { produceSummary } from '../../src/common/summarizationFlow';
 import { summarizerEntries, type SummarizerEntry } from '../../src/common/summarizerInput';
 import { TiktokenTokenizer } from '../../src/common/tokenizer';
 import { isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type RenderedPrompt } from '../../src/prompts/render';
+import { summaryMessageText } from '../../src/prompts/summaryMessage';
 import { toolResultForPrompt } from '../../src/prompts/toolResultText';
 import { renderEntriesPrompt } from './headTailPrompt';
 import { benchBudget, capSession, type Session } from './session';
@@ -72,9 +73,13 @@ export interface ReplayMetrics {
 	readonly tokenizedPerNewToken: number;
 	// Extras (documented in bench/RESULTS.md).
 	readonly compactions: number;
+	/** Requests preceded by at least one compaction (the requests verbatimAfterSummaryRounds averages). */
+	readonly compactedRequests: number;
 	readonly elidedToolResults: number;
 	readonly summarizerCalls: number;
 	readonly tokenizedPerNewTokenOutsideCompaction: number;
+	/** Share of all tokenized tokens spent inside planSummarization (its token statistics). */
+	readonly tokenizedShareInPlanner: number;
 	readonly messageBudget: number;
 	readonly toolTokens: number;
 }
@@ -91,6 +96,8 @@ interface Fitted {
 	readonly verbatimIds: ReadonlySet<string>;
 	/** The rounds as rendered (possibly with elided results), for the fixed-part computation. */
 	readonly verbatimRounds: readonly Round[];
+	/** The summary the prompt shows, if any. */
+	readonly summaryText?: string;
 }
 
 function percentile(values: readonly number[], p: number): number {
@@ -151,6 +158,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	let summarizations = 0;
 	let elidedToolResults = 0;
 	let tokenizedInCompaction = 0;
+	let tokenizedInPlanner = 0;
 
 	const agentProps = (conversation: Conversation, request: string) => ({ conversation, request, references: [], toolNames: TOOL_NAMES, workspace: WORKSPACE, maxToolResultTokens });
 	const timedRender = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -207,13 +215,16 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	const verbatimFromLayout = (entries: readonly PromptEntry[]) => {
 		const ids = new Set<string>();
 		const rounds: Round[] = [];
+		let summaryText: string | undefined;
 		for (const e of entries) {
 			if (e.kind === 'round') {
 				ids.add(e.round.id);
 				rounds.push(e.round);
+			} else if (e.kind === 'summary') {
+				summaryText = e.text;
 			}
 		}
-		return { verbatimIds: ids, verbatimRounds: rounds };
+		return { verbatimIds: ids, verbatimRounds: rounds, summaryText };
 	};
 
 	/** legacy / half-context: renderFitting of src/agent/agentLoop.ts. */
@@ -231,6 +242,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 				const summary = await inCompaction(async () => {
 					let plan: SummarizationPlan;
 					const start = performance.now();
+					const tokenizedBefore = tok.stats().tokenizedTokens;
 					try {
 						plan = planSummarization(conversation, mode, { countTokens: text => tok.countTokens(text) });
 					} catch (error) {
@@ -238,6 +250,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 						throw error;
 					} finally {
 						planMs.push(performance.now() - start);
+						tokenizedInPlanner += tok.stats().tokenizedTokens - tokenizedBefore;
 					}
 					const text = await summarize(summarizerEntries(conversation, plan, request), plan.previousSummary?.text);
 					return text === undefined ? undefined : { plan, text };
@@ -404,6 +417,8 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			const compactionTokenized = tokenizedInCompaction - lastCompactionTokenized;
 			lastTokenized = tokenizedNow;
 			lastCompactionTokenized = tokenizedInCompaction;
+			// A summary written for this request is new prompt content too.
+			if (compactionsThisRequest > 0 && fitted.summaryText !== undefined) pendingNew += 3 + mt.countTokens(summaryMessageText(fitted.summaryText));
 			const newTokens = requestIndex === 0 ? fitted.prompt.tokenCount : pendingNew;
 			records.push({
 				index: requestIndex,
@@ -462,9 +477,11 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		planMsP50: planMs.length ? round3(percentile(planMs, 50)) : null,
 		tokenizedPerNewToken: round3(totalNew ? totalTokenized / totalNew : 0),
 		compactions: records.reduce((s, r) => s + r.compactions, 0),
+		compactedRequests: afterCompaction.length,
 		elidedToolResults,
 		summarizerCalls,
 		tokenizedPerNewTokenOutsideCompaction: round3(totalNew ? totalOutside / totalNew : 0),
+		tokenizedShareInPlanner: round3(totalTokenized ? tokenizedInPlanner / totalTokenized : 0),
 		messageBudget: budget.messages,
 		toolTokens: budget.toolTokens,
 	};
