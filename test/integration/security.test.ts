@@ -7,6 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { resetSession, sendChat, setHandler } from './helpers';
+import { delay } from './faultScript';
 import { DATA_DIR, agentScript, createDataFiles, toolResults, workspaceRoot } from './faultScript';
 
 async function invoke(name: string, input: object): Promise<string> {
@@ -93,6 +94,40 @@ describe('Security: file tools stay inside the workspace', () => {
 			assert.match(result.text, /^Error: the tool longhaul_readFile failed: .*(outside the workspace|symbolic link)/);
 			assert.ok(!result.text.includes(SECRET) && !result.text.includes('root:'), 'no outside content may reach the prompt');
 		}
+	});
+
+	it('editFile, confirmed by the user, creates a file inside but refuses ../ and symlinked paths outside', async function () {
+		this.timeout(30_000);
+		const commands = await vscode.commands.getCommands(true);
+		assert.ok(commands.includes('workbench.action.chat.acceptTool'), 'VS Code should have workbench.action.chat.acceptTool');
+		const inside = `${DATA_DIR}/created-by-edit.txt`;
+		fs.rmSync(path.join(workspaceRoot(), inside), { force: true });
+		const targets = [inside, '../escape-by-edit.txt', `${DATA_DIR}/link-dir/escape-by-edit.txt`, path.join(outside, 'escape-abs.txt')];
+		const script = agentScript({ id: 'write', toolCalls: targets.length, call: i => ({ name: 'longhaul_editFile', input: { path: targets[i], newText: 'written by the security test\n' } }) });
+		await setHandler(script.handler);
+		let done = false;
+		const pending = sendChat('@longhaul write some files', { timeoutMs: 25_000 }).finally(() => (done = true));
+		// Press "Allow" on every confirmation the chat shows, as the user would.
+		const accepting = (async () => {
+			while (!done) {
+				await vscode.commands.executeCommand('workbench.action.chat.acceptTool').then(undefined, () => undefined);
+				await delay(200);
+			}
+		})();
+		const handled = await pending;
+		await accepting;
+		assert.strictEqual(handled.errorMessage, undefined, `got error: ${handled.errorMessage}`);
+		assert.match(handled.markdown, /Done \(write\)\./);
+		const results = toolResults(script.agentRequests[script.agentRequests.length - 1]).filter(r => r.callId.startsWith('write-'));
+		assert.strictEqual(results.length, targets.length);
+		assert.match(results[0].text, /Created/, `the confirmed write inside the workspace should succeed: ${results[0].text}`);
+		assert.ok(fs.existsSync(path.join(workspaceRoot(), inside)), 'the file inside the workspace should exist');
+		assert.match(results[1].text, /^Error: .*outside the workspace/);
+		assert.match(results[2].text, /^Error: .*symbolic link/);
+		assert.match(results[3].text, /^Error: .*outside the workspace/);
+		assert.ok(!fs.existsSync(path.join(path.dirname(workspaceRoot()), 'escape-by-edit.txt')));
+		assert.ok(!fs.existsSync(path.join(outside, 'escape-by-edit.txt')));
+		assert.ok(!fs.existsSync(path.join(outside, 'escape-abs.txt')));
 	});
 
 	it('in a trusted workspace the writing tools are registered and offered to the model', async () => {
