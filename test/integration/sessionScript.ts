@@ -37,8 +37,8 @@ export function dataFileContent(): string {
 }
 
 export interface SessionScriptOptions {
-	/** Tool calls per chat request before the final answer. */
-	readonly toolCalls: number;
+	/** Tool calls per chat request before the final answer (or a function of the chat request's number, from 1). */
+	readonly toolCalls: number | ((chatRequest: number) => number);
 	/** The final answer's text (default: `Finished after N tool calls.`). */
 	readonly finalText?: string;
 	/** File to read (relative to the workspace); without it only small workspace files are read. */
@@ -129,7 +129,8 @@ export function createSessionScript(options: SessionScriptOptions): SessionScrip
 			chatRequest++;
 			callsThisRequest = 0;
 		}
-		if (callsThisRequest >= options.toolCalls) {
+		const limit = typeof options.toolCalls === 'function' ? options.toolCalls(chatRequest) : options.toolCalls;
+		if (callsThisRequest >= limit) {
 			return { text: options.finalText ?? `Finished after ${callsThisRequest} tool calls.` };
 		}
 		const call = nextCall();
