@@ -3,9 +3,9 @@
 // (`npm run bench`) is not part of the tests.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { formatTable, parseArgs, parseWindow } from '../../../bench/replay/main';
 import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../../bench/replay/replay';
 import { loadSession } from '../../../bench/replay/session';
@@ -141,5 +141,22 @@ describe('replay benchmark', function () {
 		assert.equal(parsed.window, 8000);
 		assert.equal(parsed.strategy, 'half-context');
 		assert.equal(parsed.overflows, 0);
+	});
+});
+
+describe('replay benchmark on the smallest corpus session', function () {
+	this.timeout(120_000);
+	// Like `npm run bench`: $LONGHAUL_CORPUS or ../shared/corpus from the repository root; skipped when absent.
+	const file = join(process.env.LONGHAUL_CORPUS ?? resolve('../shared/corpus'), 'oh-ponyc-4595.json');
+
+	it('replays oh-ponyc-4595 at 16k with no overflow in the product modes', async function () {
+		if (!existsSync(file)) this.skip();
+		for (const strategy of ['legacy', 'half-context'] as const) {
+			const { metrics, perRequest } = await replaySession(loadSession(file), { window: 16_000, strategy });
+			assert.equal(metrics.requests, 23);
+			assert.equal(metrics.overflows, 0, strategy);
+			assert.ok(metrics.summarizations >= 1, strategy);
+			for (const q of perRequest) assert.ok(q.verbatimRounds <= q.limitRounds, `${strategy} request ${q.index}`);
+		}
 	});
 });
