@@ -106,6 +106,11 @@ export function createDataFiles(): void {
 	}
 }
 
+/** Removes the data folder (and anything the tests put in it), so other suites see the workspace as it was. */
+export function removeDataFiles(): void {
+	fs.rmSync(path.join(workspaceRoot(), DATA_DIR), { recursive: true, force: true });
+}
+
 /** Asserts that every earlier user request is in the request's user messages, verbatim. */
 export function assertAllRequestsPresent(request: ScriptedRequest, prompts: readonly string[], context: string): void {
 	const text = userText(request);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model/src/api';
 import type { HandledRequest } from '../../src/agent/api';
 import { resetSession, scriptedModel, sendChat, setHandler } from './helpers';
-import { DATA_DIR, agentScript, assertAllRequestsPresent, createDataFiles, estimatedTokens, hugeSummary, toolResults, waitFor, workspaceRoot } from './faultScript';
+import { DATA_DIR, agentScript, assertAllRequestsPresent, createDataFiles, estimatedTokens, hugeSummary, removeDataFiles, toolResults, waitFor, workspaceRoot } from './faultScript';
 
 /** A window where ~16 tool results of 1.5k characters overflow once (VS Code's own tool definitions take ~7.5k tokens of it). */
 const WINDOW = 16_000;
@@ -66,6 +66,7 @@ function assertFellBackToTruncation(result: Awaited<ReturnType<typeof summarizer
 
 describe('Faults: the summarizer fails', () => {
 	before(createDataFiles);
+	after(removeDataFiles);
 	beforeEach(resetSession);
 
 	it('control: a working summarizer summarizes once and the conversation goes on', async function () {
@@ -143,8 +144,35 @@ describe('Faults: the summarizer fails', () => {
 	});
 });
 
+describe('Faults: the agent\'s own model request fails', () => {
+	before(createDataFiles);
+	after(removeDataFiles);
+	beforeEach(resetSession);
+
+	for (const code of [undefined, 'Blocked']) {
+		it(`mid-request ${code ? `LanguageModelError ${code}` : 'plain error'}: a clear error, the rounds done so far are kept, the next request works`, async function () {
+			this.timeout(30_000);
+			await firstTurn();
+			const inner = agentScript({ id: 't2', toolCalls: 2 });
+			await setHandler(request => (inner.agentRequests.length === 2 ? { throw: { message: 'upstream went away', code } } : inner.handler(request)));
+			const handled = await sendChat(P2);
+			assert.ok(handled.errorMessage, 'the request should end with an error message');
+			assert.match(handled.errorMessage!, code ? /could not answer \(Blocked\).*upstream went away.*conversation is kept/ : /upstream went away.*conversation is kept/);
+			const follow = agentScript({ id: 't3', toolCalls: 0, finalText: 'Follow-up answered.' });
+			await setHandler(follow.handler);
+			const next = await sendChat(P3);
+			assert.strictEqual(next.errorMessage, undefined, `the follow-up failed: ${next.errorMessage}`);
+			const prompt = follow.agentRequests[0];
+			assertAllRequestsPresent(prompt, [text(P1), text(P2), text(P3)], 'follow-up');
+			const kept = toolResults(prompt).map(r => r.callId);
+			assert.ok(kept.includes('t2-0') && kept.includes('t2-1'), `the tool rounds done before the failure should be kept, got ${kept.join(', ')}`);
+		});
+	}
+});
+
 describe('Faults: bad tool calls from the model', () => {
 	before(createDataFiles);
+	after(removeDataFiles);
 	beforeEach(resetSession);
 
 	it('a call to a tool that does not exist and a call without required arguments get error results and the loop goes on', async function () {
@@ -171,6 +199,7 @@ describe('Faults: bad tool calls from the model', () => {
 
 describe('Faults: tools that fail or flood', () => {
 	before(createDataFiles);
+	after(removeDataFiles);
 	beforeEach(resetSession);
 
 	it('a tool that throws (missing file) gives an error result and the loop goes on', async function () {
@@ -210,6 +239,7 @@ describe('Faults: tools that fail or flood', () => {
 
 describe('Faults: a request larger than the window', () => {
 	before(createDataFiles);
+	after(removeDataFiles);
 	beforeEach(resetSession);
 
 	it('summarizes at most twice, then ends with a clear message about the window; never loops', async function () {

@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { resetSession, sendChat, setHandler } from './helpers';
-import { delay } from './faultScript';
+import { delay, removeDataFiles } from './faultScript';
 import { DATA_DIR, agentScript, createDataFiles, toolResults, workspaceRoot } from './faultScript';
 
 async function invoke(name: string, input: object): Promise<string> {
@@ -50,8 +50,13 @@ describe('Security: file tools stay inside the workspace', () => {
 
 	after(() => {
 		// Writes outside the workspace during the suite: none may appear next to it or in the outside folder.
-		assert.deepStrictEqual(fs.readdirSync(path.dirname(workspaceRoot())).sort(), parentBefore, 'something was written next to the workspace');
-		assert.deepStrictEqual(listTree(outside).sort(), outsideBefore, 'something was written in the outside folder');
+		const parentAfter = fs.readdirSync(path.dirname(workspaceRoot())).sort();
+		const written = listTree(outside).sort();
+		fs.rmSync(path.join(path.dirname(workspaceRoot()), 'outside.txt'), { force: true });
+		removeDataFiles();
+		fs.rmSync(outside, { recursive: true, force: true });
+		assert.deepStrictEqual(parentAfter, parentBefore, 'something was written next to the workspace');
+		assert.deepStrictEqual(written, outsideBefore, 'something was written in the outside folder');
 	});
 
 	it('control: a file inside the workspace is read', async () => {
