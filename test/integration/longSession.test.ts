@@ -107,9 +107,8 @@ async function longSession(mode: 'half-context' | 'legacy'): Promise<number[]> {
 		if (firstAfterSummary) keptAfterSummary.push(toolResultCount(request));
 	});
 	assert.strictEqual(keptAfterSummary.length, metadata.summarizations, 'each summarization should be followed by an agent request');
-	// The stored notices say how many rounds stayed verbatim; each kept round has one call here,
-	// and the prompt after a summarization holds them plus the round just answered... or not:
-	// the summary is made before the round's prompt, so the prompt holds exactly the kept rounds.
+	// Each round here has one call, and the summary is made before the next prompt is rendered, so
+	// that prompt holds exactly the rounds the notice says were kept verbatim.
 	notices.forEach((n, i) => assert.strictEqual(keptAfterSummary[i], Number(n[2]), `after summarization ${i + 1} the prompt should hold the ${n[2]} kept round(s)' results`));
 	return keptAfterSummary;
 }
@@ -137,12 +136,10 @@ describe('long sessions in a small window', function () {
 
 	it('60 tool rounds with half-context summarization: several summaries, each absorbing the previous one, all calls paired', async () => {
 		halfKept = await longSession('half-context');
-		console.log(`      half-context: results kept after each summarization: ${halfKept.join(', ')}`);
 	});
 
 	it('60 tool rounds with legacy summarization: several summaries, each absorbing the previous one, all calls paired', async () => {
 		legacyKept = await longSession('legacy');
-		console.log(`      legacy: results kept after each summarization: ${legacyKept.join(', ')}`);
 	});
 
 	it('half-context keeps more recent rounds verbatim than legacy', function () {
