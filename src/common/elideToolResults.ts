@@ -1,13 +1,11 @@
 // The last resort when no summary could be made: free space deterministically by
 // replacing the results of the oldest visible tool calls with a short marker.
-import type { Conversation, Round, ToolCall } from './conversation';
+import type { Conversation } from './conversation';
 import { flattenRounds, newestSummaryIndex } from './flatten';
+import { elisionMarker, isPlaceholderResult } from './toolResultPlaceholders';
+import { applyReplacements, resultSlots, takeReplacements } from './toolResultReplacement';
 
-export const ELIDED_PREFIX = '[tool result removed to fit the context window';
-
-export function elisionMarker(call: ToolCall, tokens: number): string {
-	return `${ELIDED_PREFIX}: ${call.name} returned about ${tokens} tokens; run it again if you need it]`;
-}
+export { ELIDED_PREFIX, elisionMarker } from './toolResultPlaceholders';
 
 export interface ElisionResult {
 	readonly conversation: Conversation;
@@ -18,49 +16,12 @@ export interface ElisionResult {
 /**
  * Elides tool results oldest first, among the rounds the prompt shows verbatim, until at least
  * `tokensToShed` tokens are freed. The newest round is never touched: it is what the model is
- * working on. The input is not mutated; untouched turns and rounds are shared.
+ * working on. Results that already are placeholders (elided or masked) are left as they are.
+ * The input is not mutated; untouched turns and rounds are shared.
  */
 export function elideOldestToolResults(conversation: Conversation, tokensToShed: number, countTokens: (text: string) => number): ElisionResult {
 	const flat = flattenRounds(conversation);
-	const firstVisible = newestSummaryIndex(flat) + 1;
-	const replaced = new Map<Round, Round>();
-	let shed = 0;
-	let elided = 0;
-	for (let i = firstVisible; i < flat.length - 1 && shed < tokensToShed; i++) {
-		const round = flat[i].round;
-		let changed = false;
-		const calls = round.toolCalls.map(call => {
-			if (shed >= tokensToShed || call.result === undefined || call.result.startsWith(ELIDED_PREFIX)) {
-				return call;
-			}
-			const tokens = countTokens(call.result);
-			const marker = elisionMarker(call, tokens);
-			const saved = tokens - countTokens(marker);
-			if (saved <= 0) {
-				return call;
-			}
-			shed += saved;
-			elided++;
-			changed = true;
-			return { ...call, result: marker };
-		});
-		if (changed) {
-			replaced.set(round, { ...round, toolCalls: calls });
-		}
-	}
-	if (replaced.size === 0) {
-		return { conversation, elidedCalls: 0, shedTokens: 0 };
-	}
-	const swap = (rounds: readonly Round[]) => (rounds.some(r => replaced.has(r)) ? rounds.map(r => replaced.get(r) ?? r) : rounds);
-	return {
-		conversation: {
-			turns: conversation.turns.map(turn => {
-				const rounds = swap(turn.rounds);
-				return rounds === turn.rounds ? turn : { ...turn, rounds };
-			}),
-			activeRounds: swap(conversation.activeRounds),
-		},
-		elidedCalls: elided,
-		shedTokens: shed,
-	};
+	const slots = resultSlots(flat, newestSummaryIndex(flat) + 1, flat.length - 1, isPlaceholderResult);
+	const taken = takeReplacements(slots, tokensToShed, countTokens, (slot, tokens) => elisionMarker(slot.call, tokens));
+	return { conversation: applyReplacements(conversation, flat, taken), elidedCalls: taken.count, shedTokens: taken.freedTokens };
 }
