@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { summaryBudget, type PromptBudget } from '../common/budget';
+import { summarizerPromptBudget, summaryBudget, type PromptBudget } from '../common/budget';
 import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../common/plan';
 import { applySummary, planSummarization } from '../common/planners';
 import { produceSummary, type SummaryAttempt } from '../common/summarizationFlow';
@@ -56,13 +56,15 @@ export async function compact(state: RequestState, ctx: CompactionContext): Prom
 	const result = await produceSummary(
 		{
 			render: async mode => {
-				const rendered = await renderSummarizer({ mode, entries, previousSummary: plan.previousSummary?.text, focus: ctx.focus }, ctx.budget.messages);
+				const rendered = await renderSummarizer({ mode, entries, previousSummary: plan.previousSummary?.text, focus: ctx.focus }, summarizerPromptBudget(ctx.budget));
 				return { prompt: rendered.messages, tokenCount: rendered.tokenCount };
 			},
 			send: async prompt => extractSummary(await callModelQuietly(ctx.model, prompt, ctx.token)),
 			countTokens,
 			isPromptTooLarge: isBudgetExceeded,
-			isCancellation: () => ctx.token.isCancellationRequested,
+			isCancellation: error => error instanceof vscode.CancellationError || ctx.token.isCancellationRequested,
+			isCancelled: () => ctx.token.isCancellationRequested,
+			cancellationError: () => new vscode.CancellationError(),
 		},
 		summaryBudget(ctx.budget),
 	);

@@ -31,6 +31,13 @@ export interface SummaryFlowDeps<P> {
 	isPromptTooLarge(error: unknown): boolean;
 	/** Errors that must stop everything (the user cancelled): rethrown untouched. */
 	isCancellation(error: unknown): boolean;
+	/**
+	 * True once the user has cancelled. Checked before each attempt and after each reply, because
+	 * some providers end a cancelled stream quietly (an empty reply) instead of throwing.
+	 */
+	isCancelled(): boolean;
+	/** The error to throw when {@link isCancelled} turns true. */
+	cancellationError(): Error;
 }
 
 export interface SummaryFlowResult {
@@ -46,6 +53,7 @@ function describe(error: unknown): string {
 export async function produceSummary<P>(deps: SummaryFlowDeps<P>, maxSummaryTokens: number): Promise<SummaryFlowResult> {
 	const attempts: SummaryAttempt[] = [];
 	for (const mode of ['full', 'simple'] as const) {
+		if (deps.isCancelled()) throw deps.cancellationError();
 		let rendered: { prompt: P; tokenCount: number };
 		try {
 			rendered = await deps.render(mode);
@@ -58,10 +66,11 @@ export async function produceSummary<P>(deps: SummaryFlowDeps<P>, maxSummaryToke
 		try {
 			text = await deps.send(rendered.prompt);
 		} catch (error) {
-			if (deps.isCancellation(error)) throw error;
+			if (deps.isCancellation(error) || deps.isCancelled()) throw deps.isCancellation(error) ? error : deps.cancellationError();
 			attempts.push({ mode, outcome: 'model-error', detail: describe(error), promptTokens: rendered.tokenCount });
 			continue;
 		}
+		if (deps.isCancelled()) throw deps.cancellationError();
 		if (!text || text.trim() === '') {
 			attempts.push({ mode, outcome: 'empty', promptTokens: rendered.tokenCount });
 			continue;

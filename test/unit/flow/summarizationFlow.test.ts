@@ -4,16 +4,21 @@ import { produceSummary, type SummaryFlowDeps, type SummaryPromptMode } from '..
 class TooLarge extends Error {}
 class Cancelled extends Error {}
 
-function deps(script: Partial<Record<SummaryPromptMode, { render?: 'too-large'; reply?: string | Error }>>): SummaryFlowDeps<SummaryPromptMode> & { sent: SummaryPromptMode[] } {
+type Script = Partial<Record<SummaryPromptMode, { render?: 'too-large'; reply?: string | Error; cancelWhileSending?: boolean }>>;
+
+function deps(script: Script): SummaryFlowDeps<SummaryPromptMode> & { sent: SummaryPromptMode[]; cancel(): void } {
 	const sent: SummaryPromptMode[] = [];
+	let cancelled = false;
 	return {
 		sent,
+		cancel: () => (cancelled = true),
 		async render(mode) {
 			if (script[mode]?.render === 'too-large') throw new TooLarge('does not fit');
 			return { prompt: mode, tokenCount: 100 };
 		},
 		async send(mode) {
 			sent.push(mode);
+			if (script[mode]?.cancelWhileSending) cancelled = true;
 			const reply = script[mode]?.reply;
 			if (reply instanceof Error) throw reply;
 			return reply;
@@ -21,6 +26,8 @@ function deps(script: Partial<Record<SummaryPromptMode, { render?: 'too-large'; 
 		countTokens: text => text.split(/\s+/).filter(Boolean).length,
 		isPromptTooLarge: e => e instanceof TooLarge,
 		isCancellation: e => e instanceof Cancelled,
+		isCancelled: () => cancelled,
+		cancellationError: () => new Cancelled('cancelled'),
 	};
 }
 
@@ -58,6 +65,31 @@ describe('produceSummary: the Full → Simple chain', () => {
 
 	it('lets cancellation through untouched, without trying Simple', async () => {
 		const d = deps({ full: { reply: new Cancelled('user cancelled') }, simple: { reply: 'never' } });
+		await assert.rejects(produceSummary(d, 10), Cancelled);
+		assert.deepEqual(d.sent, ['full']);
+	});
+
+	// Some providers end a cancelled stream quietly: the reply is empty or cut short, nothing throws.
+	it('stops after a quietly cancelled reply instead of retrying in Simple', async () => {
+		const d = deps({ full: { reply: '', cancelWhileSending: true }, simple: { reply: 'never' } });
+		await assert.rejects(produceSummary(d, 10), Cancelled);
+		assert.deepEqual(d.sent, ['full']);
+	});
+
+	it('does not keep a summary that arrived after the user cancelled', async () => {
+		const d = deps({ full: { reply: 'a summary', cancelWhileSending: true } });
+		await assert.rejects(produceSummary(d, 10), Cancelled);
+	});
+
+	it('sends nothing when cancelled before the first attempt', async () => {
+		const d = deps({ full: { reply: 'a summary' } });
+		d.cancel();
+		await assert.rejects(produceSummary(d, 10), Cancelled);
+		assert.deepEqual(d.sent, []);
+	});
+
+	it('treats a model error after a cancel as the cancel', async () => {
+		const d = deps({ full: { reply: new Error('stream aborted'), cancelWhileSending: true }, simple: { reply: 'never' } });
 		await assert.rejects(produceSummary(d, 10), Cancelled);
 		assert.deepEqual(d.sent, ['full']);
 	});
