@@ -11,6 +11,7 @@ import { PARTICIPANT_ID } from './participantId';
 import { referencesAsText } from './references';
 import { newRequestState, type RequestState } from './requestState';
 import { readSettings, type LonghaulSettings } from './settings';
+import { TOOL_DEFINITIONS_SHARE } from '../common/toolSelection';
 import { selectTools, toChatTools } from './toolCatalog';
 
 export { PARTICIPANT_ID };
@@ -79,13 +80,14 @@ function pastConversation(chatContext: vscode.ChatContext): Conversation {
 	return { turns: conversation.turns.filter(t => t.user !== '' || t.rounds.length > 0), activeRounds: conversation.activeRounds };
 }
 
-function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage?: string): vscode.ChatResult {
+function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage?: string, refused = false): vscode.ChatResult {
 	const metadata: LonghaulResultMetadata = {
 		summarizationMode: settings.summarizationMode,
 		longhaul: encodeTurnRecord({
 			rounds: state.conversation.activeRounds,
 			maxToolCallsExceeded: state.maxToolCallsExceeded || undefined,
 			cancelled: state.cancelled || undefined,
+			refused: refused || undefined,
 			summaries: state.newSummaries,
 		}),
 		summarizations: state.summarizations,
@@ -97,10 +99,18 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
 	const settings = readSettings();
 	const state = newRequestState(pastConversation(chatContext));
-	const tools = selectTools(vscode.lm.tools, vscode.workspace.isTrusted);
+	const selection = selectTools(vscode.lm.tools, {
+		trusted: vscode.workspace.isTrusted,
+		maxInputTokens: request.model.maxInputTokens,
+		attached: new Set(request.toolReferences.map(t => t.name)),
+	});
+	const tools = selection.tools;
+	if (selection.leftOut.length) {
+		log().info(`tools: ${tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`);
+	}
 	try {
 		if (request.command === 'context') {
-			stream.markdown(await contextReport(state.conversation, request.model, tools, settings));
+			stream.markdown(await contextReport(state.conversation, request.model, tools, settings, selection.leftOut));
 			return resultFor(state, settings);
 		}
 		if (request.command === 'compact') {
@@ -134,7 +144,7 @@ async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.Ch
 		}
 		const message = error instanceof PromptTooLargeError ? error.message : describeError(error);
 		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
-		return resultFor(state, settings, message);
+		return resultFor(state, settings, message, error instanceof PromptTooLargeError);
 	}
 }
 

@@ -28,6 +28,8 @@ export interface TurnRecord {
 	readonly rounds: readonly Round[];
 	readonly maxToolCallsExceeded?: boolean;
 	readonly cancelled?: boolean;
+	/** The request did not fit the model's window and was not answered (see {@link refusedRequestText}). */
+	readonly refused?: boolean;
 	/** Summaries created during this request, oldest first. */
 	readonly summaries: readonly StoredSummary[];
 }
@@ -41,6 +43,7 @@ export interface TurnRecordInput {
 	readonly rounds: readonly Round[];
 	readonly maxToolCallsExceeded?: boolean;
 	readonly cancelled?: boolean;
+	readonly refused?: boolean;
 	/** Summaries made during this request (possibly anchored on earlier turns' rounds). */
 	readonly summaries?: readonly StoredSummary[];
 }
@@ -64,6 +67,7 @@ export function encodeTurnRecord(input: TurnRecordInput, maxResultChars = STORED
 		rounds,
 		...(input.maxToolCallsExceeded ? { maxToolCallsExceeded: true } : {}),
 		...(input.cancelled ? { cancelled: true } : {}),
+		...(input.refused ? { refused: true } : {}),
 		summaries,
 	};
 }
@@ -149,12 +153,14 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 
 	const maxToolCallsExceeded = r.optionalBoolean('maxToolCallsExceeded');
 	const cancelled = r.optionalBoolean('cancelled');
+	const refused = r.optionalBoolean('refused');
 	return {
 		record: {
 			schemaVersion: TURN_RECORD_VERSION,
 			rounds,
 			...(maxToolCallsExceeded ? { maxToolCallsExceeded } : {}),
 			...(cancelled ? { cancelled } : {}),
+			...(refused ? { refused } : {}),
 			summaries,
 		},
 		errors,
@@ -218,11 +224,25 @@ export function rebuildConversation(
 	const turns: Turn[] = history.map((entry, i) => {
 		const record = records[i];
 		return {
-			user: entry.user,
+			user: record?.refused ? refusedRequestText(entry.user) : entry.user,
 			rounds: turnRounds[i],
 			...(record?.maxToolCallsExceeded ? { maxToolCallsExceeded: true } : {}),
 			...(record?.cancelled ? { cancelled: true } : {}),
 		};
 	});
 	return { conversation: { turns, activeRounds }, issues };
+}
+
+/** How much of a refused request is replayed in later prompts. */
+export const REFUSED_REQUEST_MAX_CHARS = 2000;
+
+/**
+ * A request the model's window could not hold stays in the conversation, but shortened with a
+ * note: replayed whole, it would make every later request in the chat fail the same way.
+ */
+export function refusedRequestText(user: string): string {
+	if (user.length <= REFUSED_REQUEST_MAX_CHARS) {
+		return user;
+	}
+	return `${user.slice(0, REFUSED_REQUEST_MAX_CHARS)}\n[… ${user.length - REFUSED_REQUEST_MAX_CHARS} more characters left out: this request was too large for the model's context window and was not answered.]`;
 }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Round } from '../../../src/common/conversation';
-import { decodeTurnRecord, encodeTurnRecord, formatIssue, METADATA_KEY, rebuildConversation, STORED_RESULT_MAX_CHARS, trimForStorage, type TurnRecord } from '../../../src/common/metadata';
+import { decodeTurnRecord, encodeTurnRecord, formatIssue, METADATA_KEY, rebuildConversation, REFUSED_REQUEST_MAX_CHARS, STORED_RESULT_MAX_CHARS, trimForStorage, type TurnRecord } from '../../../src/common/metadata';
 import { makeConversation, makeRound } from '../helpers/conversations';
 
 const viaJson = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
@@ -160,6 +160,26 @@ describe('turn records in ChatResult.metadata', () => {
 			);
 			assert.deepEqual(issues, []);
 			assert.deepEqual(conversation, { turns: original.turns, activeRounds: active });
+		});
+
+		it('a refused request comes back shortened with a note, so it cannot block the chat; short ones stay whole', () => {
+			const huge = 'please consider this long requirement. '.repeat(2000);
+			const refused = encodeTurnRecord({ rounds: [], refused: true });
+			assert.equal(decodeTurnRecord(viaJson(refused)).record!.refused, true);
+			const { conversation, issues } = rebuildConversation([
+				{ user: 'first', metadata: stored(encodeTurnRecord({ rounds: [makeRound('r1')] })) },
+				{ user: huge, metadata: stored(viaJson(refused)) },
+				{ user: 'short but refused', metadata: stored(viaJson(refused)) },
+				{ user: huge, metadata: stored(encodeTurnRecord({ rounds: [] })) },
+			]);
+			assert.deepEqual(issues, []);
+			const [, shortened, short, answered] = conversation.turns.map(t => t.user);
+			assert.ok(shortened.startsWith(huge.slice(0, REFUSED_REQUEST_MAX_CHARS)), 'the head of the request is kept');
+			assert.ok(shortened.length < REFUSED_REQUEST_MAX_CHARS + 300, `shortened to ${shortened.length} characters`);
+			assert.match(shortened, /too large for the model's context window and was not answered/);
+			assert.match(shortened, new RegExp(`${huge.length - REFUSED_REQUEST_MAX_CHARS} more characters`));
+			assert.equal(short, 'short but refused');
+			assert.equal(answered, huge, 'an answered request is never shortened');
 		});
 
 		it('a summary whose round is unknown is an issue, not a crash', () => {
