@@ -6,7 +6,7 @@
 // MAX_COMPACTIONS_PER_RENDER times per render, then elide the oldest tool results. The
 // summarizer's reply is the deterministic stand-in of standInSummary.ts. See bench/RESULTS.md.
 import type { Raw } from '@vscode/prompt-tsx';
-import { summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/budget';
+import { summarizerPromptBudget, summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/budget';
 import type { Conversation, Round } from '../../src/common/conversation';
 import { elideOldestToolResults } from '../../src/common/elideToolResults';
 import { flattenRounds } from '../../src/common/flatten';
@@ -21,10 +21,11 @@ import { isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSum
 import { summaryMessageText } from '../../src/prompts/summaryMessage';
 import { toolResultForPrompt } from '../../src/prompts/toolResultText';
 import { renderEntriesPrompt } from './headTailPrompt';
+import { MASKED_STRATEGIES, maskingCounter, productSettings, type MaskingMetrics } from './masking';
 import { benchBudget, capSession, type Session } from './session';
 import { standInSummary } from './standInSummary';
 
-export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head-tail'] as const;
+export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head-tail', ...MASKED_STRATEGIES] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 export const WINDOWS = [16_000, 32_000, 64_000] as const;
 
@@ -52,7 +53,7 @@ export interface RequestRecord {
 	readonly newTokens: number;
 }
 
-export interface ReplayMetrics {
+export interface ReplayMetrics extends MaskingMetrics {
 	readonly session: string;
 	readonly window: number;
 	readonly strategy: StrategyName;
@@ -135,6 +136,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	const budget: PromptBudget = benchBudget(window, mt);
 	const maxToolResultTokens = toolResultBudget(budget);
 	const recorded = capSession(session.conversation, budget, mt);
+	const masking = maskingCounter(budget.messages, text => tok.countTokens(text));
 
 	// Rendered size of one verbatim round (assistant message with its calls, one tool message per call).
 	const roundTokenCache = new WeakMap<Round, number>();
@@ -176,13 +178,15 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		const result = await produceSummary(
 			{
 				render: async mode => {
-					const rendered = await renderSummarizerPrompt({ mode, rounds: entries, previousSummary }, { tokenizer: tok, budget: budget.messages });
+					const rendered = await renderSummarizerPrompt({ mode, rounds: entries, previousSummary }, { tokenizer: tok, budget: summarizerPromptBudget(budget) });
 					return { prompt: rendered, tokenCount: rendered.tokenCount };
 				},
 				send: async () => standInSummary(entries, previousSummary, maxSummary, tok),
 				countTokens: text => tok.countTokens(text),
 				isPromptTooLarge: isBudgetExceededError,
 				isCancellation: () => false,
+				isCancelled: () => false,
+				cancellationError: () => new Error('cancelled'),
 			},
 			maxSummary,
 		);
@@ -228,7 +232,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	};
 
 	/** legacy / half-context: renderFitting of src/agent/agentLoop.ts. */
-	const fitProduct = async (mode: SummarizationMode, request: string): Promise<Fitted> => {
+	const fitProduct = async (mode: SummarizationMode, request: string, mask: boolean): Promise<Fitted> => {
 		let compactions = 0;
 		for (;;) {
 			try {
@@ -236,6 +240,12 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 				return { prompt, overflow: false, ...verbatimFromLayout(layoutPrompt(conversation)) };
 			} catch (error) {
 				if (!isBudgetExceededError(error)) throw error;
+			}
+			// Cheap first (bench/replay/masking.ts): mask old tool results; summarize only when nothing is left to mask.
+			const masked = mask ? await inCompaction(async () => masking.mask(conversation, mode, (await measureAgentPrompt(agentProps(conversation, request), tok)).tokenCount - budget.messages)) : undefined;
+			if (masked) {
+				conversation = masked;
+				continue;
 			}
 			if (compactions < MAX_COMPACTIONS_PER_RENDER) {
 				compactions++;
@@ -380,9 +390,10 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		for (const round of turn.rounds) {
 			compactionsThisRequest = 0;
 			summarizationsThisRequest = 0;
+			const product = productSettings(strategy);
 			const fitted =
-				strategy === 'legacy' || strategy === 'half-context'
-					? await fitProduct(strategy, turn.user)
+				product
+					? await fitProduct(product.mode, turn.user, product.mask)
 					: strategy === 'truncate-half'
 						? await fitTruncateHalf(turn.user)
 						: await fitHeadTail(turn.user);
@@ -390,6 +401,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			// Verbatim horizon: newest rounds shown verbatim, counted back from the newest.
 			let horizon = 0;
 			while (horizon < allIds.length && fitted.verbatimIds.has(allIds[allIds.length - 1 - horizon])) horizon++;
+			masking.recordRequest(allIds, fitted.verbatimRounds);
 			// Ceiling: the newest rounds that would fit next to the same fixed part (instructions, users, summary).
 			const fixed = fitted.prompt.tokenCount - fitted.verbatimRounds.reduce((s, r) => s + roundTokens(r), 0);
 			let limit = 0;
@@ -484,6 +496,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		tokenizedShareInPlanner: round3(totalTokenized ? tokenizedInPlanner / totalTokenized : 0),
 		messageBudget: budget.messages,
 		toolTokens: budget.toolTokens,
+		...masking.metrics(),
 	};
 	return { metrics, perRequest: records };
 }

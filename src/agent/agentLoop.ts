@@ -29,8 +29,12 @@ export interface AgentRun {
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
 export class PromptTooLargeError extends Error {
-	constructor(readonly tokens: number, readonly budget: number) {
-		super(`The request needs about ${tokens} tokens but the model's window leaves ${budget} for the conversation, even after summarizing and removing old tool results. Start a new chat or attach less.`);
+	constructor(readonly tokens: number, readonly budget: number, readonly toolTokens = 0) {
+		super(
+			`The request needs about ${tokens} tokens but the model's window leaves ${budget} for the conversation` +
+				(toolTokens ? ` (tool definitions take ${toolTokens})` : '') +
+				', even after summarizing and removing old tool results. Shorten the request, attach less, or start a new chat.',
+		);
 		this.name = 'PromptTooLargeError';
 	}
 }
@@ -157,7 +161,7 @@ async function renderFitting(run: AgentRun, state: RequestState, budget: PromptB
 		const needed = (await measureAgent(input())).tokenCount;
 		const shed = elideOldestToolResults(state.conversation, needed - budget.messages + Math.ceil(budget.messages * 0.05), countTokens);
 		if (shed.elidedCalls === 0) {
-			throw new PromptTooLargeError(needed, budget.messages);
+			throw new PromptTooLargeError(needed, budget.messages, budget.toolTokens);
 		}
 		state.conversation = shed.conversation;
 		run.stream.markdown(`\n\n*Removed ${shed.elidedCalls} old tool result${shed.elidedCalls === 1 ? '' : 's'} (about ${shed.shedTokens} tokens) to fit the context window.*\n\n`);

@@ -8,7 +8,13 @@ import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */
-export async function contextReport(conversation: Conversation, model: vscode.LanguageModelChat, tools: readonly vscode.LanguageModelToolInformation[], settings: LonghaulSettings): Promise<string> {
+export async function contextReport(
+	conversation: Conversation,
+	model: vscode.LanguageModelChat,
+	tools: readonly vscode.LanguageModelToolInformation[],
+	settings: LonghaulSettings,
+	toolsLeftOut: readonly string[] = [],
+): Promise<string> {
 	const chatTools = toChatTools(tools);
 	const budget = budgetFor(model, chatTools);
 	let summaries = 0;
@@ -40,6 +46,7 @@ export async function contextReport(conversation: Conversation, model: vscode.La
 		'| --- | ---: | ---: |',
 		...rows.map(([name, n]) => `| ${name} | ${n.toLocaleString('en-US')} | ${pct(n)} |`),
 		'',
+		...(toolsLeftOut.length ? [`${toolsLeftOut.length} tool${toolsLeftOut.length === 1 ? '' : 's'} left out so that tool definitions stay within a quarter of the window: ${toolsLeftOut.map(n => '`' + n + '`').join(', ')}. Attach one with \`#\` to offer it anyway.`, ''] : []),
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 	].join('\n');
 }

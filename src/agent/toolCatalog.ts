@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
+import { chooseTools, TOOL_DEFINITIONS_SHARE, type ToolCandidate } from '../common/toolSelection';
 import { EQUIVALENT_TOOLS, WRITING_TOOLS, type LonghaulToolName } from '../tools/toolNames';
-
-/** Providers reject requests with more tools than this (OpenAI's limit is the tightest). */
-const MAX_TOOLS = 128;
+import { countTokens } from './promptRendering';
 
 /** Tools other extensions mark as writing or running things; hidden in untrusted workspaces. */
 const WRITING_TAGS = ['vscode_editing', 'terminal', 'write'];
@@ -11,23 +10,45 @@ function isWriting(tool: vscode.LanguageModelToolInformation): boolean {
 	return WRITING_TOOLS.has(tool.name) || tool.tags.some(tag => WRITING_TAGS.includes(tag));
 }
 
+/** Longhaul's own tools, the tools that replace them, and tools other extensions tag for Longhaul. */
+function isPreferred(tool: vscode.LanguageModelToolInformation): boolean {
+	return tool.name.startsWith('longhaul_') || REPLACEMENTS.has(tool.name) || tool.tags.some(tag => tag.startsWith('longhaul'));
+}
+
+const REPLACEMENTS: ReadonlySet<string> = new Set(Object.values(EQUIVALENT_TOOLS).flat());
+
+export interface ToolSelection {
+	readonly tools: vscode.LanguageModelToolInformation[];
+	/** Tools left out because their definitions would take more than their share of the window. */
+	readonly leftOut: readonly string[];
+}
+
 /**
- * The tools offered to the model: everything registered with `vscode.lm`, except Longhaul's own
+ * The tools offered to the model: what is registered with `vscode.lm`, except Longhaul's own
  * tools where another extension registers an equivalent, and except writing tools when the
- * workspace is not trusted.
+ * workspace is not trusted; then, within {@link TOOL_DEFINITIONS_SHARE} of the window, the tools
+ * the user attached, Longhaul's, and the rest in registry order.
  */
-export function selectTools(all: readonly vscode.LanguageModelToolInformation[], trusted: boolean): vscode.LanguageModelToolInformation[] {
+export function selectTools(
+	all: readonly vscode.LanguageModelToolInformation[],
+	options: { trusted: boolean; maxInputTokens: number; attached?: ReadonlySet<string> },
+): ToolSelection {
 	const names = new Set(all.map(t => t.name));
-	const selected = all.filter(tool => {
+	const allowed = all.filter(tool => {
 		const equivalents = EQUIVALENT_TOOLS[tool.name as LonghaulToolName];
 		if (equivalents && equivalents.some(e => names.has(e))) {
 			return false;
 		}
-		return trusted || !isWriting(tool);
+		return options.trusted || !isWriting(tool);
 	});
-	// Our own tools first, so a long list never cuts them.
-	selected.sort((a, b) => Number(b.name.startsWith('longhaul_')) - Number(a.name.startsWith('longhaul_')));
-	return selected.slice(0, MAX_TOOLS);
+	const candidates: ToolCandidate[] = allowed.map(tool => ({
+		name: tool.name,
+		tokens: countTokens(toolDefinitionsText(toChatTools([tool]))),
+		rank: options.attached?.has(tool.name) ? 0 : isPreferred(tool) ? 1 : 2,
+	}));
+	const choice = chooseTools(candidates, Math.floor(options.maxInputTokens * TOOL_DEFINITIONS_SHARE));
+	const offered = new Set(choice.offered);
+	return { tools: allowed.filter(t => offered.has(t.name)), leftOut: choice.leftOut };
 }
 
 export function toChatTools(tools: readonly vscode.LanguageModelToolInformation[]): vscode.LanguageModelChatTool[] {

@@ -34,3 +34,11 @@ export function summaryBudget(budget: PromptBudget): number {
 export function toolResultBudget(budget: PromptBudget): number {
 	return Math.max(256, Math.floor(budget.messages * 0.5));
 }
+
+/**
+ * What the summarizer's prompt may use: the whole window less the reserve. Its request carries
+ * no tool definitions, and it must hold the older rounds that overflowed the agent's prompt.
+ */
+export function summarizerPromptBudget(budget: PromptBudget): number {
+	return Math.max(0, budget.window - budget.reserve);
+}

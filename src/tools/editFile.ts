@@ -30,15 +30,21 @@ function countOccurrences(text: string, needle: string): number {
 export const editFileTool: vscode.LanguageModelTool<EditFileInput> = {
 	prepareInvocation(options) {
 		const { input } = options;
+		// Refuse before asking: the user is never asked to confirm a write that would be refused.
+		requireTrust();
+		const shown = displayPath(resolveWorkspacePath(input.path));
+		if (typeof input.newText !== 'string') {
+			throw new Error('newText must be a string.');
+		}
 		const what = input.oldText === undefined ? (input.overwrite ? 'Overwrite' : 'Create') : 'Edit';
 		return {
-			invocationMessage: `${what} ${input.path}`,
+			invocationMessage: `${what} ${shown}`,
 			confirmationMessages: {
-				title: `${what} ${input.path}?`,
+				title: `${what} ${shown}?`,
 				message: new vscode.MarkdownString(
 					input.oldText === undefined
-						? `Longhaul wants to write ${input.newText.length} characters to \`${input.path}\`.`
-						: `Longhaul wants to replace ${input.oldText.length} characters in \`${input.path}\` with ${input.newText.length} characters.`,
+						? `Longhaul wants to write ${input.newText.length} characters to \`${shown}\`.`
+						: `Longhaul wants to replace ${input.oldText.length} characters in \`${shown}\` with ${input.newText.length} characters.`,
 				),
 			},
 		};

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { truncateMiddle } from '../common/truncate';
-import { resolveWorkspacePath, textResult, workspaceRoots } from './workspaceRoots';
+import { displayPath, resolveWorkspacePath, textResult, workspaceRoots } from './workspaceRoots';
 
 interface RunCommandInput {
 	command: string;
@@ -31,29 +31,37 @@ class CommandTerminal {
 
 const terminal = new CommandTerminal();
 
+/** The command and the folder to run it in, or an error that says why it may not run. */
+function checkedInput(input: RunCommandInput): { command: string; cwd: string } {
+	if (!vscode.workspace.isTrusted) {
+		throw new Error('This workspace is not trusted; Longhaul does not run commands in it.');
+	}
+	const { command } = input;
+	if (typeof command !== 'string' || command.trim() === '') {
+		throw new Error('command must be a non-empty string.');
+	}
+	const cwd = input.cwd ? resolveWorkspacePath(input.cwd) : workspaceRoots()[0];
+	if (!cwd) {
+		throw new Error('No workspace folder is open to run the command in.');
+	}
+	return { command, cwd };
+}
+
 /** Runs a shell command in the workspace after the user confirms it; answers its exit code and output. */
 export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 	prepareInvocation(options) {
+		// Refuse before asking: the user is never asked to confirm a command that would be refused.
+		const { command, cwd } = checkedInput(options.input);
 		return {
-			invocationMessage: `Running \`${options.input.command}\``,
+			invocationMessage: `Running \`${command}\``,
 			confirmationMessages: {
 				title: 'Run command in terminal?',
-				message: new vscode.MarkdownString('Longhaul wants to run:\n\n```sh\n' + options.input.command + '\n```'),
+				message: new vscode.MarkdownString(`Longhaul wants to run in \`${displayPath(cwd)}\`:\n\n\`\`\`sh\n${command}\n\`\`\``),
 			},
 		};
 	},
 	async invoke(options, token) {
-		if (!vscode.workspace.isTrusted) {
-			throw new Error('This workspace is not trusted; Longhaul does not run commands in it.');
-		}
-		const { command } = options.input;
-		if (typeof command !== 'string' || command.trim() === '') {
-			throw new Error('command must be a non-empty string.');
-		}
-		const cwd = options.input.cwd ? resolveWorkspacePath(options.input.cwd) : workspaceRoots()[0];
-		if (!cwd) {
-			throw new Error('No workspace folder is open to run the command in.');
-		}
+		const { command, cwd } = checkedInput(options.input);
 		const timeoutMs = Math.min(Math.max(1, options.input.timeoutSeconds ?? 120), 1800) * 1000;
 		terminal.write(`\n$ ${command}\n`);
 		const outcome = await runShell(command, cwd, timeoutMs, token, chunk => terminal.write(chunk));
