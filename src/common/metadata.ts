@@ -2,6 +2,8 @@
 // and the conversation is rebuilt from those records when the next request starts.
 // Reading never throws: a bad record, round, call or summary is reported and skipped.
 import type { Conversation, Round, ToolCall, Turn } from './conversation';
+import type { DoneLedger } from './doneLedger';
+import { decodeDoneLedger } from './doneLedgerCodec';
 import { decodeRound, join, readObject, type DecodeIssue } from './roundDecoder';
 
 export { formatIssue } from './roundDecoder';
@@ -32,6 +34,8 @@ export interface TurnRecord {
 	readonly refused?: boolean;
 	/** Summaries created during this request, oldest first. */
 	readonly summaries: readonly StoredSummary[];
+	/** The done-ledger as it was at the end of this request (absent in records written without it). */
+	readonly doneLedger?: DoneLedger;
 }
 
 export interface MetadataIssue extends DecodeIssue {
@@ -46,6 +50,7 @@ export interface TurnRecordInput {
 	readonly refused?: boolean;
 	/** Summaries made during this request (possibly anchored on earlier turns' rounds). */
 	readonly summaries?: readonly StoredSummary[];
+	readonly doneLedger?: DoneLedger;
 }
 
 /**
@@ -69,6 +74,8 @@ export function encodeTurnRecord(input: TurnRecordInput, maxResultChars = STORED
 		...(input.cancelled ? { cancelled: true } : {}),
 		...(input.refused ? { refused: true } : {}),
 		summaries,
+		// Through JSON so the stored value is plain data without undefined fields.
+		...(input.doneLedger ? { doneLedger: JSON.parse(JSON.stringify(input.doneLedger)) as DoneLedger } : {}),
 	};
 }
 
@@ -154,6 +161,13 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 	const maxToolCallsExceeded = r.optionalBoolean('maxToolCallsExceeded');
 	const cancelled = r.optionalBoolean('cancelled');
 	const refused = r.optionalBoolean('refused');
+	// A bad ledger is reported and left out; the agent then rebuilds it from the rounds.
+	let doneLedger: DoneLedger | undefined;
+	if (r.has('doneLedger')) {
+		const decoded = decodeDoneLedger((raw as { doneLedger?: unknown }).doneLedger, 'doneLedger');
+		if (decoded.issue) errors.push(decoded.issue);
+		doneLedger = decoded.ledger;
+	}
 	return {
 		record: {
 			schemaVersion: TURN_RECORD_VERSION,
@@ -162,6 +176,7 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 			...(cancelled ? { cancelled } : {}),
 			...(refused ? { refused } : {}),
 			summaries,
+			...(doneLedger ? { doneLedger } : {}),
 		},
 		errors,
 	};
@@ -176,7 +191,12 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 export function rebuildConversation(
 	history: ReadonlyArray<{ readonly user: string; readonly metadata: unknown }>,
 	activeRounds: readonly Round[] = [],
-): { conversation: Conversation; issues: MetadataIssue[] } {
+): {
+	conversation: Conversation;
+	issues: MetadataIssue[];
+	/** The done-ledger stored with each history entry (undefined where none was stored or it was bad); see ledgerAtRequestStart. */
+	doneLedgers: (DoneLedger | undefined)[];
+} {
 	const issues: MetadataIssue[] = [];
 	const turnRounds: Round[][] = [];
 	const records: (TurnRecord | undefined)[] = [];
@@ -230,7 +250,7 @@ export function rebuildConversation(
 			...(record?.cancelled ? { cancelled: true } : {}),
 		};
 	});
-	return { conversation: { turns, activeRounds }, issues };
+	return { conversation: { turns, activeRounds }, issues, doneLedgers: records.map(record => record?.doneLedger) };
 }
 
 /** How much of a refused request is replayed in later prompts. */
