@@ -1,0 +1,156 @@
+// Issue 5, "In the real VS Code": a full corpus session of more than 150 rounds replayed through the
+// real @longhaul participant with a 16k window. The scripted model plays the recorded rounds, the
+// fixture's replay tool returns the recorded results, summarization requests get the benchmark's
+// stand-in summary (test/fixtures/scripted-model/src/replayMode.ts). Checks: every round is played,
+// nothing overflows, the number of summarizations is what the Node replay benchmark predicts for
+// the same session, window and mode (replayExpectation.ts), every user message stays in every
+// prompt. Prints Longhaul's own time per round (p50/p95), not asserted.
+//
+// Needs the corpus: $LONGHAUL_CORPUS, else ../shared/corpus next to the repository. Skipped
+// (with a message) when it is absent.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import Mocha = require('mocha');
+import type { HandledRequest } from '../../src/agent/api';
+import { percentile, roundTimes, type ReplayReport } from '../fixtures/scripted-model/src/replayMode';
+import { loadReplayScript } from '../fixtures/scripted-model/src/replayScript';
+import { resetSession, scriptedModel, sendChat, withSetting } from './helpers';
+import { benchEquivalent, predictReplay, resultsBetweenCaps } from './replayExpectation';
+import { isSummarizationRequest } from './sessionScript';
+import { toolDefinitionsText } from '../fixtures/scripted-model/src/replayTool';
+
+/** The corpus session with the most rounds (189); the brief asks for more than 150. */
+const SESSION = 'msa-marshmallow-1343-dschat';
+const WINDOW = 16000;
+const REMOVED_NOTICE = /Removed (\d+) old tool results?/g;
+
+function corpusDir(): string {
+	// out/test/integration -> repository root -> ../shared/corpus
+	return process.env.LONGHAUL_CORPUS ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
+}
+
+interface Metadata {
+	summarizationMode: string;
+	summarizations: number;
+	toolCalls: number;
+}
+
+const fmt = (ms: number) => ms.toFixed(1);
+
+describe('Replay of a recorded corpus session (issue 5)', function () {
+	const file = path.join(corpusDir(), `${SESSION}.json`);
+	beforeEach(resetSession);
+	after(resetSession);
+
+	for (const mode of ['half-context', 'legacy'] as const) {
+		it(`${mode}: ${SESSION} plays every round at a 16k window, 0 overflows, the summarizations the Node replay predicts`, async function () {
+			if (!fs.existsSync(file)) {
+				say(`      skipped: ${file} not found (set LONGHAUL_CORPUS to the corpus folder)`);
+				this.skip();
+			}
+			this.timeout(5 * 60_000);
+			const script = loadReplayScript(file);
+			assert.ok(script.recordedRounds > 150, `${SESSION} should have more than 150 rounds, has ${script.recordedRounds}`);
+
+			const scripted = await scriptedModel();
+			await scripted.setMaxInputTokens(WINDOW);
+			scripted.startReplay(file, { summaryTokens: seen => benchEquivalent(seen).summaryTokens });
+			const started = Date.now();
+			const handled: HandledRequest[] = [];
+			await withSetting('halfContextSummarization', mode === 'half-context', async () => {
+				for (const turn of script.turns) {
+					handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 4 * 60_000 }));
+				}
+			});
+			const wallMs = Date.now() - started;
+			const report = scripted.replay;
+			assert.ok(report, 'the fixture should report the replay');
+
+			// Every turn completed without an error, and the fixture saw the recording played as recorded.
+			for (const h of handled) assert.strictEqual(h.errorMessage, undefined, `a turn failed: ${h.errorMessage}`);
+			assert.deepStrictEqual(report.problems, [], 'the replay should follow the recording');
+			assert.ok(report.finished, 'every recorded turn should be played to its closing round');
+			const recordedCalls = script.turns.reduce((n, t) => n + t.rounds.reduce((m, r) => m + r.calls.length, 0), 0);
+			assert.strictEqual(report.toolCallsServed, recordedCalls, 'every recorded call should go through vscode.lm.invokeTool to the replay tool');
+			const agentEvents = report.events.filter(e => e.kind === 'agent');
+			assert.strictEqual(agentEvents.length, script.recordedRounds + script.turns.length, 'one model request per recorded round plus the closing one per turn');
+			const metadata = handled.map(h => h.metadata as unknown as Metadata);
+			metadata.forEach((m, i) => {
+				assert.strictEqual(m.summarizationMode, mode);
+				assert.strictEqual(m.toolCalls, script.turns[i].rounds.reduce((n, r) => n + r.calls.length, 0), `turn ${i + 1}: tool calls`);
+			});
+
+			// 0 overflows: no error (PromptTooLargeError ends a turn with an error above), no tool results removed.
+			const removed = handled.reduce((n, h) => n + [...h.markdown.matchAll(REMOVED_NOTICE)].reduce((s, m) => s + Number(m[1]), 0), 0);
+
+			// The Node replay of the same session, window and mode.
+			assert.ok(report.seen, 'the fixture should have seen an agent request');
+			const offeredNames = scripted.requests.filter(r => !isSummarizationRequest(r)).slice(-1)[0].tools;
+			const productSideTools = toolDefinitionsText(offeredNames.map(name => vscode.lm.tools.find(t => t.name === name)!).map(t => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })));
+			assert.strictEqual(report.seen.toolDefinitions, productSideTools, 'the tool definitions the model received should be the ones vscode.lm.tools holds');
+			assert.ok(offeredNames.includes('replay_tool'), `the replay tool should be offered, got ${offeredNames.join(', ')}`);
+			const predicted = await predictReplay(script, report.userTexts, report.seen, mode);
+			const expected = predicted.result.metrics;
+			const summarizations = report.events.filter(e => e.kind === 'summarizer').length;
+			const stored = metadata.reduce((n, m) => n + m.summarizations, 0);
+
+			// Every user message so far is in every agent prompt, word for word (users are never summarized away).
+			const agentRequests = scripted.requests.filter(r => !isSummarizationRequest(r));
+			assert.strictEqual(agentRequests.length, agentEvents.length);
+			agentRequests.forEach((request, i) => {
+				const texts = request.messages.filter(m => m.role !== 'assistant').flatMap(m => m.parts.flatMap(p => (p.kind === 'text' ? [p.value] : [])));
+				const turn = agentEvents[i].kind === 'agent' ? agentEvents[i].turn : 0;
+				for (let t = 0; t <= turn; t++) assert.ok(texts.includes(report.userTexts[t]), `request ${i + 1}: turn ${t + 1}'s user message is missing`);
+			});
+			report.userTexts.forEach((text, t) => assert.strictEqual(text, script.turns[t].user, `turn ${t + 1}: the model should receive the recorded user message`));
+
+			const times = roundTimes(report.events);
+			const summarizerEvents = report.events.filter(e => e.kind === 'summarizer');
+			const lines = [
+					`      replay ${SESSION} (${mode}, window ${WINDOW}): ${agentEvents.length} model requests (${script.recordedRounds} recorded rounds + ${script.turns.length} closing), ${recordedCalls} tool calls, wall ${(wallMs / 1000).toFixed(1)} s`,
+					`      summarizations ${summarizations} (stored ${stored}; Node replay predicts ${expected.summarizations}), overflows ${handled.filter(h => h.errorMessage).length} (predicted ${expected.overflows}), tool results removed ${removed} (predicted ${expected.elidedToolResults})`,
+					`      Longhaul's own time per round: p50 ${fmt(percentile(times.all, 50))} ms, p95 ${fmt(percentile(times.all, 95))} ms, max ${fmt(Math.max(...times.all))} ms over ${times.all.length} rounds; without a summarization in between: p50 ${fmt(percentile(times.withoutSummary, 50))} ms, p95 ${fmt(percentile(times.withoutSummary, 95))} ms (${times.withoutSummary.length} rounds)`,
+					`      summarizer calls (excluded above): ${times.summarizerMs.map(fmt).join(', ')} ms; absorbed rounds ${summarizerEvents.map(e => (e.kind === 'summarizer' ? e.count : 0)).join(', ')}; summary tokens ${summarizerEvents.map(e => (e.kind === 'summarizer' ? `${e.summaryTokens}/${e.capTokens}` : '')).join(', ')}`,
+					`      budget: ${offeredNames.length} tools offered (${predicted.equivalent.toolTokens} tokens), ${predicted.equivalent.messages} message tokens; instructions +${predicted.equivalent.instructionsDelta} tokens over the benchmark's, so the benchmark runs at window ${predicted.equivalent.benchWindow} (${predicted.equivalent.benchMessages} message tokens); results between the two result caps: ${resultsBetweenCaps(script, predicted.equivalent.toolResultCaps)}`,
+					`      where a round's time goes: response end -> replay tool invoked p50 ${fmt(percentile(times.toToolMs, 50))} / p95 ${fmt(percentile(times.toToolMs, 95))} ms; tool invoked -> next request p50 ${fmt(percentile(times.fromToolMs, 50))} / p95 ${fmt(percentile(times.fromToolMs, 95))} ms; the model's own reply p50 ${fmt(percentile(times.modelMs, 50))} ms`,
+					`      Node replay at that window: verbatimHorizonRounds ${expected.verbatimHorizonRounds}, verbatimAfterSummaryRounds ${expected.verbatimAfterSummaryRounds}, renderMs p50 ${expected.renderMsP50} p95 ${expected.renderMsP95}`,
+			];
+			report_(lines, { session: SESSION, mode, window: WINDOW, wallMs, requests: agentEvents.length, recordedRounds: script.recordedRounds, toolCalls: recordedCalls, summarizations, predicted: expected, equivalent: predicted.equivalent, removed, times });
+			logReplay(report);
+
+			assert.strictEqual(handled.filter(h => h.errorMessage).length, 0, 'no request may overflow');
+			assert.strictEqual(expected.overflows, 0, 'the Node replay should not overflow either');
+			assert.strictEqual(removed, expected.elidedToolResults, 'tool results removed to fit: real vs Node replay');
+			assert.strictEqual(stored, summarizations, 'every stand-in summary should be accepted and stored');
+			assert.ok(summarizations > 0, 'a 16k window should need summarizations for this session');
+			assert.strictEqual(summarizations, expected.summarizations, 'summarizations: real participant vs Node replay of the same session, window and mode');
+		});
+	}
+});
+
+/** Prints through mocha's reporter: plain console lines from a test do not reach the harness's output. */
+function say(line: string): void {
+	(Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void }).consoleLog(line);
+}
+
+/**
+ * Prints through mocha's reporter (plain console lines from a test do not reach the harness's
+ * output) and writes the numbers to test-results/replay-<session>-<mode>.json.
+ */
+function report_(lines: string[], numbers: { session: string; mode: string } & Record<string, unknown>): void {
+	for (const line of lines) say(line);
+	const dir = path.resolve(__dirname, '..', '..', '..', 'test-results');
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, `replay-${numbers.session}-${numbers.mode}.json`), JSON.stringify({ ...numbers, lines }, null, 2));
+}
+
+/** With LONGHAUL_REPLAY_LOG=1: one line per event, for finding where a replay and the benchmark part. */
+function logReplay(report: ReplayReport): void {
+	if (!process.env.LONGHAUL_REPLAY_LOG) return;
+	for (const e of report.events) {
+		say(e.kind === 'agent' ? `      agent t${e.turn} r${e.round}` : `      summarizer ${e.mode} from ${e.from} count ${e.count} matched ${e.matched} tokens ${e.summaryTokens}/${e.capTokens}`);
+	}
+}
+

@@ -1,0 +1,83 @@
+// What the Node replay benchmark (bench/replay) predicts for a replay through the real participant.
+//
+// The benchmark renders the same prompts with the same planners and tokenizer, but it charges one
+// `bash` tool definition and writes `bash` and `/testbed` into the instructions, while the real
+// participant charges the definitions of every tool it offers and names them (and the real
+// workspace folder) in the instructions. Both differences are constant per request, so the
+// benchmark is run at the window whose message budget equals what the real prompt leaves for the
+// same conversation: the real budget minus the extra instruction tokens. The stand-in summary is
+// capped at that budget's summary share, by the fixture as by the benchmark, so both write the
+// same summaries. The recording is fed to the benchmark as Longhaul stores it (calls on the replay
+// tool, the closing rounds: replayScript.ts storedConversation).
+import { computeBudget, summaryBudget, toolResultBudget } from '../../src/common/budget';
+import { TiktokenTokenizer } from '../../src/common/tokenizer';
+import { agentInstructions } from '../../src/prompts/agentInstructions';
+import { TOOL_NAMES, WORKSPACE, replaySession, type ReplayResult, type StrategyName } from '../../bench/replay/replay';
+import { BENCH_TOOL } from '../../bench/replay/session';
+import type { ReplayBudgetInput } from '../fixtures/scripted-model/src/replayMode';
+import { storedConversation, type ReplayScript } from '../fixtures/scripted-model/src/replayScript';
+
+const tokenizer = new TiktokenTokenizer();
+
+export interface BenchEquivalent {
+	/** Tokens of the tool definitions the real participant sent. */
+	readonly toolTokens: number;
+	/** The real message budget (window - tool definitions - reserve). */
+	readonly messages: number;
+	/** Real instructions minus the benchmark's, in tokens. */
+	readonly instructionsDelta: number;
+	/** The benchmark window whose message budget is `messages - instructionsDelta`. */
+	readonly benchWindow: number;
+	readonly benchMessages: number;
+	/** The stand-in summary's cap (the benchmark's summaryBudget at `benchWindow`). */
+	readonly summaryTokens: number;
+	/** Tool results longer than this are cut by the benchmark but not by the product, or the other way round. */
+	readonly toolResultCaps: { readonly product: number; readonly bench: number };
+}
+
+export function benchEquivalent(seen: ReplayBudgetInput): BenchEquivalent {
+	const toolTokens = seen.toolDefinitions ? tokenizer.countTokens(seen.toolDefinitions) : 0;
+	const real = computeBudget(seen.window, toolTokens);
+	const instructionsDelta = tokenizer.countTokens(seen.instructions) - tokenizer.countTokens(agentInstructions({ toolNames: TOOL_NAMES, workspace: WORKSPACE, hasDoneLedger: false }));
+	const benchMessages = real.messages - instructionsDelta;
+	const benchToolTokens = tokenizer.countTokens(JSON.stringify(BENCH_TOOL));
+	// The message budget grows by 0 or 1 token per token of window, so some window hits it exactly.
+	let benchWindow = Math.max(1, benchMessages);
+	while (computeBudget(benchWindow, benchToolTokens).messages < benchMessages) benchWindow++;
+	const bench = computeBudget(benchWindow, benchToolTokens);
+	if (bench.messages !== benchMessages) throw new Error(`no benchmark window leaves exactly ${benchMessages} message tokens`);
+	return {
+		toolTokens,
+		messages: real.messages,
+		instructionsDelta,
+		benchWindow,
+		benchMessages,
+		summaryTokens: summaryBudget(bench),
+		toolResultCaps: { product: toolResultBudget(real), bench: toolResultBudget(bench) },
+	};
+}
+
+/** The benchmark's replay of the session as the participant lived it (user messages as they arrived). */
+export async function predictReplay(script: ReplayScript, userTexts: readonly string[], seen: ReplayBudgetInput, strategy: StrategyName): Promise<{ equivalent: BenchEquivalent; result: ReplayResult }> {
+	const equivalent = benchEquivalent(seen);
+	const stored = storedConversation(script);
+	const conversation = { turns: stored.turns.map((t, i) => ({ ...t, user: userTexts[i] ?? t.user })), activeRounds: [] };
+	const result = await replaySession({ name: script.name, conversation }, { window: equivalent.benchWindow, strategy });
+	return { equivalent, result };
+}
+
+/** Tool results the two caps would treat differently (cut by one, not by the other). */
+export function resultsBetweenCaps(script: ReplayScript, caps: BenchEquivalent['toolResultCaps']): number {
+	const low = Math.min(caps.product, caps.bench);
+	const high = Math.max(caps.product, caps.bench);
+	let n = 0;
+	for (const turn of script.turns) {
+		for (const round of turn.rounds) {
+			for (const call of round.calls) {
+				const tokens = tokenizer.countTokens(call.result);
+				if (tokens > low && tokens <= high) n++;
+			}
+		}
+	}
+	return n;
+}
