@@ -2,7 +2,7 @@
 // npm run bench -- --session FILE --window N --strategy NAME --json
 //                                    one replay; exactly one JSON object on stdout
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
-// --strategy legacy|half-context|truncate-half|keep-head-tail, --json. See bench/RESULTS.md.
+// --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +10,7 @@ import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyNa
 import { benchBudget, loadSession } from './session';
 import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
+import { compareMasking, formatMasking } from './masking';
 import { TiktokenTokenizer } from '../../src/common/tokenizer';
 
 export interface CliArgs {
@@ -71,7 +72,7 @@ const COLUMNS: [string, keyof ReplayMetrics][] = [
 	['sumIn', 'summarizerInputTokens'], ['mainIn', 'mainInputTokens'], ['ovf', 'overflows'], ['horizon', 'verbatimHorizonRounds'],
 	['afterSum', 'verbatimAfterSummaryRounds'], ['limit', 'verbatimLimitRounds'], ['fill', 'fillRatioMean'], ['fillMin', 'fillRatioMin'],
 	['reuse', 'prefixReuse'], ['rP50', 'renderMsP50'], ['rP95', 'renderMsP95'], ['planP50', 'planMsP50'], ['tok/new', 'tokenizedPerNewToken'],
-	['tok/new*', 'tokenizedPerNewTokenOutsideCompaction'], ['elided', 'elidedToolResults'],
+	['tok/new*', 'tokenizedPerNewTokenOutsideCompaction'], ['elided', 'elidedToolResults'], ['masked', 'maskedToolResults'],
 ];
 
 function cell(v: unknown): string {
@@ -136,6 +137,8 @@ async function main(): Promise<number> {
 	process.stdout.write(formatTable(sorted) + '\n');
 	const targets = checkTargets(results);
 	if (targets.length) process.stdout.write(`\nTargets at 16k (half-context vs legacy):\n${formatTargets(targets)}\n`);
+	const masking = compareMasking(results);
+	if (masking.length) process.stdout.write(`\nCheap-first compaction (without → with masking, sums over the sessions):\n${formatMasking(masking)}\n`);
 	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
 	if (full) {
 		const report = {
@@ -147,6 +150,7 @@ async function main(): Promise<number> {
 			windows,
 			strategies,
 			targets,
+			masking,
 			results: sorted,
 		};
 		writeFileSync(join(args.out, 'latest.json'), JSON.stringify(report, null, 2) + '\n');

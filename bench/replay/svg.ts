@@ -13,6 +13,8 @@ const COLORS: Record<StrategyName, string> = {
 	'half-context': '#1f77b4',
 	'truncate-half': '#7f7f7f',
 	'keep-head-tail': '#2ca02c',
+	'legacy+mask': '#ff9896',
+	'half-context+mask': '#17becf',
 };
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -6,14 +6,20 @@
 // summarizer would have kept. An older call with the same tool, arguments and result as a newer
 // one is masked first and points at the newer one: dropping it loses nothing.
 //
+// Masking must not starve the summarizer: if the older rounds (their responses, arguments and
+// placeholders) grew past what one summarizer prompt can take, no summary could ever be made and
+// the prompt would end over budget. So masking frees enough to keep that older part under a
+// limit, or declines and leaves the work to the summarizer (see maskForOverflow).
+//
 // Usage (the agent's renderFitting, on BudgetExceededError, before compacting):
-//   const masked = maskOldToolResults(state.conversation, mode, countTokens, { targetTokens: overflow + margin });
-//   if (masked.maskedCalls > 0) { state.conversation = masked.conversation; re-render; }
+//   const masked = maskForOverflow(state.conversation, mode, countTokens, budget.messages, neededTokens - budget.messages);
+//   if (masked.maskedCalls > 0) { state.conversation = masked.conversation; render again; }
 //   else summarize as before.
 import type { Conversation } from './conversation';
 import { flattenRounds, newestSummaryIndex } from './flatten';
 import { NothingToSummarizeError, type SummarizationMode } from './plan';
 import { planSummarization } from './planners';
+import { roundTokens } from './roundTokens';
 import { duplicatePlaceholder, isPlaceholderResult, maskedPlaceholder } from './toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements, type ResultSlot } from './toolResultReplacement';
 
@@ -25,7 +31,23 @@ export interface MaskOptions {
 	 * everything else). Omitted: mask every result outside the kept rounds.
 	 */
 	readonly targetTokens?: number;
+	/**
+	 * The most the rounds outside the kept part (as rendered after masking) may hold. Masking
+	 * frees more than `targetTokens` when needed to get under it, and masks nothing
+	 * (`declined`) when even masking every result there would not: then only a summary helps,
+	 * and it must be made while the summarizer can still take those rounds. Omitted: no limit.
+	 */
+	readonly maxOlderPartTokens?: number;
 }
+
+/** Share of the message budget freed beyond the overflow, so the next round does not overflow at once. */
+export const MASK_MARGIN_SHARE = 0.05;
+/**
+ * Share of the message budget the masked older rounds may fill. The summarizer takes them in one
+ * prompt of about the window, next to its instructions and the previous summary (up to a fifth of
+ * the message budget, budget.ts): half leaves room for both.
+ */
+export const MASKED_OLDER_PART_MAX_SHARE = 0.5;
 
 export interface MaskStats {
 	/** Results replaced by a placeholder by this call, duplicates included. */
@@ -36,6 +58,10 @@ export interface MaskStats {
 	readonly freedTokens: number;
 	/** Rounds the active planner keeps verbatim: never masked. */
 	readonly keptRoundCount: number;
+	/** Tokens of the rounds outside the kept part, after this masking (parts counted one by one, see roundTokens.ts). */
+	readonly olderPartTokens: number;
+	/** Set when nothing was masked because the older part would stay over `maxOlderPartTokens`. */
+	readonly declined?: 'older-part-too-large';
 }
 
 export interface MaskResult extends MaskStats {
@@ -62,26 +88,48 @@ export function maskOldToolResults(conversation: Conversation, mode: Summarizati
 			throw error;
 		}
 		// The planner would summarize nothing: every unsummarized round is kept verbatim.
-		return { conversation, maskedCalls: 0, duplicateCalls: 0, freedTokens: 0, keptRoundCount: flat.length - from };
+		return { conversation, maskedCalls: 0, duplicateCalls: 0, freedTokens: 0, keptRoundCount: flat.length - from, olderPartTokens: 0 };
 	}
 	const to = flat.length - keptRoundCount;
+	let olderPartTokens = 0;
+	for (let i = from; i < to; i++) {
+		olderPartTokens += roundTokens(flat[i].round, countTokens);
+	}
+	const limit = options.maxOlderPartTokens ?? Infinity;
+	const target = Math.max(options.targetTokens ?? Infinity, olderPartTokens - limit);
 
 	const visible = [...resultSlots(flat, from, flat.length, isPlaceholderResult)];
 	const twins = newerTwins(visible);
 	const maskable = visible.filter(slot => slot.flatIndex < to);
 	const ordered = [...maskable.filter(slot => twins.has(slot)), ...maskable.filter(slot => !twins.has(slot))];
 
-	const taken = takeReplacements(ordered, options.targetTokens ?? Infinity, countTokens, (slot, tokens) => {
+	const taken = takeReplacements(ordered, target, countTokens, (slot, tokens) => {
 		const twin = twins.get(slot);
 		return twin ? duplicatePlaceholder(slot.call, tokens, twin.call.id) : maskedPlaceholder(slot.call, tokens);
 	});
+	if (olderPartTokens - taken.freedTokens > limit) {
+		return { conversation, maskedCalls: 0, duplicateCalls: 0, freedTokens: 0, keptRoundCount, olderPartTokens, declined: 'older-part-too-large' };
+	}
 	return {
 		conversation: applyReplacements(conversation, flat, taken),
 		maskedCalls: taken.count,
 		duplicateCalls: taken.taken.filter(slot => twins.has(slot)).length,
 		freedTokens: taken.freedTokens,
 		keptRoundCount,
+		olderPartTokens: olderPartTokens - taken.freedTokens,
 	};
+}
+
+/**
+ * The masking step of the agent's render loop, with Longhaul's margins: frees at least
+ * `overflowTokens` plus {@link MASK_MARGIN_SHARE} of the message budget, keeping the older part
+ * under {@link MASKED_OLDER_PART_MAX_SHARE} of it. `maskedCalls === 0` means: summarize instead.
+ */
+export function maskForOverflow(conversation: Conversation, mode: SummarizationMode, countTokens: (text: string) => number, messageBudget: number, overflowTokens: number): MaskResult {
+	return maskOldToolResults(conversation, mode, countTokens, {
+		targetTokens: Math.max(0, overflowTokens) + Math.ceil(messageBudget * MASK_MARGIN_SHARE),
+		maxOlderPartTokens: Math.floor(messageBudget * MASKED_OLDER_PART_MAX_SHARE),
+	});
 }
 
 /**

@@ -1,8 +1,9 @@
 // Turns a split point into a SummarizationPlan. Both planners only decide where the
 // split goes; everything a plan reports is derived here, the same way for both.
-import { hasUnansweredCalls, roundText } from './conversation';
+import { hasUnansweredCalls } from './conversation';
 import type { FlatRound } from './flatten';
 import { NothingToSummarizeError, type FallbackReason, type PlanTokenStats, type SummarizationMode, type SummarizationPlan } from './plan';
+import { roundTokens } from './roundTokens';
 
 export interface PlanOptions {
 	/** When given, the plan's statistics include token counts of each part. */
@@ -69,7 +70,8 @@ function countPlanTokens({ flat, start, split }: Split, count: (text: string) =>
 	let summarized = 0;
 	let kept = 0;
 	for (let i = start; i < flat.length; i++) {
-		const tokens = count(roundText(flat[i].round));
+		// Part by part: the renderer has counted these very strings, so a caching counter only looks them up.
+		const tokens = roundTokens(flat[i].round, count);
 		if (i < split) {
 			summarized += tokens;
 		} else {

@@ -7,12 +7,15 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatTable, parseArgs, parseWindow } from '../../../bench/replay/main';
+import { MASKED_STRATEGIES } from '../../../bench/replay/masking';
 import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../../bench/replay/replay';
 import { loadSession } from '../../../bench/replay/session';
 import { standInSummary } from '../../../bench/replay/standInSummary';
 import { TiktokenTokenizer } from '../../../src/common/tokenizer';
 
 const WINDOW = 8_000;
+/** Masked rounds are shown smaller than the ceiling (which sizes rounds unmasked) assumes, and may replace every summary. */
+const isMasked = (strategy: StrategyName) => (MASKED_STRATEGIES as readonly string[]).includes(strategy);
 
 /** Two turns (14 and 12 rounds), each round one bash call with a 600-2,400 character result. */
 function syntheticSession(): object {
@@ -78,14 +81,16 @@ describe('replay benchmark', function () {
 			r.perRequest.forEach((q, i) => {
 				assert.ok(q.verbatimRounds >= 0 && q.verbatimRounds <= i, `${strategy} request ${i}: horizon ${q.verbatimRounds}`);
 				assert.ok(q.limitRounds <= i, `${strategy} request ${i}: limit ${q.limitRounds}`);
-				if (!q.overflow && strategy !== 'keep-head-tail') assert.ok(q.verbatimRounds <= q.limitRounds, `${strategy} request ${i}: ${q.verbatimRounds} > ${q.limitRounds}`);
+				if (!q.overflow && strategy !== 'keep-head-tail' && !isMasked(strategy)) assert.ok(q.verbatimRounds <= q.limitRounds, `${strategy} request ${i}: ${q.verbatimRounds} > ${q.limitRounds}`);
 			});
-			assert.ok(r.metrics.verbatimHorizonRounds <= r.metrics.verbatimLimitRounds + 1e-9 || strategy === 'keep-head-tail', strategy);
+			assert.ok(r.metrics.verbatimHorizonRounds <= r.metrics.verbatimLimitRounds + 1e-9 || strategy === 'keep-head-tail' || isMasked(strategy), strategy);
+			assert.ok(r.metrics.intactHorizonRounds <= r.metrics.verbatimHorizonRounds + 1e-9, `${strategy}: intact ≤ shown`);
 		}
 	});
 
 	it('before any compaction every round is verbatim and prompts grow by prefix', () => {
 		for (const [strategy, r] of results) {
+			if (isMasked(strategy)) continue; // masking changes older messages too; checked below
 			const first = r.perRequest.findIndex(q => q.compactions > 0);
 			assert.ok(first > 0, `${strategy} compacted`);
 			for (let i = 1; i < first; i++) {
@@ -101,6 +106,26 @@ describe('replay benchmark', function () {
 		assert.ok(legacy.verbatimAfterSummaryRounds! <= 1, `legacy ${legacy.verbatimAfterSummaryRounds}`);
 		assert.ok(half.verbatimAfterSummaryRounds! >= 2, `half ${half.verbatimAfterSummaryRounds}`);
 		assert.ok(half.verbatimHorizonRounds >= legacy.verbatimHorizonRounds);
+	});
+
+	it('masking first: fewer summaries, less summarizer input, no overflow, a horizon that does not fall', () => {
+		for (const [mode, masked] of [['legacy', 'legacy+mask'], ['half-context', 'half-context+mask']] as const) {
+			const plain = results.get(mode)!.metrics;
+			const m = results.get(masked)!.metrics;
+			assert.equal(m.overflows, 0, masked);
+			assert.ok(m.maskedToolResults > 0 && m.maskFreedTokens > 0, `${masked} masked`);
+			assert.ok(m.summarizations < plain.summarizations, `${masked}: ${m.summarizations} vs ${plain.summarizations} summaries`);
+			assert.ok(m.summarizerInputTokens < plain.summarizerInputTokens, `${masked}: ${m.summarizerInputTokens} vs ${plain.summarizerInputTokens}`);
+			assert.ok(m.verbatimHorizonRounds >= plain.verbatimHorizonRounds, `${masked} horizon`);
+			assert.ok(m.intactHorizonRounds >= plain.intactHorizonRounds, `${masked} intact horizon`);
+			assert.equal(plain.maskedToolResults, 0, mode);
+			assert.equal(plain.intactHorizonRounds, plain.verbatimHorizonRounds, `${mode}: without masking every shown round is intact`);
+		}
+		// Until the first masking the masked variants render exactly what the plain modes render.
+		const plain = results.get('half-context')!.perRequest;
+		const masked = results.get('half-context+mask')!.perRequest;
+		const firstChange = plain.findIndex((q, i) => q.promptTokens !== masked[i].promptTokens);
+		assert.ok(firstChange > 0 && plain[firstChange].compactions > 0, `first difference at request ${firstChange}, where the plain mode summarized`);
 	});
 
 	it('is deterministic apart from timings', async () => {

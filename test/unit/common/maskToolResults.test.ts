@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import type { Conversation, Round, ToolCall } from '../../../src/common/conversation';
 import { elideOldestToolResults } from '../../../src/common/elideToolResults';
 import { flattenRounds } from '../../../src/common/flatten';
-import { isMaskedResult, maskOldToolResults } from '../../../src/common/maskToolResults';
+import { isMaskedResult, MASK_MARGIN_SHARE, maskForOverflow, maskOldToolResults } from '../../../src/common/maskToolResults';
+import { roundTokens } from '../../../src/common/roundTokens';
 import { NothingToSummarizeError, type SummarizationMode } from '../../../src/common/plan';
 import { planSummarization } from '../../../src/common/planners';
 import { argumentDigest, ELIDED_PREFIX, isPlaceholderResult } from '../../../src/common/toolResultPlaceholders';
@@ -179,6 +180,35 @@ describe('maskOldToolResults: observation masking before summarizing', () => {
 			assert.equal(r.summary, original.summary);
 			assert.deepEqual(r.toolCalls.map(c => [c.id, c.name, c.arguments]), original.toolCalls.map(c => [c.id, c.name, c.arguments]));
 		});
+	});
+
+	it('frees more than the target when needed to keep the older rounds under maxOlderPartTokens', () => {
+		const conversation = sample();
+		const older = ['t0r0', 't0r1', 't0r2', 't0r3', 't1r0', 't1r1'];
+		const olderTokens = flatRounds(conversation).filter(r => older.includes(r.id)).reduce((s, r) => s + roundTokens(r, countTokens), 0);
+		const result = maskOldToolResults(conversation, 'half-context', countTokens, { targetTokens: 100, maxOlderPartTokens: olderTokens - 2500 });
+		assert.equal(result.maskedCalls, 3, 'one result would meet the target; three are needed for the limit');
+		assert.equal(result.olderPartTokens, olderTokens - result.freedTokens);
+		assert.ok(result.olderPartTokens <= olderTokens - 2500);
+		assert.equal(result.declined, undefined);
+	});
+
+	it('declines, masking nothing, when even masking every older result would leave the older rounds over the limit', () => {
+		const conversation = sample();
+		const result = maskOldToolResults(conversation, 'half-context', countTokens, { targetTokens: 100, maxOlderPartTokens: 200 });
+		assert.equal(result.declined, 'older-part-too-large');
+		assert.equal(result.maskedCalls, 0);
+		assert.equal(result.conversation, conversation);
+		assert.ok(result.olderPartTokens > 200);
+	});
+
+	it('maskForOverflow frees the overflow plus the margin, oldest first', () => {
+		const conversation = sample();
+		const budget = 20_000;
+		const result = maskForOverflow(conversation, 'half-context', countTokens, budget, 1200);
+		assert.ok(result.freedTokens >= 1200 + budget * MASK_MARGIN_SHARE);
+		assert.equal(result.maskedCalls, 3, '2,200 tokens at about 970 per result');
+		assert.ok(isMaskedResult(resultOf(result.conversation, 't0r2')) && !isMaskedResult(resultOf(result.conversation, 't0r3')));
 	});
 
 	it('masks nothing when the planner has nothing to summarize', () => {
