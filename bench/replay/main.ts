@@ -1,6 +1,9 @@
 // npm run bench                      replay the whole corpus: table on stdout, bench/results/latest.json, one SVG per session
 // npm run bench -- --session FILE --window N --strategy NAME --json
 //                                    one replay; exactly one JSON object on stdout
+// --no-ledger                        the product strategies without the done-ledger (default: with it, plus a
+//                                    ledger-off run of legacy and half-context for comparison)
+// --ledger-live                      the ledger rendered again for every request, not only at each summary
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
 // --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +13,7 @@ import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyNa
 import { benchBudget, loadSession } from './session';
 import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
+import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
 import { compareMasking, formatMasking } from './masking';
 import { TiktokenTokenizer } from '../../src/common/tokenizer';
 
@@ -19,6 +23,10 @@ export interface CliArgs {
 	readonly window?: number;
 	readonly strategy?: StrategyName;
 	readonly json: boolean;
+	/** --no-ledger: the product strategies without the done-ledger (and no ledger-off comparison run). */
+	readonly ledger: boolean;
+	/** --ledger-live: the ledger rendered again for every request instead of at each summary. */
+	readonly ledgerLive: boolean;
 	readonly out: string;
 }
 
@@ -38,6 +46,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let window: number | undefined;
 	let strategy: StrategyName | undefined;
 	let json = false;
+	let ledger = true;
+	let ledgerLive = false;
 	let out = resolve('bench/results');
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -57,6 +67,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 				break;
 			}
 			case '--json': json = true; break;
+			case '--no-ledger': ledger = false; break;
+			case '--ledger-live': ledgerLive = true; break;
 			case '--out': out = resolve(value()); break;
 			default: throw new UsageError(`unknown argument "${arg}"`);
 		}
@@ -64,7 +76,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (json && (!session || window === undefined || !strategy)) {
 		throw new UsageError('--json needs --session FILE, --window N and --strategy NAME');
 	}
-	return { corpus, session, window, strategy, json, out };
+	return { corpus, session, window, strategy, json, out, ledger, ledgerLive };
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -105,7 +117,7 @@ async function main(): Promise<number> {
 	const strategies = args.strategy ? [args.strategy] : [...STRATEGIES];
 
 	if (args.json) {
-		const { metrics } = await replaySession(loadSession(files[0]), { window: windows[0], strategy: strategies[0] });
+		const { metrics } = await replaySession(loadSession(files[0]), { window: windows[0], strategy: strategies[0], doneLedger: args.ledger, ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary' });
 		process.stdout.write(JSON.stringify(metrics) + '\n');
 		return 0;
 	}
@@ -121,8 +133,10 @@ async function main(): Promise<number> {
 		for (const window of windows) {
 			for (const strategy of strategies) {
 				const t0 = performance.now();
-				const { metrics, perRequest } = await replaySession(session, { window, strategy });
-				results.push(metrics);
+				const { metrics, perRequest } = await replaySession(session, { window, strategy, doneLedger: args.ledger, ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary' });
+				// The done-ledger's effect: the same replay without it (bench/replay/continuity.ts).
+				const off = args.ledger && (strategy === 'legacy' || strategy === 'half-context') ? await replaySession(session, { window, strategy, doneLedger: false }) : undefined;
+				results.push(off ? { ...metrics, ledgerOff: ledgerOffComparison(off.metrics) } : metrics);
 				series.push({ strategy, window, records: perRequest });
 				process.stderr.write(`${session.name} ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 			}
@@ -137,6 +151,8 @@ async function main(): Promise<number> {
 	process.stdout.write(formatTable(sorted) + '\n');
 	const targets = checkTargets(results);
 	if (targets.length) process.stdout.write(`\nTargets at 16k (half-context vs legacy):\n${formatTargets(targets)}\n`);
+	const continuity = summarizeContinuity(results);
+	if (continuity.length) process.stdout.write(`\nContinuity after compaction (done-ledger on vs off, corpus):\n${formatContinuity(continuity)}\n`);
 	const masking = compareMasking(results);
 	if (masking.length) process.stdout.write(`\nCheap-first compaction (without → with masking, sums over the sessions):\n${formatMasking(masking)}\n`);
 	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
@@ -150,6 +166,7 @@ async function main(): Promise<number> {
 			windows,
 			strategies,
 			targets,
+			continuity,
 			masking,
 			results: sorted,
 		};

@@ -9,6 +9,8 @@ import type { Raw } from '@vscode/prompt-tsx';
 import { summarizerPromptBudget, summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/budget';
 import type { Conversation, Round } from '../../src/common/conversation';
 import { elideOldestToolResults } from '../../src/common/elideToolResults';
+import { dropOlderRounds } from '../../src/common/dropOlderRounds';
+import { newRepeatTracker, noteCall, noteSummary } from '../../src/common/loopBreaker';
 import { flattenRounds } from '../../src/common/flatten';
 import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../../src/common/plan';
 import { applySummary, planSummarization } from '../../src/common/planners';
@@ -22,6 +24,8 @@ import { summaryMessageText } from '../../src/prompts/summaryMessage';
 import { toolResultForPrompt } from '../../src/prompts/toolResultText';
 import { renderEntriesPrompt } from './headTailPrompt';
 import { MASKED_STRATEGIES, maskingCounter, productSettings, type MaskingMetrics } from './masking';
+import { continuityProbe, type ContinuityMetrics, type LedgerOffComparison } from './continuity';
+import { doneLedgerMaxTokens } from '../../src/common/doneLedgerRender';
 import { benchBudget, capSession, type Session } from './session';
 import { standInSummary } from './standInSummary';
 
@@ -53,7 +57,7 @@ export interface RequestRecord {
 	readonly newTokens: number;
 }
 
-export interface ReplayMetrics extends MaskingMetrics {
+export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics {
 	readonly session: string;
 	readonly window: number;
 	readonly strategy: StrategyName;
@@ -83,6 +87,12 @@ export interface ReplayMetrics extends MaskingMetrics {
 	readonly tokenizedShareInPlanner: number;
 	readonly messageBudget: number;
 	readonly toolTokens: number;
+	/** Chat requests in which the loop breaker stopped model summaries (src/common/loopBreaker.ts). */
+	readonly loopBreaks: number;
+	/** Rounds dropped without a summary, the last step of truncation (src/common/dropOlderRounds.ts). */
+	readonly droppedRounds: number;
+	/** The same replay with the done-ledger off (set by main.ts for legacy and half-context). */
+	readonly ledgerOff?: LedgerOffComparison;
 }
 
 export interface ReplayResult {
@@ -127,6 +137,10 @@ function messageKey(m: Raw.ChatMessage): string {
 export interface ReplayOptions {
 	readonly window: number;
 	readonly strategy: StrategyName;
+	/** The done-ledger in the product strategies' prompts (default on, like the product; bench/replay/continuity.ts). */
+	readonly doneLedger?: boolean;
+	/** How often the ledger text is rendered again (continuity.ts); default at-summary. */
+	readonly ledgerRefresh?: 'at-summary' | 'every-request';
 }
 
 export async function replaySession(session: Session, options: ReplayOptions): Promise<ReplayResult> {
@@ -137,6 +151,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	const maxToolResultTokens = toolResultBudget(budget);
 	const recorded = capSession(session.conversation, budget, mt);
 	const masking = maskingCounter(budget.messages, text => tok.countTokens(text));
+	const continuity = continuityProbe({ enabled: productSettings(strategy) !== undefined && options.doneLedger !== false, refresh: options.ledgerRefresh, maxTokens: doneLedgerMaxTokens(budget.messages), countTokens: text => tok.countTokens(text) });
 
 	// Rendered size of one verbatim round (assistant message with its calls, one tool message per call).
 	const roundTokenCache = new WeakMap<Round, number>();
@@ -162,7 +177,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	let tokenizedInCompaction = 0;
 	let tokenizedInPlanner = 0;
 
-	const agentProps = (conversation: Conversation, request: string) => ({ conversation, request, references: [], toolNames: TOOL_NAMES, workspace: WORKSPACE, maxToolResultTokens });
+	const agentProps = (conversation: Conversation, request: string) => ({ conversation, request, references: [], toolNames: TOOL_NAMES, workspace: WORKSPACE, maxToolResultTokens, doneLedger: ledgerSuspended ? undefined : continuity.ledgerText(conversation) });
 	const timedRender = async <T>(run: () => Promise<T>): Promise<T> => {
 		const start = performance.now();
 		try {
@@ -215,6 +230,12 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	let headTailSummary: { text: string; roundId: string } | undefined;
 	let compactionsThisRequest = 0;
 	let summarizationsThisRequest = 0;
+	// Per chat request (recorded turn), as in the agent: the loop breaker and the ledger's last resort.
+	let repeats = newRepeatTracker();
+	let modelSummariesStopped = false;
+	let ledgerSuspended = false;
+	let loopBreaks = 0;
+	let droppedRounds = 0;
 
 	const verbatimFromLayout = (entries: readonly PromptEntry[]) => {
 		const ids = new Set<string>();
@@ -234,6 +255,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	/** legacy / half-context: renderFitting of src/agent/agentLoop.ts. */
 	const fitProduct = async (mode: SummarizationMode, request: string, mask: boolean): Promise<Fitted> => {
 		let compactions = 0;
+		let modelSummaries = 0;
 		for (;;) {
 			try {
 				const prompt = await timedRender(() => renderAgentPrompt(agentProps(conversation, request), { tokenizer: tok, budget: budget.messages }));
@@ -247,7 +269,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 				conversation = masked;
 				continue;
 			}
-			if (compactions < MAX_COMPACTIONS_PER_RENDER) {
+			if (!modelSummariesStopped && compactions < MAX_COMPACTIONS_PER_RENDER) {
 				compactions++;
 				const summary = await inCompaction(async () => {
 					let plan: SummarizationPlan;
@@ -270,17 +292,35 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 					summarizations++;
 					summarizationsThisRequest++;
 					compactionsThisRequest++;
+					modelSummaries++;
+					noteSummary(repeats);
 					continue;
 				}
 				compactions = MAX_COMPACTIONS_PER_RENDER;
+			} else if (!modelSummariesStopped && modelSummaries >= MAX_COMPACTIONS_PER_RENDER) {
+				modelSummariesStopped = true;
+				loopBreaks++;
 			}
+			// Deterministic truncation (agentLoop.ts truncate): old tool results, then older rounds, then the ledger.
 			const measured = await measureAgentPrompt(agentProps(conversation, request), tok);
 			const shed = elideOldestToolResults(conversation, measured.tokenCount - budget.messages + Math.ceil(budget.messages * 0.05), text => tok.countTokens(text));
-			if (shed.elidedCalls === 0) {
-				return { prompt: measured, overflow: true, ...verbatimFromLayout(layoutPrompt(conversation)) };
+			if (shed.elidedCalls > 0) {
+				conversation = shed.conversation;
+				elidedToolResults += shed.elidedCalls;
+				continue;
 			}
-			conversation = shed.conversation;
-			elidedToolResults += shed.elidedCalls;
+			const drop = dropOlderRounds(conversation, mode);
+			if (drop) {
+				conversation = drop.conversation;
+				droppedRounds += drop.plan.summarizeRoundIds.length;
+				compactionsThisRequest++;
+				continue;
+			}
+			if (!ledgerSuspended && continuity.ledgerText(conversation)) {
+				ledgerSuspended = true;
+				continue;
+			}
+			return { prompt: measured, overflow: true, ...verbatimFromLayout(layoutPrompt(conversation)) };
 		}
 	};
 
@@ -387,6 +427,10 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 
 	for (const turn of recorded.turns) {
 		pendingNew += 3 + mt.countTokens(turn.user);
+		continuity.startTurn(turn.user);
+		repeats = newRepeatTracker();
+		modelSummariesStopped = false;
+		ledgerSuspended = false;
 		for (const round of turn.rounds) {
 			compactionsThisRequest = 0;
 			summarizationsThisRequest = 0;
@@ -402,6 +446,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			let horizon = 0;
 			while (horizon < allIds.length && fitted.verbatimIds.has(allIds[allIds.length - 1 - horizon])) horizon++;
 			masking.recordRequest(allIds, fitted.verbatimRounds);
+			continuity.recordRequest(compactionsThisRequest > 0, fitted.prompt.messages, fitted.verbatimRounds);
 			// Ceiling: the newest rounds that would fit next to the same fixed part (instructions, users, summary).
 			const fixed = fitted.prompt.tokenCount - fitted.verbatimRounds.reduce((s, r) => s + roundTokens(r), 0);
 			let limit = 0;
@@ -454,6 +499,15 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			allRounds.push(round);
 			if (allIds.length <= HEAD_ROUNDS) headIds.add(round.id);
 			pendingNew += roundTokens(round);
+			continuity.addRound(round);
+			if (productSettings(strategy)) {
+				for (const call of round.toolCalls) {
+					if (noteCall(repeats, call.name, call.arguments, call.result) && !modelSummariesStopped) {
+						modelSummariesStopped = true;
+						loopBreaks++;
+					}
+				}
+			}
 		}
 		// The request ends: its rounds become a past turn (keeping any summaries and elisions on them).
 		conversation = {
@@ -496,7 +550,10 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		tokenizedShareInPlanner: round3(totalTokenized ? tokenizedInPlanner / totalTokenized : 0),
 		messageBudget: budget.messages,
 		toolTokens: budget.toolTokens,
+		loopBreaks,
+		droppedRounds,
 		...masking.metrics(),
+		...continuity.metrics(),
 	};
 	return { metrics, perRequest: records };
 }

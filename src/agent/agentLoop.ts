@@ -3,7 +3,12 @@ import { computeBudget, toolResultBudget, type PromptBudget } from '../common/bu
 import type { ToolCall } from '../common/conversation';
 import { elideOldestToolResults } from '../common/elideToolResults';
 import { truncateMiddle } from '../common/truncate';
-import { compact } from './compaction';
+import { noteCall, noteSummary, REPEATS_AFTER_SUMMARY } from '../common/loopBreaker';
+import { dropOlderRounds } from '../common/dropOlderRounds';
+import { maskForOverflow } from '../common/maskToolResults';
+import { BackgroundSummarizer } from './backgroundSummary';
+import { doneLedgerForPrompt } from './doneLedgerPrompt';
+import { attachSummary, compact, type CompactionContext } from './compaction';
 import { log } from './log';
 import { callModel } from './modelCall';
 import { countTokens, isBudgetExceeded, measureAgent, renderAgent, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
@@ -50,16 +55,33 @@ export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscod
  * store it whatever happens.
  */
 export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<void> {
+	const background = new BackgroundSummarizer(
+		{ model: run.request.model, budget: budgetFor(run.request.model, toChatTools(run.tools)), mode: run.settings.summarizationMode, currentRequest: run.request.prompt },
+		run.token,
+		state.background,
+	);
+	try {
+		await agentSteps(run, state, background);
+	} finally {
+		background.dispose();
+	}
+}
+
+async function agentSteps(run: AgentRun, state: RequestState, background: BackgroundSummarizer): Promise<void> {
 	const { request, stream, token, settings } = run;
 	const chatTools = toChatTools(run.tools);
 	const budget = budgetFor(request.model, chatTools);
-	const input = (): AgentRenderInput => ({
-		conversation: state.conversation,
-		request: request.prompt,
-		references: run.references,
-		toolNames: chatTools.map(t => t.name),
-		maxToolResultTokens: toolResultBudget(budget),
-	});
+	const input = (): AgentRenderInput => {
+		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.ledgerSuspended, state.conversation, state.ledger, state.ledgerShown, budget.messages);
+		return {
+			conversation: state.conversation,
+			request: request.prompt,
+			references: run.references,
+			toolNames: chatTools.map(t => t.name),
+			maxToolResultTokens: toolResultBudget(budget),
+			doneLedger: state.ledgerShown?.text,
+		};
+	};
 
 	for (;;) {
 		if (token.isCancellationRequested) {
@@ -70,7 +92,7 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 			state.maxToolCallsExceeded = true;
 			return;
 		}
-		const prompt = await renderFitting(run, state, budget, input);
+		const prompt = await renderFitting(run, state, budget, input, background);
 		const reply = await callModel(request.model, prompt.messages, { tools: chatTools, justification: 'Longhaul runs an agent session with this model.' }, token, text => stream.markdown(text));
 
 		const calls: ToolCall[] = [];
@@ -89,6 +111,9 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 			const result = await runTool(run, requested.name, requested.input, token);
 			if (result !== undefined) {
 				call.result = capToolResult(result, toolResultBudget(budget));
+			}
+			if (noteCall(state.repeats, call.name, call.arguments, call.result) && !state.modelSummariesStopped) {
+				stopModelSummaries(run, state, `right after a summary the agent called ${call.name} with the same arguments and got the same result ${REPEATS_AFTER_SUMMARY} times`);
 			}
 		}
 		addActiveRound(state, round);
@@ -122,49 +147,130 @@ function capToolResult(text: string, maxTokens: number): string {
 }
 
 /**
- * Renders the agent prompt, summarizing when it does not fit. After
- * {@link MAX_COMPACTIONS_PER_RENDER} summarizations that did not make it fit (or when no summary
- * can be made), old tool results are removed deterministically and the user is told. Never loops.
+ * Cheap-first compaction (longhaul.maskOldToolResults): replaces old tool results outside the
+ * rounds the planner keeps verbatim with one-line placeholders. False when it masked nothing
+ * (nothing left, or the older rounds would stay too large to summarize later): summarize then.
  */
-async function renderFitting(run: AgentRun, state: RequestState, budget: PromptBudget, input: () => AgentRenderInput): Promise<RenderedPrompt> {
+function maskOlderResults(run: AgentRun, state: RequestState, budget: PromptBudget, overflowTokens: number): boolean {
+	const masked = maskForOverflow(state.conversation, run.settings.summarizationMode, countTokens, budget.messages, overflowTokens);
+	if (masked.maskedCalls === 0) {
+		if (masked.declined) log().info(`masking declined (${masked.declined}): ${masked.olderPartTokens} tokens in the older rounds`);
+		return false;
+	}
+	state.conversation = masked.conversation;
+	state.masking.maskings++;
+	state.masking.maskedResults += masked.maskedCalls;
+	state.masking.freedTokens += masked.freedTokens;
+	log().info(`masking: ${masked.maskedCalls} older tool results (${masked.duplicateCalls} duplicates), ${masked.freedTokens} tokens freed, ${masked.keptRoundCount} rounds kept intact`);
+	run.stream.markdown(`\n\n*Replaced ${masked.maskedCalls} older tool result${masked.maskedCalls === 1 ? '' : 's'} with short placeholders (about ${masked.freedTokens} tokens) instead of summarizing; the agent can run those calls again if it needs them.*\n\n`);
+	return true;
+}
+
+/** The loop breaker: no more summaries from the model in this request; truncation takes over. */
+function stopModelSummaries(run: AgentRun, state: RequestState, why: string): void {
+	state.modelSummariesStopped = why;
+	log().info(`loop breaker: ${why}`);
+	run.stream.markdown(`\n\n*Loop breaker: ${why}. Longhaul stops summarizing with the model for this request and removes the oldest tool results instead when the window fills.*\n\n`);
+}
+
+/**
+ * Renders the agent prompt, summarizing when it does not fit: first with a summary prepared in
+ * the background, if one is ready and still right, then with the model, at most
+ * {@link MAX_COMPACTIONS_PER_RENDER} times. When that does not make it fit (the loop breaker then
+ * stops model summaries for the rest of the request), or no summary can be made, old tool results
+ * are removed deterministically and the user is told. Never loops. A prompt that fits but passes
+ * the background threshold starts preparing the next summary.
+ */
+async function renderFitting(run: AgentRun, state: RequestState, budget: PromptBudget, input: () => AgentRenderInput, background: BackgroundSummarizer): Promise<RenderedPrompt> {
 	let compactions = 0;
+	let modelSummaries = 0;
 	for (;;) {
 		try {
-			return await renderAgent(input(), budget.messages);
+			const rendered = await renderAgent(input(), budget.messages);
+			const threshold = run.settings.backgroundSummarizationThreshold;
+			if (threshold > 0 && !state.modelSummariesStopped && rendered.tokenCount >= threshold * budget.messages) {
+				background.start(state);
+			}
+			return rendered;
 		} catch (error) {
 			if (!isBudgetExceeded(error)) {
 				throw error;
 			}
 		}
-		if (compactions < MAX_COMPACTIONS_PER_RENDER) {
+		if (run.settings.maskOldToolResults && maskOlderResults(run, state, budget, (await measureAgent(input())).tokenCount - budget.messages)) {
+			continue;
+		}
+		const compaction: CompactionContext = {
+			model: run.request.model,
+			budget,
+			mode: run.settings.summarizationMode,
+			currentRequest: run.request.prompt,
+			stream: run.stream,
+			token: run.token,
+			reason: 'overflow',
+		};
+		// A summary prepared in the background is used first; it may be older than the overflow, so
+		// it does not count as one of the attempts that must bring the prompt under budget.
+		const prepared = background.running ? await background.takeAtOverflow(state) : undefined;
+		if (run.token.isCancellationRequested) {
+			throw new vscode.CancellationError();
+		}
+		if (prepared) {
+			attachSummary(state, prepared, run.stream, ' Prepared in the background.');
+			noteSummary(state.repeats);
+			continue;
+		}
+		if (!state.modelSummariesStopped && compactions < MAX_COMPACTIONS_PER_RENDER) {
 			compactions++;
-			const outcome = await compact(state, {
-				model: run.request.model,
-				budget,
-				mode: run.settings.summarizationMode,
-				currentRequest: run.request.prompt,
-				stream: run.stream,
-				token: run.token,
-				reason: 'overflow',
-			});
+			const outcome = await compact(state, compaction);
 			if (run.token.isCancellationRequested) {
 				throw new vscode.CancellationError();
 			}
 			if (outcome.kind === 'summarized') {
+				noteSummary(state.repeats);
+				modelSummaries++;
 				continue;
 			}
 			if (outcome.kind === 'failed') {
 				run.stream.markdown('\n\n*The conversation could not be summarized (' + outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ') + '); removing the oldest tool results instead.*\n\n');
 			}
 			compactions = MAX_COMPACTIONS_PER_RENDER;
+		} else if (!state.modelSummariesStopped && modelSummaries >= MAX_COMPACTIONS_PER_RENDER) {
+			stopModelSummaries(run, state, `${MAX_COMPACTIONS_PER_RENDER} summaries in a row did not make the prompt fit`);
 		}
-		const needed = (await measureAgent(input())).tokenCount;
-		const shed = elideOldestToolResults(state.conversation, needed - budget.messages + Math.ceil(budget.messages * 0.05), countTokens);
-		if (shed.elidedCalls === 0) {
-			throw new PromptTooLargeError(needed, budget.messages, budget.toolTokens);
-		}
+		truncate(run, state, (await measureAgent(input())).tokenCount, budget);
+	}
+}
+
+/**
+ * Deterministic truncation, for when no model summary helps: removes the oldest tool results;
+ * when none are left, drops the rounds the planner would summarize (keeping every earlier summary
+ * and saying so in the prompt); then leaves the done-ledger out. Throws PromptTooLargeError when
+ * none of that frees anything.
+ */
+function truncate(run: AgentRun, state: RequestState, needed: number, budget: PromptBudget): void {
+	const shed = elideOldestToolResults(state.conversation, needed - budget.messages + Math.ceil(budget.messages * 0.05), countTokens);
+	if (shed.elidedCalls > 0) {
 		state.conversation = shed.conversation;
 		run.stream.markdown(`\n\n*Removed ${shed.elidedCalls} old tool result${shed.elidedCalls === 1 ? '' : 's'} (about ${shed.shedTokens} tokens) to fit the context window.*\n\n`);
 		log().info(`truncation: elided ${shed.elidedCalls} tool results, ${shed.shedTokens} tokens`);
+		return;
 	}
+	const dropped = dropOlderRounds(state.conversation, run.settings.summarizationMode);
+	if (!dropped) {
+		if (state.ledgerShown && !state.ledgerSuspended) {
+			// Nothing older is left to remove: the ledger goes before the request is refused.
+			state.ledgerSuspended = true;
+			state.ledgerShown = undefined;
+			log().info('truncation: done-ledger left out of this request');
+			return;
+		}
+		throw new PromptTooLargeError(needed, budget.messages, budget.toolTokens);
+	}
+	const count = dropped.plan.summarizeRoundIds.length;
+	state.conversation = dropped.conversation;
+	state.newSummaries.push({ roundId: dropped.plan.anchorRoundId, text: dropped.text });
+	state.droppedRounds += count;
+	run.stream.markdown(`\n\n*Removed ${count} older round${count === 1 ? '' : 's'} without a summary to fit the context window; earlier summaries are kept.*\n\n`);
+	log().info(`truncation: dropped ${count} rounds without a summary`);
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { summarizerPromptBudget, summaryBudget, type PromptBudget } from '../common/budget';
 import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../common/plan';
+import type { Conversation } from '../common/conversation';
 import { applySummary, planSummarization } from '../common/planners';
 import { produceSummary, type SummaryAttempt } from '../common/summarizationFlow';
 import { summarizerEntries } from '../common/summarizerInput';
@@ -18,7 +19,7 @@ export interface CompactionContext {
 	readonly stream: vscode.ChatResponseStream;
 	readonly token: vscode.CancellationToken;
 	readonly focus?: string;
-	readonly reason: 'overflow' | 'command';
+	readonly reason: 'overflow' | 'command' | 'background';
 }
 
 export type CompactionOutcome =
@@ -33,26 +34,32 @@ export function describePlan(plan: SummarizationPlan): string {
 	return `Summarized ${s} older round${s === 1 ? '' : 's'}, kept ${k} recent round${k === 1 ? '' : 's'} verbatim (${plan.mode}${fallback}).`;
 }
 
+/** A summary made for a plan but not attached yet. */
+export interface PreparedSummary {
+	readonly plan: SummarizationPlan;
+	readonly attempts: readonly SummaryAttempt[];
+	/** Undefined when every attempt failed. */
+	readonly summary?: string;
+}
+
 /**
- * Summarizes the older part of the conversation with the active planner. On success the
- * summary is attached to the plan's anchor round in `state` and recorded for this turn's
- * metadata; on failure `state` is untouched. Cancellation propagates.
+ * Plans the summarization of `conversation` with the active planner and asks the model for the
+ * summary (Full, then Simple). Changes nothing; `undefined` when there is nothing to summarize.
+ * Cancellation propagates as vscode.CancellationError.
  */
-export async function compact(state: RequestState, ctx: CompactionContext): Promise<CompactionOutcome> {
+export async function prepareSummary(conversation: Conversation, ctx: Omit<CompactionContext, 'stream'>): Promise<PreparedSummary | undefined> {
 	const started = Date.now();
 	let plan: SummarizationPlan;
 	try {
-		plan = planSummarization(state.conversation, ctx.mode, { countTokens });
+		plan = planSummarization(conversation, ctx.mode, { countTokens });
 	} catch (error) {
 		if (error instanceof NothingToSummarizeError) {
 			log().info(`summarization skipped: nothing to summarize (mode ${ctx.mode}, reason ${ctx.reason})`);
-			return { kind: 'nothing-to-summarize' };
+			return undefined;
 		}
 		throw error;
 	}
-
-	ctx.stream.progress('Summarizing conversation history…');
-	const entries = summarizerEntries(state.conversation, plan, ctx.currentRequest);
+	const entries = summarizerEntries(conversation, plan, ctx.currentRequest);
 	const result = await produceSummary(
 		{
 			render: async mode => {
@@ -86,13 +93,46 @@ export async function compact(state: RequestState, ctx: CompactionContext): Prom
 				durationMs: Date.now() - started,
 			}),
 	);
+	return { plan, attempts: result.attempts, summary: result.summary };
+}
 
-	if (result.summary === undefined) {
-		return { kind: 'failed', plan, attempts: result.attempts };
-	}
-	state.conversation = applySummary(state.conversation, plan.anchorRoundId, result.summary);
-	state.newSummaries.push({ roundId: plan.anchorRoundId, text: result.summary });
+/** Attaches a prepared summary to its anchor round, records it for this turn's metadata and tells the user. */
+export function attachSummary(state: RequestState, prepared: PreparedSummary & { summary: string }, stream: vscode.ChatResponseStream, note = ''): void {
+	state.conversation = applySummary(state.conversation, prepared.plan.anchorRoundId, prepared.summary);
+	state.newSummaries.push({ roundId: prepared.plan.anchorRoundId, text: prepared.summary });
 	state.summarizations++;
-	ctx.stream.markdown(`\n\n*${describePlan(plan)}*\n\n`);
-	return { kind: 'summarized', plan, attempts: result.attempts };
+	stream.markdown(`\n\n*${describePlan(prepared.plan)}${note}*\n\n`);
+}
+
+/**
+ * Summarizes the older part of the conversation with the active planner. On success the
+ * summary is attached to the plan's anchor round in `state` and recorded for this turn's
+ * metadata; on failure `state` is untouched. Cancellation propagates.
+ */
+export async function compact(state: RequestState, ctx: CompactionContext): Promise<CompactionOutcome> {
+	if (!canPlan(state.conversation, ctx.mode)) {
+		log().info(`summarization skipped: nothing to summarize (mode ${ctx.mode}, reason ${ctx.reason})`);
+		return { kind: 'nothing-to-summarize' };
+	}
+	ctx.stream.progress('Summarizing conversation history…');
+	const prepared = await prepareSummary(state.conversation, ctx);
+	if (!prepared) {
+		return { kind: 'nothing-to-summarize' };
+	}
+	if (prepared.summary === undefined) {
+		return { kind: 'failed', plan: prepared.plan, attempts: prepared.attempts };
+	}
+	attachSummary(state, { ...prepared, summary: prepared.summary }, ctx.stream);
+	return { kind: 'summarized', plan: prepared.plan, attempts: prepared.attempts };
+}
+
+/** True when the planner finds something to summarize (checked before showing progress). */
+export function canPlan(conversation: Conversation, mode: SummarizationMode): boolean {
+	try {
+		planSummarization(conversation, mode);
+		return true;
+	} catch (error) {
+		if (error instanceof NothingToSummarizeError) return false;
+		throw error;
+	}
 }

@@ -6,6 +6,8 @@ import { budgetFor } from './agentLoop';
 import { countTokens, measureAgent } from './promptRendering';
 import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
+import type { DoneLedger } from '../common/doneLedger';
+import { doneLedgerForPrompt } from './doneLedgerPrompt';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */
 export async function contextReport(
@@ -14,6 +16,7 @@ export async function contextReport(
 	tools: readonly vscode.LanguageModelToolInformation[],
 	settings: LonghaulSettings,
 	toolsLeftOut: readonly string[] = [],
+	ledger?: DoneLedger,
 ): Promise<string> {
 	const chatTools = toChatTools(tools);
 	const budget = budgetFor(model, chatTools);
@@ -26,14 +29,17 @@ export async function contextReport(
 		else if (entry.kind === 'round') { rounds += countTokens(roundText(entry.round)); roundCount++; }
 		else if (entry.kind === 'user') requests += countTokens(entry.text);
 	}
-	const total = (await measureAgent({ conversation, request: '', references: [], toolNames: chatTools.map(t => t.name), maxToolResultTokens: toolResultBudget(budget) })).tokenCount;
-	const system = Math.max(0, total - summaries - rounds - requests);
+	const ledgerText = ledger ? doneLedgerForPrompt(settings.doneLedger, conversation, ledger, undefined, budget.messages)?.text : undefined;
+	const ledgerTokens = ledgerText ? countTokens(ledgerText) : 0;
+	const total = (await measureAgent({ conversation, request: '', references: [], toolNames: chatTools.map(t => t.name), maxToolResultTokens: toolResultBudget(budget), doneLedger: ledgerText })).tokenCount;
+	const system = Math.max(0, total - summaries - rounds - requests - ledgerTokens);
 	const used = total + budget.toolTokens;
 	const pct = (n: number) => (budget.window ? ((100 * n) / budget.window).toFixed(1) : '0.0') + '%';
 	const rows: [string, number][] = [
 		['System instructions and message framing', system],
 		['Tool definitions (' + chatTools.length + ' tools)', budget.toolTokens],
 		['Summaries', summaries],
+		['Done-ledger', ledgerTokens],
 		[`Verbatim rounds (${roundCount})`, rounds],
 		['User requests', requests],
 		['Reserve (tokenizer difference)', budget.reserve],
@@ -47,6 +53,20 @@ export async function contextReport(
 		...rows.map(([name, n]) => `| ${name} | ${n.toLocaleString('en-US')} | ${pct(n)} |`),
 		'',
 		...(toolsLeftOut.length ? [`${toolsLeftOut.length} tool${toolsLeftOut.length === 1 ? '' : 's'} left out so that tool definitions stay within a quarter of the window: ${toolsLeftOut.map(n => '`' + n + '`').join(', ')}. Attach one with \`#\` to offer it anyway.`, ''] : []),
+		...ledgerLines(settings, ledger, ledgerText),
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 	].join('\n');
+}
+
+/** What the done-ledger holds, and whether the next prompt shows it. */
+function ledgerLines(settings: LonghaulSettings, ledger: DoneLedger | undefined, text: string | undefined): string[] {
+	if (!ledger) return [];
+	const edited = ledger.edits.length;
+	const facts = `${ledger.requests.length} request${ledger.requests.length === 1 ? '' : 's'}, ${ledger.reads.length} file${ledger.reads.length === 1 ? '' : 's'} read, ${edited} file${edited === 1 ? '' : 's'} created or edited, ${ledger.commands.length} command${ledger.commands.length === 1 ? '' : 's'} run, ${ledger.steps} tool call${ledger.steps === 1 ? '' : 's'} in all`;
+	const shown = !settings.doneLedger
+		? 'not shown to the model (`longhaul.doneLedger` is off)'
+		: text
+			? 'shown to the model after the summaries'
+			: 'shown to the model once the conversation has been summarized (until then every round is verbatim)';
+	return [`**Done-ledger:** ${facts}; ${shown}.`, ...(text ? ['', '```text', text, '```'] : []), ''];
 }

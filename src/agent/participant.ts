@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation';
+import { ledgerAtRequestStart, type DoneLedger } from '../common/doneLedger';
 import { encodeTurnRecord, rebuildConversation } from '../common/metadata';
 import { PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
 import type { HandledRequest } from './api';
@@ -23,6 +24,14 @@ export interface LonghaulResultMetadata {
 	readonly longhaul: unknown;
 	readonly summarizations: number;
 	readonly toolCalls: number;
+	/** Summaries prepared in the background during this request, and what became of them. */
+	readonly background: RequestState['background'];
+	/** Rounds dropped without a model summary, the last step of truncation. */
+	readonly droppedRounds: number;
+	/** Old tool results replaced by placeholders in this request (cheap-first compaction). */
+	readonly masking: RequestState['masking'];
+	/** Why the loop breaker stopped model summaries in this request, if it did. */
+	readonly loopBreaker?: string;
 }
 
 export function createParticipant(context: vscode.ExtensionContext, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
@@ -66,21 +75,29 @@ function recordingStream(stream: vscode.ChatResponseStream, onMarkdown: (text: s
 	return forward as unknown as vscode.ChatResponseStream;
 }
 
-/** Rebuilds the conversation from the chat history; unreadable parts are skipped and logged. */
-function pastConversation(chatContext: vscode.ChatContext): Conversation {
+/**
+ * Rebuilds the conversation from the chat history, and the done-ledger at the start of this
+ * request (`request`, none for commands, is its newest entry); unreadable parts are skipped
+ * and logged, a missing or bad stored ledger is rebuilt from the rounds.
+ */
+function pastConversation(chatContext: vscode.ChatContext, request: string | undefined): { conversation: Conversation; ledger: DoneLedger } {
 	const read = readChatHistory(chatContext.history);
 	if (read.foreignTurns > 0) {
 		log().info(`history: skipped ${read.foreignTurns} turn(s) of other participants`);
 	}
-	const { conversation, issues } = rebuildConversation(read.turns.map(t => ({ user: t.command ? '' : t.user, metadata: t.metadata })));
+	const { conversation, issues, doneLedgers } = rebuildConversation(read.turns.map(t => ({ user: t.command ? '' : t.user, metadata: t.metadata })));
 	for (const issue of issues) {
 		log().warn(`history: ${issue.kind} at ${issue.path}: ${issue.message}`);
 	}
 	// Command turns (/compact, /context) carry summaries but are not part of the conversation.
-	return { turns: conversation.turns.filter(t => t.user !== '' || t.rounds.length > 0), activeRounds: conversation.activeRounds };
+	const kept = conversation.turns.map((turn, i) => ({ turn, ledger: doneLedgers[i] })).filter(({ turn }) => turn.user !== '' || turn.rounds.length > 0);
+	const turns = kept.map(k => k.turn);
+	const past = kept.map(k => k.ledger);
+	return { conversation: { turns, activeRounds: conversation.activeRounds }, ledger: ledgerAtRequestStart(turns, past, request) };
 }
 
-function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage?: string, refused = false): vscode.ChatResult {
+/** Commands (/context, /compact) store no ledger: the next request takes the previous one. */
+function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage?: string, refused = false, storeLedger = true): vscode.ChatResult {
 	const metadata: LonghaulResultMetadata = {
 		summarizationMode: settings.summarizationMode,
 		longhaul: encodeTurnRecord({
@@ -89,16 +106,22 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 			cancelled: state.cancelled || undefined,
 			refused: refused || undefined,
 			summaries: state.newSummaries,
+			doneLedger: storeLedger ? state.ledger : undefined,
 		}),
 		summarizations: state.summarizations,
 		toolCalls: state.toolCallCount,
+		background: state.background,
+		masking: state.masking,
+		droppedRounds: state.droppedRounds,
+		...(state.modelSummariesStopped ? { loopBreaker: state.modelSummariesStopped } : {}),
 	};
 	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
 }
 
 async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
 	const settings = readSettings();
-	const state = newRequestState(pastConversation(chatContext));
+	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
+	const state = newRequestState(past.conversation, past.ledger);
 	const selection = selectTools(vscode.lm.tools, {
 		trusted: vscode.workspace.isTrusted,
 		maxInputTokens: request.model.maxInputTokens,
@@ -110,8 +133,8 @@ async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.Ch
 	}
 	try {
 		if (request.command === 'context') {
-			stream.markdown(await contextReport(state.conversation, request.model, tools, settings, selection.leftOut));
-			return resultFor(state, settings);
+			stream.markdown(await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger));
+			return resultFor(state, settings, undefined, false, false);
 		}
 		if (request.command === 'compact') {
 			const outcome = await compact(state, {
@@ -129,7 +152,7 @@ async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.Ch
 			} else if (outcome.kind === 'failed') {
 				stream.markdown(`The conversation could not be summarized (${outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`);
 			}
-			return resultFor(state, settings);
+			return resultFor(state, settings, undefined, false, false);
 		}
 		const references = await referencesAsText(request.references);
 		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool }, state);

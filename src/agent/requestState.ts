@@ -1,4 +1,8 @@
 import type { Conversation, Round } from '../common/conversation';
+import { extendLedger, type DoneLedger } from '../common/doneLedger';
+import type { LedgerForPrompt } from '../common/doneLedgerRender';
+import { newRepeatTracker, type RepeatTracker } from '../common/loopBreaker';
+import { newBackgroundStats, type BackgroundStats } from './backgroundSummary';
 
 /** A summary made during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */
 export interface NewSummary {
@@ -14,14 +18,41 @@ export interface RequestState {
 	maxToolCallsExceeded: boolean;
 	cancelled: boolean;
 	summarizations: number;
+	/** Rounds dropped without a model summary (the last step of truncation). */
+	droppedRounds: number;
+	/** Set when the loop breaker stopped summarizing with the model for this request: why. */
+	modelSummariesStopped?: string;
+	readonly repeats: RepeatTracker;
+	readonly background: BackgroundStats;
+	/** Cheap-first compaction in this request (longhaul.maskOldToolResults). */
+	readonly masking: { maskings: number; maskedResults: number; freedTokens: number };
+	/** The done-ledger so far: past turns, this request, and every active round's tool calls. */
+	ledger: DoneLedger;
+	/** The ledger text the prompts of this request show, re-rendered at each new summary. */
+	ledgerShown?: LedgerForPrompt;
+	/** The ledger is left out for the rest of the request: nothing else was left to remove. */
+	ledgerSuspended?: boolean;
 }
 
-export function newRequestState(past: Conversation): RequestState {
-	return { conversation: { turns: past.turns, activeRounds: [] }, newSummaries: [], toolCallCount: 0, maxToolCallsExceeded: false, cancelled: false, summarizations: 0 };
+export function newRequestState(past: Conversation, ledger: DoneLedger): RequestState {
+	return {
+		conversation: { turns: past.turns, activeRounds: [] },
+		newSummaries: [],
+		toolCallCount: 0,
+		maxToolCallsExceeded: false,
+		cancelled: false,
+		summarizations: 0,
+		droppedRounds: 0,
+		repeats: newRepeatTracker(),
+		background: newBackgroundStats(),
+		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
+		ledger,
+	};
 }
 
 export function addActiveRound(state: RequestState, round: Round): void {
 	state.conversation = { turns: state.conversation.turns, activeRounds: [...state.conversation.activeRounds, round] };
+	state.ledger = extendLedger(state.ledger, round);
 }
 
 let counter = 0;

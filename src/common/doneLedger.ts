@@ -154,9 +154,10 @@ export function buildLedger(conversation: Conversation, request?: string): DoneL
 /**
  * The ledger at the start of a request: the newest stored ledger (`stored[i]` is the one stored
  * with `turns[i]`, `undefined` where none was) brought up to date with the turns after it, or,
- * when none was stored, the ledger built from all `turns`; then `request` is added.
+ * when none was stored, the ledger built from all `turns`; then `request` is added (commands
+ * such as /context pass none).
  */
-export function ledgerAtRequestStart(turns: readonly Turn[], stored: readonly (DoneLedger | undefined)[], request: string): DoneLedger {
+export function ledgerAtRequestStart(turns: readonly Turn[], stored: readonly (DoneLedger | undefined)[], request?: string): DoneLedger {
 	let newest = -1;
 	for (let i = Math.min(turns.length, stored.length) - 1; i >= 0; i--) {
 		if (stored[i]) {
@@ -165,5 +166,6 @@ export function ledgerAtRequestStart(turns: readonly Turn[], stored: readonly (D
 		}
 	}
 	const base = newest === -1 ? emptyLedger() : stored[newest]!;
-	return addUserRequest(turns.slice(newest + 1).reduce(extendWithTurn, base), request);
+	const upToDate = turns.slice(newest + 1).reduce(extendWithTurn, base);
+	return request === undefined ? upToDate : addUserRequest(upToDate, request);
 }

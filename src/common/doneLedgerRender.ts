@@ -3,7 +3,9 @@
 // reads and searches first, then other calls, then commands, then edits. User requests are
 // never left out: they are shortened, and only as a last resort the oldest are referred to by
 // number (they stay word for word in the conversation itself).
+import type { Conversation } from './conversation';
 import type { DoneLedger, LedgerCall, LedgerCommand, LedgerEdit, LedgerRead } from './doneLedger';
+import { flattenRounds, newestSummaryIndex } from './flatten';
 
 export const LEDGER_HEADING = 'Already done in this session (recorded from the tool calls and their results; do not repeat any of it unless the user asks):';
 
@@ -182,11 +184,21 @@ const REQUEST_LENGTHS = [160, 80, 40] as const;
  * empty or not even its most compact form (every entry merged, requests by number) fits.
  */
 export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOptions): string {
+	const text = renderWithCounter(ledger, options, false);
+	return text === '' || options.countTokens(text) <= options.maxTokens ? text : renderWithCounter(ledger, options, true);
+}
+
+function renderWithCounter(ledger: DoneLedger, options: LedgerRenderOptions, exactCounts: boolean): string {
 	if (ledger.requests.length === 0 && ledger.steps === 0) return '';
 	const { maxTokens, countTokens } = options;
 	const queue = mergeQueue(ledger);
 	const planChars = ledger.plan?.text.length ?? 0;
-	const fits = (shape: Shape) => countTokens(layout(ledger, shape, queue)) <= maxTokens;
+	// The search compares a per-line estimate (lines repeat from render to render, so a caching
+	// tokenizer counts only the new ones); the answer is then checked with the exact count.
+	const estimate = (text: string) => text.split('\n').reduce((sum, line) => sum + countTokens(line) + 1, 0);
+	const exactFits = (shape: Shape) => countTokens(layout(ledger, shape, queue)) <= maxTokens;
+	const exact = exactCounts;
+	const fits = (shape: Shape) => (exact ? exactFits(shape) : estimate(layout(ledger, shape, queue)) <= maxTokens);
 	const shapeAt = (merged: number, requestChars: number, requestsByNumber = 0, plan = planChars): Shape => ({ merged, requestChars, requestsByNumber, planChars: plan });
 	/** The fewest merges in [lo, hi] that fit; the size is not strictly monotone (a group line can appear), so step on from the search's answer. */
 	const fewestMerges = (lo: number, hi: number, requestChars: number): Shape | undefined => {
@@ -215,4 +227,28 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 	const byNumber = smallestFitting(0, ledger.requests.length, k => fits(shapeAt(queue.length, shortest, k, 0)));
 	const last = shapeAt(queue.length, shortest, byNumber, 0);
 	return fits(last) ? layout(ledger, last, queue) : '';
+}
+
+/** The ledger text a prompt shows, and the summary it was rendered for. */
+export interface LedgerForPrompt {
+	/** Id of the round carrying the newest summary when the text was rendered. */
+	readonly anchorRoundId: string;
+	readonly text: string;
+}
+
+/**
+ * The ledger text for the next prompt, under the policy "render at each summary, keep the text
+ * until the next one": no ledger while nothing is summarized (every round is still verbatim);
+ * when the newest summary differs from `previous`'s, the current ledger is rendered again;
+ * otherwise `previous` is returned unchanged. Work done after the newest summary is in the
+ * verbatim rounds, and the text stays identical from request to request, so the prompt prefix
+ * up to the kept rounds stays cacheable. `undefined`: show no ledger.
+ */
+export function ledgerForPrompt(conversation: Conversation, ledger: DoneLedger, previous: LedgerForPrompt | undefined, options: LedgerRenderOptions): LedgerForPrompt | undefined {
+	const flat = flattenRounds(conversation);
+	const newest = newestSummaryIndex(flat);
+	if (newest === -1) return undefined;
+	const anchorRoundId = flat[newest].round.id;
+	if (previous?.anchorRoundId === anchorRoundId) return previous;
+	return { anchorRoundId, text: renderDoneLedger(ledger, options) };
 }

@@ -7,7 +7,9 @@
 // opposite: a prompt whose verbatim content does not fit must fail so the agent summarizes. So
 // prompt-tsx renders with an unlimited budget (it never prunes), the exact token count is compared
 // with the real budget here, and an overflow throws BudgetExceededError (prompt-tsx's class).
-// The one optional part, the agent prompt's done ledger, is dropped before giving up.
+// The done ledger is part of the prompt like everything else (an overflow with it leads to a
+// summary, so it is never silently missing); a caller may mark it optional
+// (`doneLedgerOptional`), and then it is dropped before giving up.
 // docs/prompts.md explains the choice and the alternatives.
 import { MetadataMap, PromptRenderer, type BasePromptElementProps, type PromptElementCtor, type Raw } from '@vscode/prompt-tsx';
 import { BudgetExceededError } from '@vscode/prompt-tsx/dist/base/materialized';
@@ -21,6 +23,11 @@ export interface RenderOptions {
 	readonly tokenizer: PromptTokenizer;
 	/** Tokens the messages may use (e.g. `computeBudget(...).messages`). */
 	readonly budget: number;
+}
+
+export interface AgentRenderOptions extends RenderOptions {
+	/** Render without the done ledger when the prompt does not fit with it, instead of throwing. Default false. */
+	readonly doneLedgerOptional?: boolean;
 }
 
 export interface RenderedPrompt {
@@ -71,16 +78,17 @@ export function measureAgentPrompt(props: AgentPromptProps, tokenizer: PromptTok
 }
 
 /**
- * The agent prompt, every part verbatim. When it is over budget, it is rendered again without
- * the done ledger (if one was given); when still over, throws {@link PromptBudgetExceededError}.
+ * The agent prompt, every part verbatim. When it is over budget, throws
+ * {@link PromptBudgetExceededError}; with `doneLedgerOptional`, it is first rendered again
+ * without the done ledger (if one was given).
  */
-export async function renderAgentPrompt(props: AgentPromptProps, options: RenderOptions): Promise<RenderedAgentPrompt> {
+export async function renderAgentPrompt(props: AgentPromptProps, options: AgentRenderOptions): Promise<RenderedAgentPrompt> {
 	const { tokenizer, budget } = options;
 	const whole = await renderUnpruned(AgentPrompt, { ...props, tokenizer }, tokenizer);
 	if (whole.tokenCount <= budget) {
 		return { ...whole, doneLedgerOmitted: false };
 	}
-	if (props.doneLedger?.trim()) {
+	if (options.doneLedgerOptional && props.doneLedger?.trim()) {
 		const lean = await renderUnpruned(AgentPrompt, { ...props, doneLedger: undefined, tokenizer }, tokenizer);
 		if (lean.tokenCount <= budget) {
 			return { ...lean, doneLedgerOmitted: true };

@@ -2,7 +2,7 @@
 // summary is stored, and the next request works with the whole conversation intact.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { resetSession, scriptedModel, sendChat, setHandler, withSetting } from './helpers';
+import { resetSession, scriptedModel, sendChat, setHandler, suiteSettings, withSetting } from './helpers';
 import { DATA_FILE, SMALL_WINDOW, allText, createSessionScript, dataFileContent, pairingProblems, summaryNumbersIn, toolCallIds } from './sessionScript';
 
 interface Metadata {
@@ -23,6 +23,9 @@ async function waitFor(condition: () => boolean, timeoutMs: number, message: str
 
 describe('cancellation during a summarization', function () {
 	this.timeout(60_000);
+	// These tests time and count summarizer requests of summaries made at the overflow; summaries
+	// prepared in the background are tested in continuity.test.ts.
+	suiteSettings({ backgroundSummarizationThreshold: 0 });
 	let dataFile: vscode.Uri | undefined;
 	before(async () => {
 		const folder = vscode.workspace.workspaceFolders?.[0];

@@ -8,6 +8,7 @@
 // Call resetSession() in beforeEach: it restores the fixture's defaults and starts a new chat.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import Mocha = require('mocha');
 import type { HandledRequest, LonghaulApi } from '../../src/agent/api';
 import { FIXTURE_ID, MODEL_ID, VENDOR, type ScriptedHandler, type ScriptedModelApi, type ScriptedRequest } from '../fixtures/scripted-model/src/api';
 
@@ -154,4 +155,29 @@ export function lastRequest(api: ScriptedModelApi): ScriptedRequest {
 	const request = api.requests[api.requests.length - 1];
 	assert.ok(request, 'the scripted model received no request');
 	return request;
+}
+
+/**
+ * Sets Longhaul settings globally for a whole describe block and restores them after it. Use it
+ * inside describe(); for example the suites that count summarizer requests turn background
+ * summarization off, since a summary prepared early changes when requests arrive.
+ */
+export function suiteSettings(values: Readonly<Record<string, unknown>>): void {
+	const previous = new Map<string, unknown>();
+	before(async () => {
+		const config = vscode.workspace.getConfiguration('longhaul');
+		for (const [key, value] of Object.entries(values)) {
+			previous.set(key, config.inspect(key)?.globalValue);
+			await config.update(key, value, vscode.ConfigurationTarget.Global);
+		}
+	});
+	after(async () => {
+		const config = vscode.workspace.getConfiguration('longhaul');
+		for (const [key, value] of previous) await config.update(key, value, vscode.ConfigurationTarget.Global);
+	});
+}
+
+/** Prints a line in the test report (plain console lines from a test do not reach the harness's output). */
+export function say(line: string): void {
+	(Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void }).consoleLog(line);
 }

@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ScriptedRequest } from '../fixtures/scripted-model/src/api';
-import { resetSession, scriptedModel, sendChat, setHandler, withSetting } from './helpers';
+import { resetSession, scriptedModel, sendChat, setHandler, suiteSettings, withSetting } from './helpers';
 import {
 	DATA_FILE,
 	SMALL_WINDOW,
@@ -115,6 +115,9 @@ async function longSession(mode: 'half-context' | 'legacy'): Promise<number[]> {
 
 describe('long sessions in a small window', function () {
 	this.timeout(120_000);
+	// These tests time and count summarizer requests of summaries made at the overflow; summaries
+	// prepared in the background are tested in continuity.test.ts.
+	suiteSettings({ backgroundSummarizationThreshold: 0 });
 	let dataFile: vscode.Uri | undefined;
 
 	before(async () => {

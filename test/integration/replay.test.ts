@@ -35,7 +35,19 @@ interface Metadata {
 	summarizationMode: string;
 	summarizations: number;
 	toolCalls: number;
+	background: { started: number; readyAtOverflow: number; awaitedAtOverflow: number; used: number; discarded: number };
 }
+
+/**
+ * The two product modes with background summarization off, so that every summary is made at the
+ * overflow exactly like the Node replay does; and half-context with the default threshold (80%),
+ * which measures how many summaries were ready before the overflow (issue 7).
+ */
+const CONFIGS = [
+	{ mode: 'half-context', background: 0 },
+	{ mode: 'legacy', background: 0 },
+	{ mode: 'half-context', background: 80 },
+] as const;
 
 const fmt = (ms: number) => ms.toFixed(1);
 
@@ -44,8 +56,11 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 	beforeEach(resetSession);
 	after(resetSession);
 
-	for (const mode of ['half-context', 'legacy'] as const) {
-		it(`${mode}: ${SESSION} plays every round at a 16k window, 0 overflows, the summarizations the Node replay predicts`, async function () {
+	for (const { mode, background } of CONFIGS) {
+		const title = background
+			? `${mode} with background summarization at ${background}%: ${SESSION} plays every round at a 16k window, 0 overflows, every summary used or discarded, the share ready before the overflow printed`
+			: `${mode}: ${SESSION} plays every round at a 16k window, 0 overflows, the summarizations the Node replay predicts`;
+		it(title, async function () {
 			if (!fs.existsSync(file)) {
 				say(`      skipped: ${file} not found (set LONGHAUL_CORPUS to the corpus folder)`);
 				this.skip();
@@ -59,73 +74,88 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 			scripted.startReplay(file, { summaryTokens: seen => benchEquivalent(seen).summaryTokens });
 			const started = Date.now();
 			const handled: HandledRequest[] = [];
-			await withSetting('halfContextSummarization', mode === 'half-context', async () => {
-				for (const turn of script.turns) {
-					handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 4 * 60_000 }));
-				}
-			});
+			await withSetting('backgroundSummarizationThreshold', background, () =>
+				withSetting('halfContextSummarization', mode === 'half-context', async () => {
+					for (const turn of script.turns) {
+						handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 4 * 60_000 }));
+					}
+				}),
+			);
 			const wallMs = Date.now() - started;
 			const report = scripted.replay;
 			assert.ok(report, 'the fixture should report the replay');
+			assert.ok(report.seen, 'the fixture should have seen an agent request');
 
-			// Every turn completed without an error, and the fixture saw the recording played as recorded.
-			for (const h of handled) assert.strictEqual(h.errorMessage, undefined, `a turn failed: ${h.errorMessage}`);
+			// What happened, measured first and printed before any assertion, so a failure still reports it.
+			const recordedCalls = script.turns.reduce((n, t) => n + t.rounds.reduce((m, r) => m + r.calls.length, 0), 0);
+			const agentEvents = report.events.flatMap(e => (e.kind === 'agent' ? [e] : []));
+			const summarizerEvents = report.events.flatMap(e => (e.kind === 'summarizer' ? [e] : []));
+			const metadata = handled.map(h => h.metadata as unknown as Metadata);
+			const stored = metadata.reduce((n, m) => n + (m?.summarizations ?? 0), 0);
+			const failed = handled.filter(h => h.errorMessage !== undefined);
+			const count = (pattern: RegExp, sum = false) => handled.reduce((n, h) => n + [...h.markdown.matchAll(pattern)].reduce((s, m) => s + (sum ? Number(m[1]) : 1), 0), 0);
+			const removed = count(REMOVED_NOTICE, true);
+			const loopBreaks = count(/Loop breaker:/g);
+			const backgroundSummaries = count(/Prepared in the background/g);
+			const bg = metadata.reduce((t, m) => ({ started: t.started + m.background.started, readyAtOverflow: t.readyAtOverflow + m.background.readyAtOverflow, awaitedAtOverflow: t.awaitedAtOverflow + m.background.awaitedAtOverflow, used: t.used + m.background.used, discarded: t.discarded + m.background.discarded }), { started: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0 });
+			const agentRequests = scripted.requests.filter(r => !isSummarizationRequest(r));
+			const offeredNames = agentRequests.length ? agentRequests[agentRequests.length - 1].tools : [];
+			const predicted = await predictReplay(script, report.userTexts, report.seen, mode);
+			const expected = predicted.result.metrics;
+			const times = roundTimes(report.events);
+			const lines = [
+				`      replay ${SESSION} (${mode}, window ${WINDOW}): ${agentEvents.length} model requests (${script.recordedRounds} recorded rounds + ${script.turns.length} closing), ${report.toolCallsServed}/${recordedCalls} tool calls, wall ${(wallMs / 1000).toFixed(1)} s`,
+				`      summarizations stored ${stored} (summarizer requests ${summarizerEvents.length}, ${backgroundSummaries} prepared in the background); Node replay (no background) predicts ${expected.summarizations}. Failed turns ${failed.length}${failed.length ? ` (${failed.map(h => h.errorMessage).join(' | ')})` : ''}; Node replay overflows ${expected.overflows}; tool results removed ${removed} (predicted ${expected.elidedToolResults}); loop-breaker notices ${loopBreaks}`,
+				`      Longhaul's own time per round: p50 ${fmt(percentile(times.all, 50))} ms, p95 ${fmt(percentile(times.all, 95))} ms, max ${fmt(Math.max(0, ...times.all))} ms over ${times.all.length} rounds; without a summarizer call in between: p50 ${fmt(percentile(times.withoutSummary, 50))} ms, p95 ${fmt(percentile(times.withoutSummary, 95))} ms (${times.withoutSummary.length} rounds)`,
+				`      where a round's time goes: response end -> replay tool invoked p50 ${fmt(percentile(times.toToolMs, 50))} / p95 ${fmt(percentile(times.toToolMs, 95))} ms; tool invoked -> next request p50 ${fmt(percentile(times.fromToolMs, 50))} / p95 ${fmt(percentile(times.fromToolMs, 95))} ms; the model's own reply p50 ${fmt(percentile(times.modelMs, 50))} ms`,
+				`      summarizer calls: ${times.summarizerMs.map(fmt).join(', ')} ms; absorbed rounds ${summarizerEvents.map(e => `${e.from}+${e.count}${e.matched ? '' : '?'}`).join(', ')}; summary tokens ${summarizerEvents.map(e => `${e.summaryTokens}/${e.capTokens}`).join(', ')}`,
+				`      budget: ${offeredNames.length} tools offered (${predicted.equivalent.toolTokens} tokens), ${predicted.equivalent.messages} message tokens; instructions +${predicted.equivalent.instructionsDelta} tokens over the benchmark's, so the Node replay runs at window ${predicted.equivalent.benchWindow} (${predicted.equivalent.benchMessages} message tokens); results between the two result caps: ${resultsBetweenCaps(script, predicted.equivalent.toolResultCaps)}`,
+				`      Node replay at that window: ${expected.requests} requests, verbatimHorizonRounds ${expected.verbatimHorizonRounds}, verbatimAfterSummaryRounds ${expected.verbatimAfterSummaryRounds}, renderMs p50 ${expected.renderMsP50} p95 ${expected.renderMsP95}`,
+				...(background ? [`      background: started ${bg.started}, ready at the overflow ${bg.readyAtOverflow}, still running at the overflow ${bg.awaitedAtOverflow}, used ${bg.used}, discarded ${bg.discarded}; summaries ready before the overflow: ${stored ? ((100 * bg.readyAtOverflow) / stored).toFixed(0) : 0}% of ${stored}`] : []),
+				...(report.problems.length ? [`      replay problems: ${report.problems.slice(0, 5).join(' | ')}`] : []),
+			];
+			report_(lines, { session: SESSION, mode: background ? `${mode}+background` : mode, background: bg, window: WINDOW, wallMs, requests: agentEvents.length, recordedRounds: script.recordedRounds, toolCalls: report.toolCallsServed, summarizations: stored, summarizerRequests: summarizerEvents.length, failedTurns: failed.length, removed, loopBreaks, backgroundSummaries, predicted: expected, equivalent: predicted.equivalent, times });
+			logReplay(report);
+
+			// Every turn completed: 0 overflows (a PromptTooLargeError ends the turn with an error) and nothing removed to fit.
+			assert.deepStrictEqual(failed.map(h => h.errorMessage), [], 'no turn may fail (overflow)');
+			assert.strictEqual(expected.overflows, 0, 'the Node replay should not overflow either');
+			assert.strictEqual(removed, expected.elidedToolResults, 'tool results removed to fit: real vs Node replay');
+			// The recording was played as recorded, every call through vscode.lm.invokeTool.
 			assert.deepStrictEqual(report.problems, [], 'the replay should follow the recording');
 			assert.ok(report.finished, 'every recorded turn should be played to its closing round');
-			const recordedCalls = script.turns.reduce((n, t) => n + t.rounds.reduce((m, r) => m + r.calls.length, 0), 0);
-			assert.strictEqual(report.toolCallsServed, recordedCalls, 'every recorded call should go through vscode.lm.invokeTool to the replay tool');
-			const agentEvents = report.events.filter(e => e.kind === 'agent');
+			assert.strictEqual(report.toolCallsServed, recordedCalls, 'every recorded call should reach the replay tool');
 			assert.strictEqual(agentEvents.length, script.recordedRounds + script.turns.length, 'one model request per recorded round plus the closing one per turn');
-			const metadata = handled.map(h => h.metadata as unknown as Metadata);
+			assert.ok(offeredNames.includes('replay_tool'), `the replay tool should be offered, got ${offeredNames.join(', ')}`);
 			metadata.forEach((m, i) => {
 				assert.strictEqual(m.summarizationMode, mode);
 				assert.strictEqual(m.toolCalls, script.turns[i].rounds.reduce((n, r) => n + r.calls.length, 0), `turn ${i + 1}: tool calls`);
 			});
-
-			// 0 overflows: no error (PromptTooLargeError ends a turn with an error above), no tool results removed.
-			const removed = handled.reduce((n, h) => n + [...h.markdown.matchAll(REMOVED_NOTICE)].reduce((s, m) => s + Number(m[1]), 0), 0);
-
-			// The Node replay of the same session, window and mode.
-			assert.ok(report.seen, 'the fixture should have seen an agent request');
-			const offeredNames = scripted.requests.filter(r => !isSummarizationRequest(r)).slice(-1)[0].tools;
+			// The budget the prediction uses is the one the product charged.
 			const productSideTools = toolDefinitionsText(offeredNames.map(name => vscode.lm.tools.find(t => t.name === name)!).map(t => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })));
 			assert.strictEqual(report.seen.toolDefinitions, productSideTools, 'the tool definitions the model received should be the ones vscode.lm.tools holds');
-			assert.ok(offeredNames.includes('replay_tool'), `the replay tool should be offered, got ${offeredNames.join(', ')}`);
-			const predicted = await predictReplay(script, report.userTexts, report.seen, mode);
-			const expected = predicted.result.metrics;
-			const summarizations = report.events.filter(e => e.kind === 'summarizer').length;
-			const stored = metadata.reduce((n, m) => n + m.summarizations, 0);
-
 			// Every user message so far is in every agent prompt, word for word (users are never summarized away).
-			const agentRequests = scripted.requests.filter(r => !isSummarizationRequest(r));
 			assert.strictEqual(agentRequests.length, agentEvents.length);
 			agentRequests.forEach((request, i) => {
 				const texts = request.messages.filter(m => m.role !== 'assistant').flatMap(m => m.parts.flatMap(p => (p.kind === 'text' ? [p.value] : [])));
-				const turn = agentEvents[i].kind === 'agent' ? agentEvents[i].turn : 0;
-				for (let t = 0; t <= turn; t++) assert.ok(texts.includes(report.userTexts[t]), `request ${i + 1}: turn ${t + 1}'s user message is missing`);
+				for (let t = 0; t <= agentEvents[i].turn; t++) assert.ok(texts.includes(report.userTexts[t]), `request ${i + 1}: turn ${t + 1}'s user message is missing`);
 			});
 			report.userTexts.forEach((text, t) => assert.strictEqual(text, script.turns[t].user, `turn ${t + 1}: the model should receive the recorded user message`));
-
-			const times = roundTimes(report.events);
-			const summarizerEvents = report.events.filter(e => e.kind === 'summarizer');
-			const lines = [
-					`      replay ${SESSION} (${mode}, window ${WINDOW}): ${agentEvents.length} model requests (${script.recordedRounds} recorded rounds + ${script.turns.length} closing), ${recordedCalls} tool calls, wall ${(wallMs / 1000).toFixed(1)} s`,
-					`      summarizations ${summarizations} (stored ${stored}; Node replay predicts ${expected.summarizations}), overflows ${handled.filter(h => h.errorMessage).length} (predicted ${expected.overflows}), tool results removed ${removed} (predicted ${expected.elidedToolResults})`,
-					`      Longhaul's own time per round: p50 ${fmt(percentile(times.all, 50))} ms, p95 ${fmt(percentile(times.all, 95))} ms, max ${fmt(Math.max(...times.all))} ms over ${times.all.length} rounds; without a summarization in between: p50 ${fmt(percentile(times.withoutSummary, 50))} ms, p95 ${fmt(percentile(times.withoutSummary, 95))} ms (${times.withoutSummary.length} rounds)`,
-					`      summarizer calls (excluded above): ${times.summarizerMs.map(fmt).join(', ')} ms; absorbed rounds ${summarizerEvents.map(e => (e.kind === 'summarizer' ? e.count : 0)).join(', ')}; summary tokens ${summarizerEvents.map(e => (e.kind === 'summarizer' ? `${e.summaryTokens}/${e.capTokens}` : '')).join(', ')}`,
-					`      budget: ${offeredNames.length} tools offered (${predicted.equivalent.toolTokens} tokens), ${predicted.equivalent.messages} message tokens; instructions +${predicted.equivalent.instructionsDelta} tokens over the benchmark's, so the benchmark runs at window ${predicted.equivalent.benchWindow} (${predicted.equivalent.benchMessages} message tokens); results between the two result caps: ${resultsBetweenCaps(script, predicted.equivalent.toolResultCaps)}`,
-					`      where a round's time goes: response end -> replay tool invoked p50 ${fmt(percentile(times.toToolMs, 50))} / p95 ${fmt(percentile(times.toToolMs, 95))} ms; tool invoked -> next request p50 ${fmt(percentile(times.fromToolMs, 50))} / p95 ${fmt(percentile(times.fromToolMs, 95))} ms; the model's own reply p50 ${fmt(percentile(times.modelMs, 50))} ms`,
-					`      Node replay at that window: verbatimHorizonRounds ${expected.verbatimHorizonRounds}, verbatimAfterSummaryRounds ${expected.verbatimAfterSummaryRounds}, renderMs p50 ${expected.renderMsP50} p95 ${expected.renderMsP95}`,
-			];
-			report_(lines, { session: SESSION, mode, window: WINDOW, wallMs, requests: agentEvents.length, recordedRounds: script.recordedRounds, toolCalls: recordedCalls, summarizations, predicted: expected, equivalent: predicted.equivalent, removed, times });
-			logReplay(report);
-
-			assert.strictEqual(handled.filter(h => h.errorMessage).length, 0, 'no request may overflow');
-			assert.strictEqual(expected.overflows, 0, 'the Node replay should not overflow either');
-			assert.strictEqual(removed, expected.elidedToolResults, 'tool results removed to fit: real vs Node replay');
-			assert.strictEqual(stored, summarizations, 'every stand-in summary should be accepted and stored');
-			assert.ok(summarizations > 0, 'a 16k window should need summarizations for this session');
-			assert.strictEqual(summarizations, expected.summarizations, 'summarizations: real participant vs Node replay of the same session, window and mode');
+			assert.ok(stored > 0, 'a 16k window should need summarizations for this session');
+			if (background) {
+				// Every summary prepared in the background was either used at an overflow or discarded, and
+				// every stored summary came from the background or from a summarization at the overflow.
+				assert.ok(bg.started > 0, 'the prompt passed the threshold, so summaries should be prepared in the background');
+				assert.strictEqual(bg.used, backgroundSummaries, 'each used background summary is announced in the chat');
+				assert.strictEqual(bg.used + bg.discarded, bg.started, 'each background summary is used or discarded');
+				assert.ok(bg.used > 0, 'at least one background summary should be used');
+				// A job discarded at the end of a turn may be cancelled before its request goes out.
+				assert.ok(summarizerEvents.length >= stored && summarizerEvents.length <= bg.started + (stored - bg.used), `summarizer requests ${summarizerEvents.length}: between the ${stored} stored and the ${bg.started} background ones plus those made at the overflow`);
+				return;
+			}
+			// Summarizations: what the Node replay predicts for the same session, window and mode.
+			assert.strictEqual(stored, summarizerEvents.length, 'every stand-in summary should be accepted and stored');
+			assert.strictEqual(stored, expected.summarizations, 'summarizations: real participant vs Node replay of the same session, window and mode');
 		});
 	}
 });

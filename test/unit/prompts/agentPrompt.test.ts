@@ -186,11 +186,19 @@ describe('AgentPrompt budget', () => {
 		});
 	});
 
-	it('leaves out only the done ledger when the prompt fits without it', async () => {
+	it('by default the done ledger is required: a prompt that fits only without it is an overflow', async () => {
+		const props = agentProps(conversation([3], 4, { t0r1: 'S' }), { doneLedger: 'ledger line\n'.repeat(50) });
+		const withLedger = await measureAgentPrompt(props, tokenizer);
+		await assert.rejects(renderAgentPrompt(props, { tokenizer, budget: withLedger.tokenCount - 1 }), { name: 'BudgetExceededError' });
+		const fits = await renderAgentPrompt(props, { tokenizer, budget: withLedger.tokenCount });
+		assert.equal(fits.doneLedgerOmitted, false);
+	});
+
+	it('with doneLedgerOptional, leaves out only the done ledger when the prompt fits without it', async () => {
 		const props = agentProps(conversation([3], 4, { t0r1: 'S' }), { doneLedger: 'ledger line\n'.repeat(50) });
 		const withLedger = await measureAgentPrompt(props, tokenizer);
 		const withoutLedger = await measureAgentPrompt({ ...props, doneLedger: undefined }, tokenizer);
-		const result = await renderAgentPrompt(props, { tokenizer, budget: withLedger.tokenCount - 1 });
+		const result = await renderAgentPrompt(props, { tokenizer, budget: withLedger.tokenCount - 1, doneLedgerOptional: true });
 		assert.equal(result.doneLedgerOmitted, true);
 		assert.equal(result.tokenCount, withoutLedger.tokenCount);
 		assert.deepEqual(outline(result.messages), outline(withoutLedger.messages));
@@ -199,6 +207,6 @@ describe('AgentPrompt budget', () => {
 	it('throws when the prompt does not fit even without the done ledger', async () => {
 		const props = agentProps(conversation([3], 4), { doneLedger: 'ledger' });
 		const withoutLedger = await measureAgentPrompt({ ...props, doneLedger: undefined }, tokenizer);
-		await assert.rejects(renderAgentPrompt(props, { tokenizer, budget: withoutLedger.tokenCount - 1 }), { name: 'BudgetExceededError' });
+		await assert.rejects(renderAgentPrompt(props, { tokenizer, budget: withoutLedger.tokenCount - 1, doneLedgerOptional: true }), { name: 'BudgetExceededError' });
 	});
 });

@@ -1,0 +1,16 @@
+// The done-ledger text the agent's prompt shows (longhaul.doneLedger), shared by the agent loop
+// and /context so that both show the same thing.
+import type { Conversation } from '../common/conversation';
+import type { DoneLedger } from '../common/doneLedger';
+import { doneLedgerMaxTokens, ledgerForPrompt, type LedgerForPrompt } from '../common/doneLedgerRender';
+import { countTokens } from './promptRendering';
+
+/**
+ * The ledger for the next prompt: none while the setting is off or nothing is summarized yet
+ * (every round is still verbatim then); otherwise rendered under its cap at each new summary and
+ * kept word for word until the next one, so the prompt prefix stays cacheable.
+ */
+export function doneLedgerForPrompt(enabled: boolean, conversation: Conversation, ledger: DoneLedger, previous: LedgerForPrompt | undefined, messageBudget: number): LedgerForPrompt | undefined {
+	if (!enabled) return undefined;
+	return ledgerForPrompt(conversation, ledger, previous, { maxTokens: doneLedgerMaxTokens(messageBudget), countTokens });
+}
