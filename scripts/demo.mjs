@@ -4,7 +4,10 @@
 // Installs what it needs once per machine (Node 24, code-server; see test/harness/install.mjs),
 // packages the VSIX, installs it and the scripted-model fixture into a throwaway code-server that
 // listens on 127.0.0.1 only (port: $PORT, else a free one) with a copy of test/fixtures/workspace.
-import { join } from 'node:path';
+// The scripted model can also replay a recorded session of the corpus ($LONGHAUL_CORPUS, else
+// ../shared/corpus next to the repository): see the printed instructions.
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { launchBrowser, screenshot } from '../test/harness/browser.mjs';
 import { packageExtension, packageFixture } from '../test/harness/build.mjs';
 import { ensureTestHost } from '../test/harness/install.mjs';
@@ -24,7 +27,9 @@ async function main() {
 	await installExtensions(host, dirs, [vsix, fixtureVsix]);
 	const workspace = copyWorkspace(dirs.root);
 	const port = process.env.PORT ? Number(process.env.PORT) : undefined;
-	const server = await startCodeServer(host, { name: 'demo', dirs, workspace, port });
+	const corpus = resolve(process.env.LONGHAUL_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
+	const sessions = existsSync(corpus) ? readdirSync(corpus).filter(f => f.endsWith('.json')).map(f => f.replace(/\.json$/, '')) : [];
+	const server = await startCodeServer(host, { name: 'demo', dirs, workspace, port, env: { LONGHAUL_CORPUS: corpus } });
 	const url = workbenchUrl(server, { folder: workspace });
 
 	if (check) {
@@ -53,6 +58,20 @@ picker under the input says "Scripted", and type:
   @longhaul hello
 
 The "Scripted" model is a test model: it answers "Scripted reply to: <your message>".
+${sessions.length ? `
+To watch a recorded agent session play out (a real session of the corpus, its tool calls and
+results replayed through @longhaul in a 16k window, summarizations included), start a new chat
+and type, twice (the first time switches the model's window to 16k tokens):
+
+  @longhaul LONGHAUL-REPLAY ${sessions.includes('msa-marshmallow-1343-dschat') ? 'msa-marshmallow-1343-dschat' : sessions[0]}
+
+The answer plays the session's first recorded request, every round of it; in sessions with more
+requests each further message in that chat plays the next one. Other sessions: ${sessions.join(', ')}.
+Toggle "Longhaul: Half Context Summarization" in the settings to compare the two modes, and
+type @longhaul /context at any point to see what fills the window.
+` : `
+(No recorded sessions found in ${corpus}: set LONGHAUL_CORPUS to replay one.)
+`}
 The workspace is a throwaway copy in ${workspace}.
 Press Ctrl-C to stop.
 `);

@@ -1,14 +1,7 @@
 import * as vscode from 'vscode';
 import { chooseTools, TOOL_DEFINITIONS_SHARE, type ToolCandidate } from '../common/toolSelection';
-import { EQUIVALENT_TOOLS, WRITING_TOOLS, type LonghaulToolName } from '../tools/toolNames';
+import { EQUIVALENT_TOOLS, READ_ONLY_TOOLS, type LonghaulToolName } from '../tools/toolNames';
 import { countTokens } from './promptRendering';
-
-/** Tools other extensions mark as writing or running things; hidden in untrusted workspaces. */
-const WRITING_TAGS = ['vscode_editing', 'terminal', 'write'];
-
-function isWriting(tool: vscode.LanguageModelToolInformation): boolean {
-	return WRITING_TOOLS.has(tool.name) || tool.tags.some(tag => WRITING_TAGS.includes(tag));
-}
 
 /** Longhaul's own tools, the tools that replace them, and tools other extensions tag for Longhaul. */
 function isPreferred(tool: vscode.LanguageModelToolInformation): boolean {
@@ -25,21 +18,19 @@ export interface ToolSelection {
 
 /**
  * The tools offered to the model: what is registered with `vscode.lm`, except Longhaul's own
- * tools where another extension registers an equivalent, and except writing tools when the
- * workspace is not trusted; then, within {@link TOOL_DEFINITIONS_SHARE} of the window, the tools
+ * tools where another extension registers an equivalent; in an untrusted workspace only the
+ * known read-only tools ({@link READ_ONLY_TOOLS}); then, within {@link TOOL_DEFINITIONS_SHARE} of the window, the tools
  * the user attached, Longhaul's, and the rest in registry order.
  */
 export function selectTools(
 	all: readonly vscode.LanguageModelToolInformation[],
 	options: { trusted: boolean; maxInputTokens: number; attached?: ReadonlySet<string> },
 ): ToolSelection {
-	const names = new Set(all.map(t => t.name));
-	const allowed = all.filter(tool => {
+	const permitted = options.trusted ? all : all.filter(tool => READ_ONLY_TOOLS.has(tool.name));
+	const names = new Set(permitted.map(t => t.name));
+	const allowed = permitted.filter(tool => {
 		const equivalents = EQUIVALENT_TOOLS[tool.name as LonghaulToolName];
-		if (equivalents && equivalents.some(e => names.has(e))) {
-			return false;
-		}
-		return options.trusted || !isWriting(tool);
+		return !(equivalents && equivalents.some(e => names.has(e)));
 	});
 	const candidates: ToolCandidate[] = allowed.map(tool => ({
 		name: tool.name,

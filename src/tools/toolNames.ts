@@ -11,8 +11,6 @@ export const TOOL = {
 
 export type LonghaulToolName = (typeof TOOL)[keyof typeof TOOL];
 
-/** Tools that write files or run programs: confirmed by the user, never offered in an untrusted workspace. */
-export const WRITING_TOOLS: ReadonlySet<string> = new Set([TOOL.editFile, TOOL.runCommand]);
 
 /**
  * Tools other extensions register that do the same job as one of ours. When one of these is
@@ -26,3 +24,12 @@ export const EQUIVALENT_TOOLS: Readonly<Record<LonghaulToolName, readonly string
 	[TOOL.editFile]: ['copilot_replaceString', 'replace_string_in_file'],
 	[TOOL.runCommand]: ['copilot_runInTerminal', 'run_in_terminal'],
 };
+
+/**
+ * The only tools offered in an untrusted workspace (restricted mode): Longhaul's read-only tools
+ * and the read-only tools that replace them. An allowlist, because other extensions' tools do not
+ * reliably say whether they write or run (VS Code's own run_in_terminal carries no such tag).
+ */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(
+	[TOOL.readFile, TOOL.listDirectory, TOOL.findFiles, TOOL.searchText].flatMap(name => [name, ...EQUIVALENT_TOOLS[name]]),
+);

@@ -44,12 +44,14 @@ async function main() {
 		const dirs = makeServerDirs('e2e');
 		await installExtensions(host, dirs, [vsix, fixtureVsix]);
 		const workspace = copyWorkspace(dirs.root);
-		const server = await startCodeServer(host, { name: 'e2e', dirs, workspace });
+		// The scripted model appends every request it receives here (test/fixtures/scripted-model/src/requestLog.ts).
+		const requestLog = join(dirs.root, 'model-requests.jsonl');
+		const server = await startCodeServer(host, { name: 'e2e', dirs, workspace, env: { LONGHAUL_FIXTURE_REQUEST_LOG: requestLog } });
 		const browser = await launchBrowser();
 		current = { page: browser.page, server, test };
 		const started = Date.now();
 		try {
-			await test.run({ page: browser.page, server, workspace });
+			await test.run({ page: browser.page, server, workspace, requestLog });
 			counts.passed++;
 			console.log(`  ✔ ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 		} catch (error) {

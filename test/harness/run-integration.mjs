@@ -6,13 +6,16 @@
 // Env: LONGHAUL_TEST_GREP (only matching tests), LONGHAUL_INTEGRATION_TIMEOUT_MS (default 10 min),
 // LONGHAUL_VERBOSE=1 (also show the workbench's own log), LONGHAUL_KEEP_TMP=1 (keep the server's
 // temp folder), LONGHAUL_TEST_CACHE (install cache).
+// --untrusted (or LONGHAUL_UNTRUSTED=1) opens the workspace untrusted (restricted mode): workspace
+// trust on, no trust prompt; it runs only the 'Untrusted' tests (test/integration/untrusted.test.ts)
+// unless LONGHAUL_TEST_GREP says otherwise. `npm run test:untrusted`.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, screenshot } from './browser.mjs';
 import { buildExtensionAndTests, packageFixture } from './build.mjs';
 import { ensureTestHost } from './install.mjs';
 import { runMain } from './processes.mjs';
-import { installExtensions, makeServerDirs, startCodeServer } from './server.mjs';
+import { UNTRUSTED_SETTINGS, installExtensions, makeServerDirs, startCodeServer } from './server.mjs';
 import { followFile } from './tail.mjs';
 import { exposeAutomation, workbenchUrl } from './workbench.mjs';
 import { log, repoRoot, resultsDir } from './util.mjs';
@@ -36,7 +39,10 @@ async function main() {
 	const testsEntry = join(repoRoot, 'out', 'test', 'integration', 'index.js');
 	if (!existsSync(testsEntry)) throw new Error(`${testsEntry} is missing after the build`);
 
-	const dirs = makeServerDirs('integration');
+	const untrusted = process.env.LONGHAUL_UNTRUSTED === '1' || process.argv.includes('--untrusted');
+	if (untrusted && !process.env.LONGHAUL_TEST_GREP) process.env.LONGHAUL_TEST_GREP = 'Untrusted';
+	if (untrusted) log('workspace trust is on and the workspace is not trusted (LONGHAUL_UNTRUSTED=1)');
+	const dirs = makeServerDirs('integration', { settings: untrusted ? UNTRUSTED_SETTINGS : {} });
 	await installExtensions(host, dirs, [fixtureVsix]);
 	const workspace = copyWorkspace(dirs.root);
 	const resultsFile = join(dirs.root, 'mocha-results.json');
@@ -46,6 +52,7 @@ async function main() {
 		dirs,
 		workspace,
 		smokeTestDriver: true,
+		workspaceTrust: untrusted,
 		env: {
 			LONGHAUL_TEST_RESULTS: resultsFile,
 			LONGHAUL_TEST_OUTPUT: outputFile,

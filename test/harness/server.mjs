@@ -84,10 +84,21 @@ export async function installExtensions(host, dirs, vsixFiles) {
 }
 
 /**
+ * Settings for a run with workspace trust on (LONGHAUL_UNTRUSTED=1): the folder opens in
+ * restricted mode without the startup trust prompt. Pass to makeServerDirs, and
+ * `workspaceTrust: true` to startCodeServer.
+ */
+export const UNTRUSTED_SETTINGS = {
+	'security.workspace.trust.enabled': true,
+	'security.workspace.trust.startupPrompt': 'never',
+	'security.workspace.trust.emptyWindow': false,
+};
+
+/**
  * Starts code-server and waits for /healthz. Returns { url, port, dirs, stop() }; stop() is also
  * registered as a cleanup so the server never outlives the harness.
  */
-export async function startCodeServer(host, { name, dirs, workspace, port, smokeTestDriver = false, env = {} }) {
+export async function startCodeServer(host, { name, dirs, workspace, port, smokeTestDriver = false, env = {}, workspaceTrust = false }) {
 	port ??= await freePort();
 	writeFileSync(dirs.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
 	const args = [
@@ -97,7 +108,7 @@ export async function startCodeServer(host, { name, dirs, workspace, port, smoke
 		'--auth', 'none',
 		'--disable-telemetry',
 		'--disable-update-check',
-		'--disable-workspace-trust',
+		...(workspaceTrust ? [] : ['--disable-workspace-trust']),
 		'--disable-getting-started-override',
 		'--user-data-dir', dirs.userData,
 		'--extensions-dir', dirs.extensions,
