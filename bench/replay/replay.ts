@@ -9,6 +9,7 @@ import type { Raw } from '@vscode/prompt-tsx';
 import { summarizerPromptBudget, summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/budget';
 import type { Conversation, Round } from '../../src/common/conversation';
 import { elideOldestToolResults } from '../../src/common/elideToolResults';
+import { summarizeNarrowing } from '../../src/common/narrowPlan';
 import { dropOlderRounds } from '../../src/common/dropOlderRounds';
 import { newRepeatTracker, noteCall, noteSummary } from '../../src/common/loopBreaker';
 import { flattenRounds } from '../../src/common/flatten';
@@ -16,7 +17,7 @@ import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan
 import { applySummary, planSummarization } from '../../src/common/planners';
 import type { PromptEntry } from '../../src/common/promptLayout';
 import { layoutPrompt } from '../../src/common/promptLayout';
-import { produceSummary } from '../../src/common/summarizationFlow';
+import { produceSummary, type SummaryAttempt } from '../../src/common/summarizationFlow';
 import { summarizerEntries, type SummarizerEntry } from '../../src/common/summarizerInput';
 import { TiktokenTokenizer } from '../../src/common/tokenizer';
 import { isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type RenderedPrompt } from '../../src/prompts/render';
@@ -35,6 +36,7 @@ export const WINDOWS = [16_000, 32_000, 64_000] as const;
 
 /** The product's limit (MAX_COMPACTIONS_PER_RENDER in src/agent/agentLoop.ts, which imports vscode). */
 export const MAX_COMPACTIONS_PER_RENDER = 2;
+export const MAX_NARROWED_PER_RENDER = 4;
 /** keep-head-tail: rounds at the start of the session that always stay verbatim. */
 export const HEAD_ROUNDS = 2;
 export const TOOL_NAMES = ['bash'];
@@ -187,8 +189,8 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		}
 	};
 
-	/** The product's Full → Simple flow with the stand-in reply; undefined when no summary could be made. */
-	const summarize = async (entries: SummarizerEntry[], previousSummary: string | undefined): Promise<string | undefined> => {
+	/** The product's Full → Simple flow with the stand-in reply; no summary when none could be made. */
+	const summarize = async (entries: SummarizerEntry[], previousSummary: string | undefined): Promise<{ summary?: string; attempts: readonly SummaryAttempt[] }> => {
 		const maxSummary = summaryBudget(budget);
 		const result = await produceSummary(
 			{
@@ -211,7 +213,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 				summarizerCalls++;
 			}
 		}
-		return result.summary;
+		return result;
 	};
 	const inCompaction = async <T>(run: () => Promise<T>): Promise<T> => {
 		const before = tok.stats().tokenizedTokens;
@@ -256,6 +258,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	const fitProduct = async (mode: SummarizationMode, request: string, mask: boolean): Promise<Fitted> => {
 		let compactions = 0;
 		let modelSummaries = 0;
+		let narrowedThisRender = 0;
 		for (;;) {
 			try {
 				const prompt = await timedRender(() => renderAgentPrompt(agentProps(conversation, request), { tokenizer: tok, budget: budget.messages }));
@@ -284,16 +287,23 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 						planMs.push(performance.now() - start);
 						tokenizedInPlanner += tok.stats().tokenizedTokens - tokenizedBefore;
 					}
-					const text = await summarize(summarizerEntries(conversation, plan, request), plan.previousSummary?.text);
-					return text === undefined ? undefined : { plan, text };
+					// As compaction.ts: narrowed to the oldest rounds when the summarizer cannot take them all.
+					const narrowed = await summarizeNarrowing(conversation, plan, async candidate => summarize(summarizerEntries(conversation, candidate, request), candidate.previousSummary?.text));
+					return narrowed.result.summary === undefined ? undefined : { plan: narrowed.plan, text: narrowed.result.summary, narrowed: narrowed.plan !== plan };
 				});
 				if (summary) {
 					conversation = applySummary(conversation, summary.plan.anchorRoundId, summary.text);
 					summarizations++;
 					summarizationsThisRequest++;
 					compactionsThisRequest++;
-					modelSummaries++;
 					noteSummary(repeats);
+					// As agentLoop.ts: a narrowed summary is not a failed attempt, up to MAX_NARROWED_PER_RENDER.
+					if (summary.narrowed && narrowedThisRender < MAX_NARROWED_PER_RENDER) {
+						narrowedThisRender++;
+						compactions--;
+					} else {
+						modelSummaries++;
+					}
 					continue;
 				}
 				compactions = MAX_COMPACTIONS_PER_RENDER;
@@ -309,7 +319,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 				elidedToolResults += shed.elidedCalls;
 				continue;
 			}
-			const drop = dropOlderRounds(conversation, mode);
+			const drop = dropOlderRounds(conversation);
 			if (drop) {
 				conversation = drop.conversation;
 				droppedRounds += drop.plan.summarizeRoundIds.length;
@@ -402,7 +412,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 				return { prompt, overflow: true, ...verbatimFromLayout(entries) };
 			}
 			const plan = { summarizeRoundIds: middle } as unknown as SummarizationPlan;
-			const text = await inCompaction(() => summarize(summarizerEntries(conversation, plan, request), headTailSummary?.text));
+			const text = (await inCompaction(() => summarize(summarizerEntries(conversation, plan, request), headTailSummary?.text))).summary;
 			if (text === undefined) {
 				return { prompt, overflow: true, ...verbatimFromLayout(entries) };
 			}

@@ -20,6 +20,11 @@ import { toolErrorText, toolResultText } from './toolResults';
 
 /** Summarization attempts in a row that may fail to bring the prompt under budget before truncation takes over. */
 export const MAX_COMPACTIONS_PER_RENDER = 2;
+/**
+ * Summaries the summarizer could only make of the oldest part (narrowPlan.ts) are expected not to
+ * make the prompt fit, so they do not count as failed attempts; this bounds them per render.
+ */
+export const MAX_NARROWED_PER_RENDER = 4;
 
 export interface AgentRun {
 	readonly request: vscode.ChatRequest;
@@ -184,6 +189,7 @@ function stopModelSummaries(run: AgentRun, state: RequestState, why: string): vo
 async function renderFitting(run: AgentRun, state: RequestState, budget: PromptBudget, input: () => AgentRenderInput, background: BackgroundSummarizer): Promise<RenderedPrompt> {
 	let compactions = 0;
 	let modelSummaries = 0;
+	let narrowed = 0;
 	for (;;) {
 		try {
 			const rendered = await renderAgent(input(), budget.messages);
@@ -228,7 +234,12 @@ async function renderFitting(run: AgentRun, state: RequestState, budget: PromptB
 			}
 			if (outcome.kind === 'summarized') {
 				noteSummary(state.repeats);
-				modelSummaries++;
+				if (outcome.narrowed && narrowed < MAX_NARROWED_PER_RENDER) {
+					narrowed++;
+					compactions--;
+				} else {
+					modelSummaries++;
+				}
 				continue;
 			}
 			if (outcome.kind === 'failed') {
@@ -256,7 +267,7 @@ function truncate(run: AgentRun, state: RequestState, needed: number, budget: Pr
 		log().info(`truncation: elided ${shed.elidedCalls} tool results, ${shed.shedTokens} tokens`);
 		return;
 	}
-	const dropped = dropOlderRounds(state.conversation, run.settings.summarizationMode);
+	const dropped = dropOlderRounds(state.conversation);
 	if (!dropped) {
 		if (state.ledgerShown && !state.ledgerSuspended) {
 			// Nothing older is left to remove: the ledger goes before the request is refused.

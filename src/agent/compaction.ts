@@ -4,6 +4,7 @@ import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan
 import type { Conversation } from '../common/conversation';
 import { applySummary, planSummarization } from '../common/planners';
 import { produceSummary, type SummaryAttempt } from '../common/summarizationFlow';
+import { summarizeNarrowing } from '../common/narrowPlan';
 import { summarizerEntries } from '../common/summarizerInput';
 import { log } from './log';
 import { countTokens, extractSummary, isBudgetExceeded, renderSummarizer } from './promptRendering';
@@ -23,7 +24,7 @@ export interface CompactionContext {
 }
 
 export type CompactionOutcome =
-	| { readonly kind: 'summarized'; readonly plan: SummarizationPlan; readonly attempts: readonly SummaryAttempt[] }
+	| { readonly kind: 'summarized'; readonly plan: SummarizationPlan; readonly attempts: readonly SummaryAttempt[]; readonly narrowed: boolean }
 	| { readonly kind: 'nothing-to-summarize' }
 	| { readonly kind: 'failed'; readonly plan: SummarizationPlan; readonly attempts: readonly SummaryAttempt[] };
 
@@ -40,6 +41,8 @@ export interface PreparedSummary {
 	readonly attempts: readonly SummaryAttempt[];
 	/** Undefined when every attempt failed. */
 	readonly summary?: string;
+	/** The summarizer could not take every planned round, so only the oldest were summarized (narrowPlan.ts). */
+	readonly narrowed: boolean;
 }
 
 /**
@@ -59,22 +62,32 @@ export async function prepareSummary(conversation: Conversation, ctx: Omit<Compa
 		}
 		throw error;
 	}
-	const entries = summarizerEntries(conversation, plan, ctx.currentRequest);
-	const result = await produceSummary(
-		{
-			render: async mode => {
-				const rendered = await renderSummarizer({ mode, entries, previousSummary: plan.previousSummary?.text, focus: ctx.focus }, summarizerPromptBudget(ctx.budget));
-				return { prompt: rendered.messages, tokenCount: rendered.tokenCount };
-			},
-			send: async prompt => extractSummary(await callModelQuietly(ctx.model, prompt, ctx.token)),
-			countTokens,
-			isPromptTooLarge: isBudgetExceeded,
-			isCancellation: error => error instanceof vscode.CancellationError || ctx.token.isCancellationRequested,
-			isCancelled: () => ctx.token.isCancellationRequested,
-			cancellationError: () => new vscode.CancellationError(),
+	const planned = plan;
+	const narrowed = await summarizeNarrowing(
+		conversation,
+		plan,
+		candidate => {
+			const entries = summarizerEntries(conversation, candidate, ctx.currentRequest);
+			return produceSummary(
+				{
+					render: async mode => {
+						const rendered = await renderSummarizer({ mode, entries, previousSummary: candidate.previousSummary?.text, focus: ctx.focus }, summarizerPromptBudget(ctx.budget));
+						return { prompt: rendered.messages, tokenCount: rendered.tokenCount };
+					},
+					send: async prompt => extractSummary(await callModelQuietly(ctx.model, prompt, ctx.token)),
+					countTokens,
+					isPromptTooLarge: isBudgetExceeded,
+					isCancellation: error => error instanceof vscode.CancellationError || ctx.token.isCancellationRequested,
+					isCancelled: () => ctx.token.isCancellationRequested,
+					cancellationError: () => new vscode.CancellationError(),
+				},
+				summaryBudget(ctx.budget),
+			);
 		},
-		summaryBudget(ctx.budget),
+		{ countTokens },
 	);
+	plan = narrowed.plan;
+	const result = narrowed.result;
 
 	const tokensBefore = plan.stats.tokens ? plan.stats.tokens.summarized + plan.stats.tokens.kept + plan.stats.tokens.previousSummary : undefined;
 	log().info(
@@ -85,6 +98,7 @@ export async function prepareSummary(conversation: Conversation, ctx: Omit<Compa
 				requestedMode: plan.requestedMode,
 				fallbackReason: plan.fallbackReason ?? null,
 				summarized: plan.stats.summarizedRoundCount,
+				narrowedFrom: plan === planned ? null : planned.stats.summarizedRoundCount,
 				kept: plan.stats.keptRoundCount,
 				tokensBefore,
 				summaryTokens: result.summary ? countTokens(result.summary) : null,
@@ -93,7 +107,7 @@ export async function prepareSummary(conversation: Conversation, ctx: Omit<Compa
 				durationMs: Date.now() - started,
 			}),
 	);
-	return { plan, attempts: result.attempts, summary: result.summary };
+	return { plan, attempts: result.attempts, summary: result.summary, narrowed: plan !== planned };
 }
 
 /** Attaches a prepared summary to its anchor round, records it for this turn's metadata and tells the user. */
@@ -123,7 +137,7 @@ export async function compact(state: RequestState, ctx: CompactionContext): Prom
 		return { kind: 'failed', plan: prepared.plan, attempts: prepared.attempts };
 	}
 	attachSummary(state, { ...prepared, summary: prepared.summary }, ctx.stream);
-	return { kind: 'summarized', plan: prepared.plan, attempts: prepared.attempts };
+	return { kind: 'summarized', plan: prepared.plan, attempts: prepared.attempts, narrowed: prepared.narrowed };
 }
 
 /** True when the planner finds something to summarize (checked before showing progress). */

@@ -39,6 +39,6 @@ export function planHalfContext(conversation: Conversation, options: PlanOptions
 }
 
 /** The last round of a past turn that ended by the tool-call limit or by cancellation. */
-function isStopRound(at: FlatRound): boolean {
+export function isStopRound(at: FlatRound): boolean {
 	return at.turn !== undefined && isInterruptedTurn(at.turn) && at.roundIndex === at.turn.rounds.length - 1;
 }

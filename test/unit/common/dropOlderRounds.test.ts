@@ -12,7 +12,7 @@ describe('dropOlderRounds: truncation without a model', () => {
 	};
 
 	it('drops what the half-context planner would summarize and keeps the earlier summary word for word', () => {
-		const dropped = dropOlderRounds(conversation, 'half-context');
+		const dropped = dropOlderRounds(conversation);
 		assert.ok(dropped);
 		assert.deepEqual(dropped.plan.summarizeRoundIds, ['c', 'd', 'e']);
 		assert.ok(dropped.text.startsWith('EARLIER SUMMARY\n\n'), dropped.text);
@@ -22,17 +22,11 @@ describe('dropOlderRounds: truncation without a model', () => {
 		assert.equal(conversation.activeRounds[2].summary, undefined, 'the input is not changed');
 	});
 
-	it('legacy keeps only the last active round', () => {
-		const dropped = dropOlderRounds(conversation, 'legacy');
-		assert.ok(dropped);
-		assert.equal(dropped.plan.anchorRoundId, 'g');
-		assert.equal(dropped.plan.keepRoundIds.length, 1);
-	});
 
 	it('without an earlier summary the note stands alone; nothing to drop gives undefined', () => {
 		const fresh: Conversation = { turns: [], activeRounds: [round('x'), round('y')] };
-		const dropped = dropOlderRounds(fresh, 'legacy');
+		const dropped = dropOlderRounds(fresh);
 		assert.equal(dropped?.text, droppedRoundsNote(1));
-		assert.equal(dropOlderRounds({ turns: [], activeRounds: [round('only')] }, 'half-context'), undefined);
+		assert.equal(dropOlderRounds({ turns: [], activeRounds: [round('only')] }), undefined);
 	});
 });
