@@ -88,6 +88,11 @@ async function agentSteps(run: AgentRun, state: RequestState, background: Backgr
 		};
 	};
 
+	// Longhaul's own time per round: from a model reply to the next model request, less the
+	// tools' own run time and any wait for a summary (metadata `ownTimeMs`).
+	let replyEnd: number | undefined;
+	let toolMs = 0;
+	let waitAtReply = 0;
 	for (;;) {
 		if (token.isCancellationRequested) {
 			state.cancelled = true;
@@ -98,8 +103,14 @@ async function agentSteps(run: AgentRun, state: RequestState, background: Backgr
 			return;
 		}
 		const prompt = await renderFitting(run, state, budget, input, background);
+		if (replyEnd !== undefined) {
+			state.ownTimeMs.push(performance.now() - replyEnd - toolMs - (state.summaryWaitMs - waitAtReply));
+		}
 		const reply = await callModel(request.model, prompt.messages, { tools: chatTools, justification: 'Longhaul runs an agent session with this model.' }, token, text => stream.markdown(text));
 
+		replyEnd = performance.now();
+		toolMs = 0;
+		waitAtReply = state.summaryWaitMs;
 		const calls: ToolCall[] = [];
 		const round = { id: newRoundId(), response: reply.text, toolCalls: calls };
 		if (reply.toolCalls.length === 0) {
@@ -113,7 +124,9 @@ async function agentSteps(run: AgentRun, state: RequestState, background: Backgr
 				continue; // left without a result: the renderer closes it as interrupted
 			}
 			state.toolCallCount++;
+			const toolStart = performance.now();
 			const result = await runTool(run, requested.name, requested.input, token);
+			toolMs += performance.now() - toolStart;
 			if (result !== undefined) {
 				call.result = capToolResult(result, toolResultBudget(budget));
 			}
@@ -217,7 +230,9 @@ async function renderFitting(run: AgentRun, state: RequestState, budget: PromptB
 		};
 		// A summary prepared in the background is used first; it may be older than the overflow, so
 		// it does not count as one of the attempts that must bring the prompt under budget.
+		const waitStart = performance.now();
 		const prepared = background.running ? await background.takeAtOverflow(state) : undefined;
+		state.summaryWaitMs += performance.now() - waitStart;
 		if (run.token.isCancellationRequested) {
 			throw new vscode.CancellationError();
 		}
@@ -228,7 +243,9 @@ async function renderFitting(run: AgentRun, state: RequestState, budget: PromptB
 		}
 		if (!state.modelSummariesStopped && compactions < MAX_COMPACTIONS_PER_RENDER) {
 			compactions++;
+			const compactStart = performance.now();
 			const outcome = await compact(state, compaction);
+			state.summaryWaitMs += performance.now() - compactStart;
 			if (run.token.isCancellationRequested) {
 				throw new vscode.CancellationError();
 			}

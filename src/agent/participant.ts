@@ -26,6 +26,8 @@ export interface LonghaulResultMetadata {
 	readonly toolCalls: number;
 	/** Summaries prepared in the background during this request, and what became of them. */
 	readonly background: RequestState['background'];
+	/** Longhaul's own time per round in this request (from a model reply to the next request, less tool runs and summary waits), ms. */
+	readonly ownTimeMs: { readonly rounds: number; readonly p50: number; readonly p95: number; readonly max: number };
 	/** Rounds dropped without a model summary, the last step of truncation. */
 	readonly droppedRounds: number;
 	/** Old tool results replaced by placeholders in this request (cheap-first compaction). */
@@ -113,6 +115,7 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 		background: state.background,
 		masking: state.masking,
 		droppedRounds: state.droppedRounds,
+		ownTimeMs: timeSummary(state.ownTimeMs),
 		...(state.modelSummariesStopped ? { loopBreaker: state.modelSummariesStopped } : {}),
 	};
 	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
@@ -169,6 +172,12 @@ async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.Ch
 		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
 		return resultFor(state, settings, message, error instanceof PromptTooLargeError);
 	}
+}
+
+function timeSummary(times: readonly number[]): LonghaulResultMetadata['ownTimeMs'] {
+	const sorted = [...times].sort((a, b) => a - b);
+	const at = (q: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)] * 10) / 10 : 0);
+	return { rounds: sorted.length, p50: at(50), p95: at(95), max: at(100) };
 }
 
 function describeError(error: unknown): string {

@@ -18,6 +18,9 @@ export interface RequestState {
 	maxToolCallsExceeded: boolean;
 	cancelled: boolean;
 	summarizations: number;
+	/** Longhaul's own time per round, ms (agentLoop.ts), and the time spent waiting for summaries. */
+	readonly ownTimeMs: number[];
+	summaryWaitMs: number;
 	/** Rounds dropped without a model summary (the last step of truncation). */
 	droppedRounds: number;
 	/** Set when the loop breaker stopped summarizing with the model for this request: why. */
@@ -43,6 +46,8 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		cancelled: false,
 		summarizations: 0,
 		droppedRounds: 0,
+		ownTimeMs: [],
+		summaryWaitMs: 0,
 		repeats: newRepeatTracker(),
 		background: newBackgroundStats(),
 		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
