@@ -9,7 +9,9 @@
 // --untrusted (or LONGHAUL_UNTRUSTED=1) opens the workspace untrusted (restricted mode): workspace
 // trust on, no trust prompt; it runs only the 'Untrusted' tests (test/integration/untrusted.test.ts)
 // unless LONGHAUL_TEST_GREP says otherwise. `npm run test:untrusted`.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Every test's outcome goes to test-results/integration-tests.json (integration-untrusted-tests.json
+// for --untrusted), read by `npm run reliability-table`; each run replaces its own report.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, screenshot } from './browser.mjs';
 import { buildExtensionAndTests, packageFixture } from './build.mjs';
@@ -46,6 +48,9 @@ async function main() {
 	await installExtensions(host, dirs, [fixtureVsix]);
 	const workspace = copyWorkspace(dirs.root);
 	const resultsFile = join(dirs.root, 'mocha-results.json');
+	// The last run's per-test outcomes (test/integration/index.ts); an old report must not outlive a run that dies early.
+	const reportFile = join(resultsDir, untrusted ? 'integration-untrusted-tests.json' : 'integration-tests.json');
+	rmSync(reportFile, { force: true });
 	const outputFile = join(dirs.root, 'mocha-output.log');
 	server = await startCodeServer(host, {
 		name: 'integration',
@@ -55,6 +60,7 @@ async function main() {
 		workspaceTrust: untrusted,
 		env: {
 			LONGHAUL_TEST_RESULTS: resultsFile,
+			LONGHAUL_TEST_REPORT: reportFile,
 			LONGHAUL_TEST_OUTPUT: outputFile,
 			LONGHAUL_TEST_GREP: process.env.LONGHAUL_TEST_GREP ?? '',
 			LONGHAUL_MOCHA_COLOR: process.stdout.isTTY ? '1' : '0',
@@ -76,7 +82,7 @@ async function main() {
 	const code = await (await exited);
 	output.stop();
 	if (existsSync(resultsFile)) results = JSON.parse(readFileSync(resultsFile, 'utf8'));
-	log(`extension host exited with ${code} after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	log(`extension host exited with ${code} after ${((Date.now() - started) / 1000).toFixed(0)} s; test report: ${reportFile}`);
 	if (!results) {
 		log(`mocha reported no results: the test entry failed before or while loading the tests. Last workbench errors:\n${lastErrors()}`);
 		return 1;

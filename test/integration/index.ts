@@ -5,6 +5,9 @@
 //   LONGHAUL_MOCHA_COLOR   '1' for coloured output
 //   LONGHAUL_TEST_OUTPUT   file that receives mocha's report and everything the tests log
 //                          (the harness shows it live; without it, output goes to the console)
+//   LONGHAUL_TEST_REPORT   file to write every test's outcome into as JSON (TestReport below; read by
+//                          test/harness/reliability-table.mjs). Rewritten after each test, so a run
+//                          that dies half-way leaves what it did ("complete": false).
 import * as fs from 'fs';
 import * as path from 'path';
 import * as util from 'util';
@@ -31,6 +34,86 @@ function redirectOutput(file: string): () => void {
 	};
 }
 
+type TestState = 'passed' | 'failed' | 'pending' | 'not run';
+
+interface TestOutcome {
+	/** mocha's full title: the describe titles and the test title, joined by spaces. */
+	readonly fullTitle: string;
+	readonly title: string;
+	/** The test's source file relative to the repository, e.g. test/integration/faults.test.ts. */
+	readonly file?: string;
+	/** 'not run': selected by the grep but never started (a hook before it failed). Hooks that fail appear as 'failed' entries with kind 'hook'. */
+	readonly state: TestState;
+	readonly kind: 'test' | 'hook';
+	readonly durationMs?: number;
+	/** First line of the error of a failed test or hook. */
+	readonly error?: string;
+}
+
+interface TestReport {
+	readonly startedAt: string;
+	readonly finishedAt?: string;
+	readonly complete: boolean;
+	readonly grep?: string;
+	readonly stats: { passed: number; failed: number; pending: number };
+	readonly tests: TestOutcome[];
+}
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/** out/test/integration/x.test.js → test/integration/x.test.ts (the source the bundle came from). */
+function sourceFile(file: string | undefined): string | undefined {
+	if (!file) return undefined;
+	const relative = path.relative(REPO_ROOT, file).split(path.sep).join('/');
+	return relative.replace(/^out\//, '').replace(/\.js$/, '.ts');
+}
+
+/** Records the outcome of every test of `runner` into `file` (LONGHAUL_TEST_REPORT); returns the final write. */
+function reportTests(runner: Mocha.Runner, root: Mocha.Suite, grep: RegExp | undefined, file: string): (stats: TestReport['stats']) => void {
+	const startedAt = new Date().toISOString();
+	const tests: TestOutcome[] = [];
+	const seen = new Set<Mocha.Runnable>();
+	const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0].slice(0, 300);
+	const outcome = (runnable: Mocha.Runnable, state: TestState, kind: 'test' | 'hook', error?: unknown): TestOutcome => ({
+		fullTitle: runnable.fullTitle(),
+		title: runnable.title,
+		file: sourceFile(runnable.file),
+		state,
+		kind,
+		durationMs: runnable.duration,
+		error: error === undefined ? undefined : firstLine(error),
+	});
+	const write = (report: TestReport) => {
+		try {
+			fs.mkdirSync(path.dirname(file), { recursive: true });
+			fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+		} catch (error) {
+			console.error(`could not write the test report ${file}: ${firstLine(error)}`);
+		}
+	};
+	const counts = () => ({
+		passed: tests.filter(t => t.kind === 'test' && t.state === 'passed').length,
+		failed: tests.filter(t => t.state === 'failed').length,
+		pending: tests.filter(t => t.state === 'pending').length,
+	});
+	const add = (entry: TestOutcome, runnable: Mocha.Runnable) => {
+		seen.add(runnable);
+		tests.push(entry);
+		write({ startedAt, complete: false, grep: grep?.source, stats: counts(), tests });
+	};
+	runner.on('pass', test => add(outcome(test, 'passed', 'test'), test));
+	runner.on('pending', test => add(outcome(test, 'pending', 'test'), test));
+	runner.on('fail', (runnable, error) => add(outcome(runnable, 'failed', (runnable as { type?: string }).type === 'hook' ? 'hook' : 'test', error), runnable));
+	return stats => {
+		// Tests the grep selected that never started: a hook before them failed.
+		const notRun: TestOutcome[] = [];
+		root.eachTest(test => {
+			if (!seen.has(test) && (!grep || grep.test(test.fullTitle()))) notRun.push(outcome(test, 'not run', 'test'));
+		});
+		write({ startedAt, finishedAt: new Date().toISOString(), complete: true, grep: grep?.source, stats, tests: [...tests, ...notRun] });
+	};
+}
+
 export function run(): Promise<void> {
 	const restoreOutput = process.env.LONGHAUL_TEST_OUTPUT ? redirectOutput(process.env.LONGHAUL_TEST_OUTPUT) : () => {};
 	const mocha = new Mocha({
@@ -44,11 +127,14 @@ export function run(): Promise<void> {
 	for (const file of testFiles(__dirname).sort()) {
 		mocha.addFile(file);
 	}
+	const reportFile = process.env.LONGHAUL_TEST_REPORT;
 	return new Promise((resolve, reject) => {
 		try {
+			let finishReport: ((stats: TestReport['stats']) => void) | undefined;
 			const runner = mocha.run(failures => {
 				const stats = runner.stats ?? { passes: 0, failures, pending: 0 };
 				const results = { passed: stats.passes, failed: stats.failures, pending: stats.pending };
+				finishReport?.(results);
 				restoreOutput();
 				if (process.env.LONGHAUL_TEST_RESULTS) {
 					fs.writeFileSync(process.env.LONGHAUL_TEST_RESULTS, JSON.stringify(results));
@@ -61,6 +147,7 @@ export function run(): Promise<void> {
 					resolve();
 				}
 			});
+			if (reportFile) finishReport = reportTests(runner, mocha.suite, mocha.options.grep instanceof RegExp ? mocha.options.grep : undefined, reportFile);
 		} catch (error) {
 			restoreOutput();
 			reject(error);
