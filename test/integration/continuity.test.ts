@@ -153,6 +153,35 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 			}
 		});
 
+		it('cancelling the request while a background summary is pending stops it: the request ends promptly, nothing is stored, the next request works', async () => {
+			const script = createSessionScript({ toolCalls: n => (n === 1 ? 60 : 2), dataFile: DATA_FILE, summaryDelayMs: n => (n === 1 ? 30_000 : undefined) });
+			await setHandler(script.handler);
+			const started = Date.now();
+			const pending = sendChat('@longhaul BACKGROUND-CANCEL read the data file', { timeoutMs: 60_000 });
+			const deadline = Date.now() + 40_000;
+			while (script.summarizerRequests.length === 0) {
+				if (Date.now() > deadline) throw new Error('no background summarization started');
+				await new Promise(r => setTimeout(r, 25));
+			}
+			await vscode.commands.executeCommand('workbench.action.chat.cancel');
+			const handled = await pending;
+			const m = meta(handled);
+			const elapsed = Date.now() - started;
+			say(`      cancelled after ${elapsed} ms: background ${JSON.stringify(m.background)}, ${m.toolCalls} tool calls kept`);
+			assert.ok(elapsed < 25_000, `the request should end soon after the cancellation, not after the 30 s summary (${elapsed} ms)`);
+			assert.strictEqual(handled.errorMessage, undefined, 'a cancellation is not an error');
+			assert.strictEqual(m.background.started, 1, 'one background summary at a time');
+			assert.strictEqual(m.background.used, 0);
+			assert.strictEqual(m.background.discarded, 1, 'the pending summary is discarded');
+			assert.deepStrictEqual(m.longhaul.summaries, [], 'no summary is stored');
+			assert.strictEqual(script.summarizerRequests.length, 1, 'no second summarizer request');
+			const next = await sendChat('@longhaul BACKGROUND-CANCEL-NEXT two more reads', { timeoutMs: 60_000 });
+			assert.strictEqual(next.errorMessage, undefined);
+			assert.match(next.markdown, /Finished after 2 tool calls\./);
+			const prompt = allText(script.agentRequests[script.agentRequests.length - 1]);
+			assert.ok(prompt.includes('BACKGROUND-CANCEL read the data file') && prompt.includes('BACKGROUND-CANCEL-NEXT two more reads'), 'both requests stay in the prompt');
+		});
+
 		it('with the threshold at 0 nothing is prepared in the background', async () => {
 			const script = createSessionScript({ toolCalls: 30, dataFile: DATA_FILE });
 			await setHandler(script.handler);
