@@ -1,6 +1,7 @@
 // npm run demo            VS Code in the browser with Longhaul and a scripted test model; Ctrl-C stops it
 // npm run demo -- --check start, load the workbench in headless Chromium, ask `@longhaul hello`,
-//                         check the answer, stop (a quick smoke test)
+//                         check the answer, stop (a quick smoke test); with --replay also play
+//                         the recorded session the instructions name and check it summarizes
 // Installs what it needs once per machine (Node 24, code-server; see test/harness/install.mjs),
 // packages the VSIX, installs it and the scripted-model fixture into a throwaway code-server that
 // listens on 127.0.0.1 only (port: $PORT, else a free one) with a copy of test/fixtures/workspace.
@@ -44,6 +45,19 @@ async function main() {
 			throw new Error(`@longhaul did not answer as expected; the response shows: ${JSON.stringify(text)}`);
 		}
 		console.log('demo check: ok (workbench loaded, @longhaul answered with the scripted model)');
+		if (process.argv.includes('--replay') && sessions.length) {
+			// What the printed instructions tell a user to do: the marker twice, then watch it play.
+			const name = sessions.includes('msa-marshmallow-1343-dschat') ? 'msa-marshmallow-1343-dschat' : sessions[0];
+			await sendChatMessage(page, `@longhaul LONGHAUL-REPLAY ${name}`);
+			const first = await waitForChatResponse(page);
+			if (!/window set to/.test(first)) throw new Error(`the first replay message should switch the window; the response shows: ${JSON.stringify(first.slice(0, 300))}`);
+			await page.waitForTimeout(1500); // the new window reaches the workbench's model list
+			await sendChatMessage(page, `@longhaul LONGHAUL-REPLAY ${name}`);
+			const played = await waitForChatResponse(page, 10 * 60_000);
+			await screenshot(page, 'demo-check-replay.png');
+			if (!/Summarized \d+ older rounds?/.test(played)) throw new Error(`the replay should summarize; the response ends with: ${JSON.stringify(played.slice(-400))}`);
+			console.log(`demo check: ok (the replay of ${name} played in the Chat view, summarizations included)`);
+		}
 		return 0;
 	}
 
