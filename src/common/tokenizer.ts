@@ -23,7 +23,9 @@ export const MESSAGE_NAME_TOKENS = 1;
 /** Framing per tool call in an assistant message (id, type and the function wrapper). */
 export const TOOL_CALL_OVERHEAD_TOKENS = 3;
 
-export const DEFAULT_CACHE_MAX_ENTRIES = 20_000;
+export const DEFAULT_CACHE_MAX_ENTRIES = 200_000;
+/** Texts longer than this are counted line by line (see countTokens). */
+export const LINE_COUNTED_CHARS = 2_000;
 /** Characters of cached texts kept alive by the cache (keys are usually shared with the conversation). */
 export const DEFAULT_CACHE_MAX_CHARS = 32_000_000;
 
@@ -87,8 +89,30 @@ export class TiktokenTokenizer implements ITokenizer<OutputMode.Raw>, TextTokeni
 		this.maxChars = Math.max(0, options.maxChars ?? DEFAULT_CACHE_MAX_CHARS);
 	}
 
-	/** Tokens of `text` alone, without any message framing. */
+	/**
+	 * Tokens of `text` alone, without any message framing. A text longer than
+	 * {@link LINE_COUNTED_CHARS} with line breaks is counted line by line (each line with its
+	 * break, each cached): the same tool output then costs nothing more when it reappears inside
+	 * a larger text, such as the summarizer's transcript or a merged message. o200k_base never
+	 * merges tokens across a line break except runs of blank lines, so the sum is the exact count
+	 * or, for such runs, a token or two more (safe for a budget).
+	 */
 	countTokens(text: string): number {
+		if (text.length > LINE_COUNTED_CHARS && text.includes('\n')) {
+			let total = 0;
+			let start = 0;
+			while (start < text.length) {
+				const end = text.indexOf('\n', start);
+				const stop = end === -1 ? text.length : end + 1;
+				total += this.countCached(text.slice(start, stop));
+				start = stop;
+			}
+			return total;
+		}
+		return this.countCached(text);
+	}
+
+	private countCached(text: string): number {
 		if (text.length === 0) {
 			return 0;
 		}

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { OutputMode, Raw } from '@vscode/prompt-tsx';
-import { MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TiktokenTokenizer } from '../../../src/common/tokenizer';
+import { LINE_COUNTED_CHARS, MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TiktokenTokenizer } from '../../../src/common/tokenizer';
 import { tokenizer as warmTokenizer } from './fixtures';
 
 describe('TiktokenTokenizer (o200k_base)', () => {
@@ -62,6 +62,26 @@ describe('TiktokenTokenizer (o200k_base)', () => {
 		assert.equal(t.cacheSize().entries, 3);
 		t.countTokens('x'.repeat(500)); // larger than the whole cache: counted, not cached
 		assert.ok(t.cacheSize().chars <= 100);
+	});
+
+	it('counts long texts line by line: exact, or a token over per run of blank lines, and a known output costs nothing inside a larger text', () => {
+		const t = new TiktokenTokenizer();
+		const output = Array.from({ length: 120 }, (_, i) => `${String(i + 1).padStart(4)}: const value${i} = compute(${i}, "src/file${i % 7}.ts"); // ${'x'.repeat(i % 13)}`).join('\n');
+		assert.ok(output.length > LINE_COUNTED_CHARS);
+		const exact = t.encode(output).length;
+		assert.equal(t.countTokens(output), exact, 'no blank lines: exactly the encoder\'s count');
+		const withBlanks = output.replace(/\n( {2}10|  20|  30):/g, '\n\n\n$1:');
+		const blankRuns = (withBlanks.match(/\n\n+/g) ?? []).length;
+		const counted = t.countTokens(withBlanks);
+		const exactWithBlanks = t.encode(withBlanks).length;
+		assert.ok(counted >= exactWithBlanks && counted <= exactWithBlanks + 2 * blankRuns, `${counted} vs exact ${exactWithBlanks} (${blankRuns} blank runs)`);
+
+		const before = t.stats().tokenizedChars;
+		const transcript = `<tool-result>\n${output}\n</tool-result>\n<tool-result>\n${output}\n</tool-result>`;
+		const inTranscript = t.countTokens(transcript);
+		// New: the framing lines, and the output's last line, now followed by a line break.
+		assert.ok(t.stats().tokenizedChars - before < 300, `only a few lines are new, not the ${transcript.length} characters: ${t.stats().tokenizedChars - before} encoded`);
+		assert.ok(Math.abs(inTranscript - t.encode(transcript).length) <= 2);
 	});
 
 	it('counts a message as its parts plus the documented framing', () => {
