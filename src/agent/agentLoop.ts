@@ -60,22 +60,22 @@ export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscod
  * store it whatever happens.
  */
 export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<void> {
+	const chatTools = toChatTools(run.tools);
+	const budget = budgetFor(run.request.model, chatTools);
 	const background = new BackgroundSummarizer(
-		{ model: run.request.model, budget: budgetFor(run.request.model, toChatTools(run.tools)), mode: run.settings.summarizationMode, currentRequest: run.request.prompt },
+		{ model: run.request.model, budget, mode: run.settings.summarizationMode, currentRequest: run.request.prompt },
 		run.token,
 		state.background,
 	);
 	try {
-		await agentSteps(run, state, background);
+		await agentSteps(run, state, chatTools, budget, background);
 	} finally {
 		background.dispose();
 	}
 }
 
-async function agentSteps(run: AgentRun, state: RequestState, background: BackgroundSummarizer): Promise<void> {
+async function agentSteps(run: AgentRun, state: RequestState, chatTools: vscode.LanguageModelChatTool[], budget: PromptBudget, background: BackgroundSummarizer): Promise<void> {
 	const { request, stream, token, settings } = run;
-	const chatTools = toChatTools(run.tools);
-	const budget = budgetFor(request.model, chatTools);
 	const input = (): AgentRenderInput => {
 		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.ledgerSuspended, state.conversation, state.ledger, state.ledgerShown, budget.messages);
 		return {
@@ -216,7 +216,11 @@ async function renderFitting(run: AgentRun, state: RequestState, budget: PromptB
 				throw error;
 			}
 		}
-		if (run.settings.maskOldToolResults && maskOlderResults(run, state, budget, (await measureAgent(input())).tokenCount - budget.messages)) {
+		// The whole prompt's size, measured at most once per overflow: every step below that
+		// changes the conversation starts the loop over.
+		let needed: number | undefined;
+		const measure = async () => (needed ??= (await measureAgent(input())).tokenCount);
+		if (run.settings.maskOldToolResults && maskOlderResults(run, state, budget, (await measure()) - budget.messages)) {
 			continue;
 		}
 		const compaction: CompactionContext = {
@@ -266,7 +270,7 @@ async function renderFitting(run: AgentRun, state: RequestState, budget: PromptB
 		} else if (!state.modelSummariesStopped && modelSummaries >= MAX_COMPACTIONS_PER_RENDER) {
 			stopModelSummaries(run, state, `${MAX_COMPACTIONS_PER_RENDER} summaries in a row did not make the prompt fit`);
 		}
-		truncate(run, state, (await measureAgent(input())).tokenCount, budget);
+		truncate(run, state, await measure(), budget);
 	}
 }
 
