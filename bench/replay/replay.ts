@@ -9,6 +9,7 @@ import type { Raw } from '@vscode/prompt-tsx';
 import { summarizerPromptBudget, summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/budget';
 import type { Conversation, Round } from '../../src/common/conversation';
 import { elideOldestToolResults } from '../../src/common/elideToolResults';
+import { percentile } from '../../src/common/percentile';
 import { summarizeNarrowing } from '../../src/common/narrowPlan';
 import { dropOlderRounds } from '../../src/common/dropOlderRounds';
 import { newRepeatTracker, noteCall, noteSummary } from '../../src/common/loopBreaker';
@@ -111,12 +112,6 @@ interface Fitted {
 	readonly verbatimRounds: readonly Round[];
 	/** The summary the prompt shows, if any. */
 	readonly summaryText?: string;
-}
-
-function percentile(values: readonly number[], p: number): number {
-	if (values.length === 0) return 0;
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 function mean(values: readonly number[]): number {

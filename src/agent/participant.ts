@@ -12,6 +12,7 @@ import { PARTICIPANT_ID } from './participantId';
 import { referencesAsText } from './references';
 import { newRequestState, type RequestState } from './requestState';
 import { readSettings, type LonghaulSettings } from './settings';
+import { percentile } from '../common/percentile';
 import { TOOL_DEFINITIONS_SHARE } from '../common/toolSelection';
 import { selectTools, toChatTools } from './toolCatalog';
 
@@ -175,9 +176,8 @@ async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.Ch
 }
 
 function timeSummary(times: readonly number[]): LonghaulResultMetadata['ownTimeMs'] {
-	const sorted = [...times].sort((a, b) => a - b);
-	const at = (q: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)] * 10) / 10 : 0);
-	return { rounds: sorted.length, p50: at(50), p95: at(95), max: at(100) };
+	const at = (p: number) => Math.round(percentile(times, p) * 10) / 10;
+	return { rounds: times.length, p50: at(50), p95: at(95), max: at(100) };
 }
 
 function describeError(error: unknown): string {
