@@ -8,55 +8,11 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { screenshot } from '../harness/browser.mjs';
-import { openChat, waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
+import { waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
+import { DATA_FILE, dataFileContent, send } from './chatSession.mjs';
 
 const MARKER = 'LONG-SESSION-E2E';
-const DATA_FILE = 'long-session-data.txt';
 const NOTICE = /Summarized (\d+) older rounds?, kept (\d+) recent rounds? verbatim \((legacy|half-context)/;
-
-/** The same numbered lines the integration tests read (test/integration/sessionScript.ts dataFileContent). */
-function dataFileContent() {
-	const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
-	const lines = [];
-	for (let i = 1; i <= 200; i++) lines.push(`record ${String(i).padStart(4, '0')}: ${words.map((w, j) => `${w}${(i * 7 + j) % 100}`).join(' ')}`);
-	return lines.join('\n') + '\n';
-}
-
-const responses = page => page.locator('.interactive-item-container.interactive-response');
-
-/**
- * Sends `text` and waits for its response to finish; calls `onProgress(text)` with the response's
- * visible text while it loads. Returns the final visible text.
- */
-async function send(page, text, { timeoutMs = 120_000, onProgress } = {}) {
-	// The chat list is virtualized (rows scrolled away leave the DOM), so rows are found from the
-	// end: the newest response is ours once it differs from the one shown before sending.
-	const previous = (await responses(page).count()) ? await responses(page).last().innerText().catch(() => '') : undefined;
-	// Like sendChatMessage, but clears what the input holds first (the Chat view keeps `@longhaul`).
-	const input = await openChat(page);
-	await input.click({ position: { x: 30, y: 10 } });
-	await page.keyboard.press('Control+A');
-	await page.keyboard.press('Backspace');
-	await page.keyboard.type(text, { delay: 10 });
-	await page.keyboard.press('Enter');
-	const deadline = Date.now() + timeoutMs;
-	const response = responses(page).last();
-	for (;;) {
-		if (Date.now() > deadline) throw new Error(`no response to ${JSON.stringify(text)} within ${timeoutMs} ms`);
-		const count = await responses(page).count();
-		if (count > 0) {
-			const loading = /\bchat-response-loading\b/.test((await response.getAttribute('class').catch(() => '')) ?? '');
-			if (previous === undefined || loading || (await response.innerText().catch(() => previous)) !== previous) break;
-		}
-		await page.waitForTimeout(50);
-	}
-	while (/\bchat-response-loading\b/.test((await response.getAttribute('class')) ?? '')) {
-		if (Date.now() > deadline) throw new Error(`the response to ${JSON.stringify(text)} did not finish within ${timeoutMs} ms; it shows: ${JSON.stringify(await response.innerText())}`);
-		onProgress?.(await response.innerText().catch(() => ''));
-		await page.waitForTimeout(50);
-	}
-	return { response, text: (await response.innerText()).trim() };
-}
 
 export const tests = [
 	{

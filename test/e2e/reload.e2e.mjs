@@ -1,6 +1,6 @@
 // End-to-end, issue 6 fault 8: the window reloads in the middle of a long session. A session that
-// summarized (the scripted model's long-session mode, see longSession.e2e.mjs) is followed by a
-// page reload, which restarts the extension host. The next request must rebuild the conversation
+// summarized (the scripted model's long-session mode, see longSession.e2e.mjs) is followed by
+// Developer: Reload Window, which restarts the extension host. The next request must rebuild the conversation
 // from the metadata VS Code stored: the same /context breakdown as before the reload, and a prompt
 // that holds the stored summaries, the rounds kept verbatim, and every user request. Prompts are
 // read from the scripted model's request log file (LONGHAUL_FIXTURE_REQUEST_LOG, set by run-e2e.mjs).
@@ -10,51 +10,15 @@ import { join } from 'node:path';
 import { screenshot } from '../harness/browser.mjs';
 import { resultsDir } from '../harness/util.mjs';
 import { openChat, runCommand, waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
+import { DATA_FILE, dataFileContent, send as sendAndWait } from './chatSession.mjs';
+
+/** The response's visible text. */
+const send = async (page, text, timeoutMs) => (await sendAndWait(page, text, { timeoutMs })).text;
 
 const MARKER = 'LONG-SESSION-E2E';
-const DATA_FILE = 'long-session-data.txt';
 const SETUP = `${MARKER} setup`;
 const SESSION = `${MARKER} read the data file piece by piece`;
 const AFTER = `${MARKER} after the reload RELOAD-FOLLOWUP`;
-
-/** The numbered lines the fixture's session script reads (same as test/integration/sessionScript.ts). */
-function dataFileContent() {
-	const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
-	const lines = [];
-	for (let i = 1; i <= 200; i++) lines.push(`record ${String(i).padStart(4, '0')}: ${words.map((w, j) => `${w}${(i * 7 + j) % 100}`).join(' ')}`);
-	return lines.join('\n') + '\n';
-}
-
-const responses = page => page.locator('.interactive-item-container.interactive-response');
-
-/** Types `text` into the Chat view, sends it, and waits until the newest response stops loading. */
-async function send(page, text, timeoutMs = 120_000) {
-	const previous = (await responses(page).count()) ? await responses(page).last().innerText().catch(() => '') : undefined;
-	const input = await openChat(page);
-	await input.click({ position: { x: 30, y: 10 } });
-	await page.keyboard.press('Control+A');
-	await page.keyboard.press('Backspace');
-	await page.keyboard.type(text, { delay: 5 });
-	await page.keyboard.press('Enter');
-	// After a slash command the suggestion list may still be open: the first Enter only accepts it.
-	await page.waitForTimeout(500);
-	if ((await input.innerText().catch(() => '')).includes(text.split(' ').pop())) await page.keyboard.press('Enter');
-	const deadline = Date.now() + timeoutMs;
-	const response = responses(page).last();
-	for (;;) {
-		if (Date.now() > deadline) throw new Error(`no response to ${JSON.stringify(text)} within ${timeoutMs} ms`);
-		if ((await responses(page).count()) > 0) {
-			const loading = /\bchat-response-loading\b/.test((await response.getAttribute('class').catch(() => '')) ?? '');
-			if (previous === undefined || loading || (await response.innerText().catch(() => previous)) !== previous) break;
-		}
-		await page.waitForTimeout(50);
-	}
-	while (/\bchat-response-loading\b/.test((await response.getAttribute('class')) ?? '')) {
-		if (Date.now() > deadline) throw new Error(`the response to ${JSON.stringify(text)} did not finish within ${timeoutMs} ms`);
-		await page.waitForTimeout(100);
-	}
-	return (await response.innerText()).trim();
-}
 
 /** The scripted model's requests so far: { at, request } per line. */
 function readRequestLog(file) {

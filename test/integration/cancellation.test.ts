@@ -2,8 +2,9 @@
 // summary is stored, and the next request works with the whole conversation intact.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { resetSession, scriptedModel, sendChat, setHandler, suiteSettings, withSetting } from './helpers';
-import { DATA_FILE, SMALL_WINDOW, allText, createSessionScript, dataFileContent, pairingProblems, summaryNumbersIn, toolCallIds } from './sessionScript';
+import { sendChat, setHandler, smallWindowSessions, suiteSettings, withSetting } from './helpers';
+import { waitFor } from './faultScript';
+import { DATA_FILE, allText, createSessionScript, pairingProblems, summaryNumbersIn, toolCallIds } from './sessionScript';
 
 interface Metadata {
 	summarizations: number;
@@ -13,34 +14,12 @@ interface Metadata {
 
 const SUMMARY_DELAY_MS = 30_000;
 
-async function waitFor(condition: () => boolean, timeoutMs: number, message: string): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error(message);
-		await new Promise(r => setTimeout(r, 25));
-	}
-}
-
 describe('cancellation during a summarization', function () {
 	this.timeout(60_000);
 	// These tests time and count summarizer requests of summaries made at the overflow; summaries
 	// prepared in the background are tested in continuity.test.ts.
 	suiteSettings({ backgroundSummarizationThreshold: 0 });
-	let dataFile: vscode.Uri | undefined;
-	before(async () => {
-		const folder = vscode.workspace.workspaceFolders?.[0];
-		assert.ok(folder, 'the integration host has no workspace folder');
-		dataFile = vscode.Uri.joinPath(folder.uri, DATA_FILE);
-		await vscode.workspace.fs.writeFile(dataFile, Buffer.from(dataFileContent(), 'utf8'));
-	});
-	after(async () => {
-		if (dataFile) await vscode.workspace.fs.delete(dataFile).then(undefined, () => undefined);
-	});
-	beforeEach(async () => {
-		await resetSession();
-		await (await scriptedModel()).setMaxInputTokens(SMALL_WINDOW);
-	});
-	afterEach(async () => (await scriptedModel()).reset());
+	smallWindowSessions();
 
 	for (const mode of ['legacy', 'half-context'] as const) {
 		it(`cancelling while the summary is pending (${mode}) loses nothing and the next request works`, () => cancelDuringSummary(mode, false));

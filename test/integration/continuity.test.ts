@@ -4,8 +4,9 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model/src/api';
-import { resetSession, say, scriptedModel, sendChat, setHandler, suiteSettings, withSetting } from './helpers';
-import { DATA_FILE, SMALL_WINDOW, allText, createSessionScript, dataFileContent, isSummarizationRequest, pairingProblems, summaryNumbersIn } from './sessionScript';
+import { resetSession, say, scriptedModel, sendChat, setHandler, smallWindowSessions, suiteSettings, withSetting } from './helpers';
+import { waitFor } from './faultScript';
+import { DATA_FILE, SMALL_WINDOW, allText, createSessionScript, isSummarizationRequest, pairingProblems, summaryNumbersIn } from './sessionScript';
 
 interface Metadata {
 	summarizations: number;
@@ -27,21 +28,7 @@ function toolResults(request: ScriptedRequest): string[] {
 
 describe('Continuity (issue 7) in the real VS Code', function () {
 	this.timeout(120_000);
-	let dataFile: vscode.Uri | undefined;
-	before(async () => {
-		const folder = vscode.workspace.workspaceFolders?.[0];
-		assert.ok(folder, 'the integration host has no workspace folder');
-		dataFile = vscode.Uri.joinPath(folder.uri, DATA_FILE);
-		await vscode.workspace.fs.writeFile(dataFile, Buffer.from(dataFileContent(), 'utf8'));
-	});
-	after(async () => {
-		if (dataFile) await vscode.workspace.fs.delete(dataFile).then(undefined, () => undefined);
-	});
-	beforeEach(async () => {
-		await resetSession();
-		await (await scriptedModel()).setMaxInputTokens(SMALL_WINDOW);
-	});
-	afterEach(async () => (await scriptedModel()).reset());
+	smallWindowSessions();
 
 	describe('done-ledger and cheap-first compaction (summaries made at the overflow)', () => {
 		suiteSettings({ backgroundSummarizationThreshold: 0, halfContextSummarization: true });
@@ -158,11 +145,7 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 			await setHandler(script.handler);
 			const started = Date.now();
 			const pending = sendChat('@longhaul BACKGROUND-CANCEL read the data file', { timeoutMs: 60_000 });
-			const deadline = Date.now() + 40_000;
-			while (script.summarizerRequests.length === 0) {
-				if (Date.now() > deadline) throw new Error('no background summarization started');
-				await new Promise(r => setTimeout(r, 25));
-			}
+			await waitFor(() => script.summarizerRequests.length > 0, 40_000, 'no background summarization started');
 			await vscode.commands.executeCommand('workbench.action.chat.cancel');
 			const handled = await pending;
 			const m = meta(handled);

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import Mocha = require('mocha');
 import type { HandledRequest, LonghaulApi } from '../../src/agent/api';
 import { FIXTURE_ID, MODEL_ID, VENDOR, type ScriptedHandler, type ScriptedModelApi, type ScriptedRequest } from '../fixtures/scripted-model/src/api';
+import { DATA_FILE, SMALL_WINDOW, dataFileContent } from './sessionScript';
 
 export const LONGHAUL_ID = 'longhaul-dev.longhaul';
 export const PARTICIPANT_ID = 'longhaul.agent';
@@ -180,4 +181,27 @@ export function suiteSettings(values: Readonly<Record<string, unknown>>): void {
 /** Prints a line in the test report (plain console lines from a test do not reach the harness's output). */
 export function say(line: string): void {
 	(Mocha.reporters.Base as unknown as { consoleLog: (...args: unknown[]) => void }).consoleLog(line);
+}
+
+/**
+ * For a describe() whose tests run scripted sessions over the data file at the small window
+ * (sessionScript.ts): writes the file into the workspace before the suite and deletes it after;
+ * a fresh chat and the small window before each test, the fixture's defaults after it.
+ */
+export function smallWindowSessions(): void {
+	let dataFile: vscode.Uri | undefined;
+	before(async () => {
+		const folder = vscode.workspace.workspaceFolders?.[0];
+		assert.ok(folder, 'the integration host has no workspace folder');
+		dataFile = vscode.Uri.joinPath(folder.uri, DATA_FILE);
+		await vscode.workspace.fs.writeFile(dataFile, Buffer.from(dataFileContent(), 'utf8'));
+	});
+	after(async () => {
+		if (dataFile) await vscode.workspace.fs.delete(dataFile).then(undefined, () => undefined);
+	});
+	beforeEach(async () => {
+		await resetSession();
+		await (await scriptedModel()).setMaxInputTokens(SMALL_WINDOW);
+	});
+	afterEach(async () => (await scriptedModel()).reset());
 }

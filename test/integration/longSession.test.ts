@@ -3,15 +3,12 @@
 // more rounds verbatim than legacy, every tool call stays paired with its result, and later
 // requests of the same chat session rebuild the conversation from the stored metadata.
 import * as assert from 'assert';
-import * as vscode from 'vscode';
 import type { ScriptedRequest } from '../fixtures/scripted-model/src/api';
-import { resetSession, scriptedModel, sendChat, setHandler, suiteSettings, withSetting } from './helpers';
+import { sendChat, setHandler, smallWindowSessions, suiteSettings, withSetting } from './helpers';
 import {
 	DATA_FILE,
-	SMALL_WINDOW,
 	allText,
 	createSessionScript,
-	dataFileContent,
 	pairingProblems,
 	summaryMarker,
 	summaryNumbersIn,
@@ -27,15 +24,6 @@ interface Metadata {
 	summarizations: number;
 	toolCalls: number;
 	longhaul: { rounds: { id: string; toolCalls: { id: string }[] }[]; summaries: { roundId: string; text: string }[]; cancelled?: boolean };
-}
-
-/** Writes the data file the script reads into the test workspace (a fresh copy per run). */
-async function writeDataFile(): Promise<vscode.Uri> {
-	const folder = vscode.workspace.workspaceFolders?.[0];
-	assert.ok(folder, 'the integration host has no workspace folder');
-	const uri = vscode.Uri.joinPath(folder.uri, DATA_FILE);
-	await vscode.workspace.fs.writeFile(uri, Buffer.from(dataFileContent(), 'utf8'));
-	return uri;
 }
 
 /** Agent requests, each with the number of the newest summary made before it (0: none yet). */
@@ -118,21 +106,7 @@ describe('long sessions in a small window', function () {
 	// These tests time and count summarizer requests of summaries made at the overflow; summaries
 	// prepared in the background are tested in continuity.test.ts.
 	suiteSettings({ backgroundSummarizationThreshold: 0 });
-	let dataFile: vscode.Uri | undefined;
-
-	before(async () => {
-		dataFile = await writeDataFile();
-	});
-	after(async () => {
-		if (dataFile) await vscode.workspace.fs.delete(dataFile).then(undefined, () => undefined);
-	});
-	beforeEach(async () => {
-		await resetSession();
-		await (await scriptedModel()).setMaxInputTokens(SMALL_WINDOW);
-	});
-	afterEach(async () => {
-		await (await scriptedModel()).reset();
-	});
+	smallWindowSessions();
 
 	let halfKept: number[] = [];
 	let legacyKept: number[] = [];

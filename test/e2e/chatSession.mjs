@@ -1,0 +1,52 @@
+// Shared by the e2e tests that drive a long scripted session in the Chat view (not a test itself:
+// run-e2e.mjs runs only *.e2e.mjs): the data file the fixture's long-session mode reads, and
+// sending a message and waiting for its response.
+import { openChat } from '../harness/workbench.mjs';
+
+export const DATA_FILE = 'long-session-data.txt';
+
+/** The same numbered lines the integration tests read (test/integration/sessionScript.ts dataFileContent). */
+export function dataFileContent() {
+	const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+	const lines = [];
+	for (let i = 1; i <= 200; i++) lines.push(`record ${String(i).padStart(4, '0')}: ${words.map((w, j) => `${w}${(i * 7 + j) % 100}`).join(' ')}`);
+	return lines.join('\n') + '\n';
+}
+
+const responses = page => page.locator('.interactive-item-container.interactive-response');
+
+/**
+ * Sends `text` and waits for its response to finish; calls `onProgress(text)` with the response's
+ * visible text while it loads. Returns the response's locator and its final visible text.
+ */
+export async function send(page, text, { timeoutMs = 120_000, onProgress } = {}) {
+	// The chat list is virtualized (rows scrolled away leave the DOM), so rows are found from the
+	// end: the newest response is ours once it differs from the one shown before sending.
+	const previous = (await responses(page).count()) ? await responses(page).last().innerText().catch(() => '') : undefined;
+	// Like sendChatMessage, but clears what the input holds first (the Chat view keeps `@longhaul`).
+	const input = await openChat(page);
+	await input.click({ position: { x: 30, y: 10 } });
+	await page.keyboard.press('Control+A');
+	await page.keyboard.press('Backspace');
+	await page.keyboard.type(text, { delay: 10 });
+	await page.keyboard.press('Enter');
+	// After a slash command the suggestion list may still be open: the first Enter only accepts it.
+	await page.waitForTimeout(500);
+	if ((await input.innerText().catch(() => '')).includes(text.split(' ').pop())) await page.keyboard.press('Enter');
+	const deadline = Date.now() + timeoutMs;
+	const response = responses(page).last();
+	for (;;) {
+		if (Date.now() > deadline) throw new Error(`no response to ${JSON.stringify(text)} within ${timeoutMs} ms`);
+		if ((await responses(page).count()) > 0) {
+			const loading = /\bchat-response-loading\b/.test((await response.getAttribute('class').catch(() => '')) ?? '');
+			if (previous === undefined || loading || (await response.innerText().catch(() => previous)) !== previous) break;
+		}
+		await page.waitForTimeout(50);
+	}
+	while (/\bchat-response-loading\b/.test((await response.getAttribute('class')) ?? '')) {
+		if (Date.now() > deadline) throw new Error(`the response to ${JSON.stringify(text)} did not finish within ${timeoutMs} ms; it shows: ${JSON.stringify(await response.innerText())}`);
+		onProgress?.(await response.innerText().catch(() => ''));
+		await page.waitForTimeout(50);
+	}
+	return { response, text: (await response.innerText()).trim() };
+}
