@@ -89,7 +89,8 @@ export function runPlanCommand(argv: readonly string[], readFile: (path: string)
 
 	let conversation: Conversation;
 	try {
-		conversation = conversationFromSessionJson(JSON.parse(readFile(args.input)));
+		// Editors on Windows often save JSON with a UTF-8 byte-order mark, which JSON.parse refuses.
+		conversation = conversationFromSessionJson(JSON.parse(readFile(args.input).replace(/^\uFEFF/, '')));
 	} catch (error) {
 		if (error instanceof SessionFormatError) return invalid(`${args.input}: invalid session: ${error.message}`);
 		if (error instanceof SyntaxError) return invalid(`${args.input}: not valid JSON: ${error.message}`);
