@@ -127,8 +127,8 @@ export type WorkerMessage = { type: 'hits'; hits: SearchHit[] } | { type: 'done'
 
 /**
  * Runs `searchFiles` in a worker thread, terminated after `timeLimitMs` or on cancel (the hits
- * found so far are kept). Where no worker can start, searches on this thread, checking the time
- * and the cancel between files.
+ * found so far are kept). Where no worker can start or run, searches on this thread, checking the
+ * time and the cancel between files.
  */
 export function searchInWorker(request: SearchRequest, limits: SearchLimits): Promise<SearchResult> {
 	const started = Date.now();
@@ -155,12 +155,24 @@ export function searchInWorker(request: SearchRequest, limits: SearchLimits): Pr
 		const timer = setTimeout(() => stop('time'), limits.timeLimitMs);
 		limits.signal?.addEventListener('abort', onAbort);
 		if (limits.signal?.aborted) stop('cancel');
+		let heard = false;
 		worker.on('message', (message: WorkerMessage) => {
+			heard = true;
 			if (message.type === 'hits') hits.push(...message.hits);
 			else if (message.type === 'done') finish(message.result);
 			else finish({ hits, searched: 0, refused: 0, tooLarge: 0, error: message.message });
 		});
-		worker.on('error', error => finish({ hits, searched: 0, refused: 0, tooLarge: 0, error: `The search failed: ${error.message}` }));
+		worker.on('error', error => {
+			if (heard || settled) {
+				finish({ hits, searched: 0, refused: 0, tooLarge: 0, error: `The search failed: ${error.message}` });
+				return;
+			}
+			// The worker could not run at all here: search on this thread instead.
+			settled = true;
+			clearTimeout(timer);
+			limits.signal?.removeEventListener('abort', onAbort);
+			resolve(searchFiles(request, undefined, stoppedBy));
+		});
 		worker.on('exit', () => finish({ hits, searched: 0, refused: 0, tooLarge: 0, error: 'The search stopped unexpectedly.' }));
 	});
 }
