@@ -2,8 +2,8 @@
 // Run: node esbuild.mjs --tests && node out/bench/render/benchRender.js   (ROUNDS=800 for another size)
 // 'cold' is the first render with a fresh tokenizer cache; 'warm' re-renders the same prompt,
 // as every agent step does. 'over' means the render threw BudgetExceededError (time included).
-import type { Conversation, Round } from '../../src/common/conversation';
-import { TiktokenTokenizer } from '../../src/common/tokenizer';
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { isBudgetExceededError, renderAgentPrompt, renderSummarizerPrompt } from '../../src/prompts/render';
 import type { AgentPromptProps } from '../../src/prompts/agentPrompt';
 

@@ -15,10 +15,10 @@
 // or when its own ledger line is in the prompt (a merged group line does not count). The value
 // is the mean of the per-request shares; 1.0 means nothing done was out of sight.
 import type { Raw } from '@vscode/prompt-tsx';
-import type { Conversation, Round } from '../../src/common/conversation';
-import { addUserRequest, emptyLedger, extendLedger, ledgerRequestText, type DoneLedger } from '../../src/common/doneLedger';
-import { commandLine, editLine, ledgerForPrompt, renderDoneLedger, requestLine, type LedgerForPrompt } from '../../src/common/doneLedgerRender';
-import { toolCallFacts } from '../../src/common/toolCallFacts';
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { addUserRequest, emptyLedger, extendLedger, ledgerRequestText, type DoneLedger } from '../../src/common/ledger/doneLedger';
+import { commandLine, editLine, ledgerForPrompt, renderDoneLedger, requestLine, type LedgerForPrompt } from '../../src/common/ledger/doneLedgerRender';
+import { toolCallFacts } from '../../src/common/ledger/toolCallFacts';
 
 export interface ContinuityMetrics {
 	/** The ledger was rendered into the prompts of this replay. */

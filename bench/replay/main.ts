@@ -15,7 +15,7 @@ import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
 import { compareMasking, formatMasking } from './masking';
-import { TiktokenTokenizer } from '../../src/common/tokenizer';
+import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 
 export interface CliArgs {
 	readonly corpus: string;

@@ -4,10 +4,10 @@
 // enough for a later summary), renders again, and asks the summarizer only when masking declines
 // or has nothing left to mask. This module holds the strategy names, that
 // step, and its counters; replay.ts calls it from its copy of renderFitting.
-import type { Conversation, Round } from '../../src/common/conversation';
-import { maskForOverflow } from '../../src/common/maskToolResults';
-import type { SummarizationMode } from '../../src/common/plan';
-import { isPlaceholderResult } from '../../src/common/toolResultPlaceholders';
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { maskForOverflow } from '../../src/common/shrinking/maskToolResults';
+import type { SummarizationMode } from '../../src/common/planning/plan';
+import { isPlaceholderResult } from '../../src/common/shrinking/toolResultPlaceholders';
 
 /** The product modes with masking first. */
 export const MASKED_STRATEGIES = ['legacy+mask', 'half-context+mask'] as const;

@@ -6,28 +6,28 @@
 // MAX_COMPACTIONS_PER_RENDER times per render, then elide the oldest tool results. The
 // summarizer's reply is the deterministic stand-in of standInSummary.ts. See bench/RESULTS.md.
 import type { Raw } from '@vscode/prompt-tsx';
-import { summarizerPromptBudget, summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/budget';
-import type { Conversation, Round } from '../../src/common/conversation';
-import { elideOldestToolResults } from '../../src/common/elideToolResults';
-import { percentile } from '../../src/common/percentile';
-import { summarizeNarrowing } from '../../src/common/narrowPlan';
-import { dropOlderRounds } from '../../src/common/dropOlderRounds';
-import { newRepeatTracker, noteCall, noteSummary } from '../../src/common/loopBreaker';
-import { flattenRounds } from '../../src/common/flatten';
-import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../../src/common/plan';
-import { applySummary, planSummarization } from '../../src/common/planners';
-import type { PromptEntry } from '../../src/common/promptLayout';
-import { layoutPrompt } from '../../src/common/promptLayout';
-import { produceSummary, type SummaryAttempt } from '../../src/common/summarizationFlow';
-import { summarizerEntries, type SummarizerEntry } from '../../src/common/summarizerInput';
-import { TiktokenTokenizer } from '../../src/common/tokenizer';
+import { summarizerPromptBudget, summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/tokens/budget';
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { elideOldestToolResults } from '../../src/common/shrinking/elideToolResults';
+import { percentile } from '../../src/common/stats/percentile';
+import { summarizeNarrowing } from '../../src/common/planning/narrowPlan';
+import { dropOlderRounds } from '../../src/common/shrinking/dropOlderRounds';
+import { newRepeatTracker, noteCall, noteSummary } from '../../src/common/fitting/loopBreaker';
+import { flattenRounds } from '../../src/common/conversation/flatten';
+import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../../src/common/planning/plan';
+import { applySummary, planSummarization } from '../../src/common/planning/planners';
+import type { PromptEntry } from '../../src/common/conversation/promptLayout';
+import { layoutPrompt } from '../../src/common/conversation/promptLayout';
+import { produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
+import { summarizerEntries, type SummarizerEntry } from '../../src/common/summaries/summarizerInput';
+import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type RenderedPrompt } from '../../src/prompts/render';
 import { summaryMessageText } from '../../src/prompts/summaryMessage';
 import { toolResultForPrompt } from '../../src/prompts/toolResultText';
 import { renderEntriesPrompt } from './headTailPrompt';
 import { MASKED_STRATEGIES, maskingCounter, productSettings, type MaskingMetrics } from './masking';
 import { continuityProbe, type ContinuityMetrics, type LedgerOffComparison } from './continuity';
-import { doneLedgerMaxTokens } from '../../src/common/doneLedgerRender';
+import { doneLedgerMaxTokens } from '../../src/common/ledger/doneLedgerRender';
 import { benchBudget, capSession, type Session } from './session';
 import { standInSummary } from './standInSummary';
 
@@ -90,9 +90,9 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics {
 	readonly tokenizedShareInPlanner: number;
 	readonly messageBudget: number;
 	readonly toolTokens: number;
-	/** Chat requests in which the loop breaker stopped model summaries (src/common/loopBreaker.ts). */
+	/** Chat requests in which the loop breaker stopped model summaries (src/common/fitting/loopBreaker.ts). */
 	readonly loopBreaks: number;
-	/** Rounds dropped without a summary, the last step of truncation (src/common/dropOlderRounds.ts). */
+	/** Rounds dropped without a summary, the last step of truncation (src/common/shrinking/dropOlderRounds.ts). */
 	readonly droppedRounds: number;
 	/** The same replay with the done-ledger off (set by main.ts for legacy and half-context). */
 	readonly ledgerOff?: LedgerOffComparison;

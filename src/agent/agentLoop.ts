@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { computeBudget, toolResultBudget, type PromptBudget } from '../common/budget';
-import type { ToolCall } from '../common/conversation';
-import { elideOldestToolResults } from '../common/elideToolResults';
-import { truncateMiddle } from '../common/truncate';
-import { noteCall, noteSummary, REPEATS_AFTER_SUMMARY } from '../common/loopBreaker';
-import { dropOlderRounds } from '../common/dropOlderRounds';
-import { maskForOverflow } from '../common/maskToolResults';
+import { computeBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
+import type { ToolCall } from '../common/conversation/conversation';
+import { elideOldestToolResults } from '../common/shrinking/elideToolResults';
+import { truncateMiddle } from '../common/shrinking/truncate';
+import { noteCall, noteSummary, REPEATS_AFTER_SUMMARY } from '../common/fitting/loopBreaker';
+import { dropOlderRounds } from '../common/shrinking/dropOlderRounds';
+import { maskForOverflow } from '../common/shrinking/maskToolResults';
 import { BackgroundSummarizer } from './backgroundSummary';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { attachSummary, compact, type CompactionContext } from './compaction';

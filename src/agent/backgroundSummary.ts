@@ -2,7 +2,7 @@
 // of the older part is prepared while the agent keeps working, and used at the first render that
 // overflows, if it still fits the conversation. One job at a time; cancelled with the request.
 import * as vscode from 'vscode';
-import { summaryPlanApplicability } from '../common/summaryApplicability';
+import { summaryPlanApplicability } from '../common/planning/summaryApplicability';
 import { canPlan, prepareSummary, type CompactionContext, type PreparedSummary } from './compaction';
 import { log } from './log';
 import type { RequestState } from './requestState';

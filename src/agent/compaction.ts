@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { summarizerPromptBudget, summaryBudget, type PromptBudget } from '../common/budget';
-import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../common/plan';
-import type { Conversation } from '../common/conversation';
-import { applySummary, planSummarization } from '../common/planners';
-import { produceSummary, type SummaryAttempt } from '../common/summarizationFlow';
-import { summarizeNarrowing } from '../common/narrowPlan';
-import { summarizerEntries } from '../common/summarizerInput';
+import { summarizerPromptBudget, summaryBudget, type PromptBudget } from '../common/tokens/budget';
+import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../common/planning/plan';
+import type { Conversation } from '../common/conversation/conversation';
+import { applySummary, planSummarization } from '../common/planning/planners';
+import { produceSummary, type SummaryAttempt } from '../common/summaries/summarizationFlow';
+import { summarizeNarrowing } from '../common/planning/narrowPlan';
+import { summarizerEntries } from '../common/summaries/summarizerInput';
 import { log } from './log';
 import { countTokens, extractSummary, isBudgetExceeded, renderSummarizer } from './promptRendering';
 import { callModelQuietly } from './modelCall';

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { roundText, type Conversation } from '../common/conversation';
-import { layoutPrompt } from '../common/promptLayout';
-import { toolResultBudget } from '../common/budget';
+import { roundText, type Conversation } from '../common/conversation/conversation';
+import { layoutPrompt } from '../common/conversation/promptLayout';
+import { toolResultBudget } from '../common/tokens/budget';
 import { budgetFor } from './agentLoop';
 import { countTokens, measureAgent } from './promptRendering';
 import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
-import type { DoneLedger } from '../common/doneLedger';
+import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */

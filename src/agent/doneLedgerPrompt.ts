@@ -1,8 +1,8 @@
 // The done-ledger text the agent's prompt shows (longhaul.doneLedger), shared by the agent loop
 // and /context so that both show the same thing.
-import type { Conversation } from '../common/conversation';
-import type { DoneLedger } from '../common/doneLedger';
-import { doneLedgerMaxTokens, ledgerForPrompt, type LedgerForPrompt } from '../common/doneLedgerRender';
+import type { Conversation } from '../common/conversation/conversation';
+import type { DoneLedger } from '../common/ledger/doneLedger';
+import { doneLedgerMaxTokens, ledgerForPrompt, type LedgerForPrompt } from '../common/ledger/doneLedgerRender';
 import { countTokens } from './promptRendering';
 
 /**

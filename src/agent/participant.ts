@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Conversation } from '../common/conversation';
-import { ledgerAtRequestStart, type DoneLedger } from '../common/doneLedger';
-import { encodeTurnRecord, rebuildConversation } from '../common/metadata';
+import type { Conversation } from '../common/conversation/conversation';
+import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
+import { encodeTurnRecord, rebuildConversation } from '../common/persistence/metadata';
 import { PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
 import type { HandledRequest } from './api';
 import { compact } from './compaction';
@@ -12,8 +12,8 @@ import { PARTICIPANT_ID } from './participantId';
 import { referencesAsText } from './references';
 import { newRequestState, type RequestState } from './requestState';
 import { readSettings, type LonghaulSettings } from './settings';
-import { percentile } from '../common/percentile';
-import { TOOL_DEFINITIONS_SHARE } from '../common/toolSelection';
+import { percentile } from '../common/stats/percentile';
+import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
 import { selectTools, toChatTools } from './toolCatalog';
 
 export { PARTICIPANT_ID };
@@ -21,7 +21,7 @@ export { PARTICIPANT_ID };
 /** What every Longhaul response stores in `ChatResult.metadata`. */
 export interface LonghaulResultMetadata {
 	readonly summarizationMode: LonghaulSettings['summarizationMode'];
-	/** This turn's rounds and the summaries made during it (src/common/metadata.ts). */
+	/** This turn's rounds and the summaries made during it (src/common/persistence/metadata.ts). */
 	readonly longhaul: unknown;
 	readonly summarizations: number;
 	readonly toolCalls: number;

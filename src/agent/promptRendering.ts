@@ -2,7 +2,7 @@
 // turns prompt-tsx's Raw messages into vscode.LanguageModelChatMessage.
 import { Raw } from '@vscode/prompt-tsx';
 import * as vscode from 'vscode';
-import { countTokens as countWithSharedTokenizer, sharedTokenizer } from '../common/tokenizer';
+import { countTokens as countWithSharedTokenizer, sharedTokenizer } from '../common/tokens/tokenizer';
 import { extractSummary, isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type AgentPromptProps, type SummarizerInputEntry } from '../prompts';
 
 /** The agent prompt's props, less what this module fills in itself. */

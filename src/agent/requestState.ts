@@ -1,7 +1,7 @@
-import type { Conversation, Round } from '../common/conversation';
-import { extendLedger, type DoneLedger } from '../common/doneLedger';
-import type { LedgerForPrompt } from '../common/doneLedgerRender';
-import { newRepeatTracker, type RepeatTracker } from '../common/loopBreaker';
+import type { Conversation, Round } from '../common/conversation/conversation';
+import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
+import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
+import { newRepeatTracker, type RepeatTracker } from '../common/fitting/loopBreaker';
 import { newBackgroundStats, type BackgroundStats } from './backgroundSummary';
 
 /** A summary made during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */

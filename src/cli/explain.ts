@@ -1,7 +1,7 @@
 // The human-readable form of a plan (`longhaul-plan --explain`).
-import type { Conversation } from '../common/conversation';
-import { flattenRounds } from '../common/flatten';
-import type { SummarizationPlan } from '../common/plan';
+import type { Conversation } from '../common/conversation/conversation';
+import { flattenRounds } from '../common/conversation/flatten';
+import type { SummarizationPlan } from '../common/planning/plan';
 
 const REASONS = {
 	'not-enough-rounds': 'fewer than 4 unsummarized rounds',

@@ -1,9 +1,9 @@
 // `longhaul-plan`: prints the summarization plan of a session file. Pure except for the
 // injected file reader, so it is unit-tested without spawning a process.
-import { SessionFormatError, conversationFromSessionJson } from '../common/corpusFormat';
-import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../common/plan';
-import { planSummarization } from '../common/planners';
-import type { Conversation } from '../common/conversation';
+import { SessionFormatError, conversationFromSessionJson } from '../common/persistence/corpusFormat';
+import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../common/planning/plan';
+import { planSummarization } from '../common/planning/planners';
+import type { Conversation } from '../common/conversation/conversation';
 import { explainPlan } from './explain';
 
 export const EXIT_OK = 0;

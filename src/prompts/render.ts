@@ -13,7 +13,7 @@
 // docs/prompts.md explains the choice and the alternatives.
 import { MetadataMap, PromptRenderer, type BasePromptElementProps, type PromptElementCtor, type Raw } from '@vscode/prompt-tsx';
 import { BudgetExceededError } from '@vscode/prompt-tsx/dist/base/materialized';
-import type { PromptTokenizer } from '../common/tokenizer';
+import type { PromptTokenizer } from '../common/tokens/tokenizer';
 import { AgentPrompt, type AgentPromptProps } from './agentPrompt';
 import { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
 

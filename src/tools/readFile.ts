@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { truncateMiddle } from '../common/truncate';
+import { truncateMiddle } from '../common/shrinking/truncate';
 import { displayPath, resolveWorkspacePath, textResult } from './workspaceRoots';
 
 interface ReadFileInput {

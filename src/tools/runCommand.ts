@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
-import { truncateMiddle } from '../common/truncate';
+import { truncateMiddle } from '../common/shrinking/truncate';
 import { displayPath, resolveWorkspacePath, textResult, workspaceRoots } from './workspaceRoots';
 
 interface RunCommandInput {

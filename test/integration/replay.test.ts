@@ -14,7 +14,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import Mocha = require('mocha');
 import type { HandledRequest } from '../../src/agent/api';
-import { percentile } from '../../src/common/percentile';
+import { percentile } from '../../src/common/stats/percentile';
 import { roundTimes, type ReplayReport } from '../fixtures/scripted-model/src/replayMode';
 import { loadReplayScript } from '../fixtures/scripted-model/src/replayScript';
 import { resetSession, scriptedModel, sendChat, withSetting } from './helpers';

@@ -9,8 +9,8 @@
 // capped at that budget's summary share, by the fixture as by the benchmark, so both write the
 // same summaries. The recording is fed to the benchmark as Longhaul stores it (calls on the replay
 // tool, the closing rounds: replayScript.ts storedConversation).
-import { computeBudget, summaryBudget, toolResultBudget } from '../../src/common/budget';
-import { TiktokenTokenizer } from '../../src/common/tokenizer';
+import { computeBudget, summaryBudget, toolResultBudget } from '../../src/common/tokens/budget';
+import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { agentInstructions } from '../../src/prompts/agentInstructions';
 import { TOOL_NAMES, WORKSPACE, replaySession, type ReplayResult, type StrategyName } from '../../bench/replay/replay';
 import { BENCH_TOOL } from '../../bench/replay/session';

@@ -11,7 +11,7 @@ import { MASKED_STRATEGIES } from '../../../bench/replay/masking';
 import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../../bench/replay/replay';
 import { loadSession } from '../../../bench/replay/session';
 import { standInSummary } from '../../../bench/replay/standInSummary';
-import { TiktokenTokenizer } from '../../../src/common/tokenizer';
+import { TiktokenTokenizer } from '../../../src/common/tokens/tokenizer';
 
 const WINDOW = 8_000;
 /** Masked rounds are shown smaller than the ceiling (which sizes rounds unmasked) assumes, and may replace every summary. */

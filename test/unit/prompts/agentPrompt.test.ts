@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Raw } from '@vscode/prompt-tsx';
 import { BudgetExceededError } from '@vscode/prompt-tsx/dist/base/materialized';
-import type { Conversation } from '../../../src/common/conversation';
+import type { Conversation } from '../../../src/common/conversation/conversation';
 import { measureAgentPrompt, renderAgentPrompt } from '../../../src/prompts/render';
 import { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from '../../../src/prompts/toolResultText';
 import { agentProps, call, conversation, interruptedCall, outline, round, roundOutline, textOf, tokenizer } from './fixtures';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { OutputMode, Raw } from '@vscode/prompt-tsx';
-import { LINE_COUNTED_CHARS, MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TiktokenTokenizer } from '../../../src/common/tokenizer';
+import { LINE_COUNTED_CHARS, MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TiktokenTokenizer } from '../../../src/common/tokens/tokenizer';
 import { tokenizer as warmTokenizer } from './fixtures';
 
 describe('TiktokenTokenizer (o200k_base)', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Raw } from '@vscode/prompt-tsx';
-import type { Conversation } from '../../../src/common/conversation';
+import type { Conversation } from '../../../src/common/conversation/conversation';
 import { renderAgentPrompt } from '../../../src/prompts/render';
 import { truncateToolResult, truncateToolResultChars } from '../../../src/prompts/toolResultText';
 import { agentProps, call, round, textOf, tokenizer } from './fixtures';
