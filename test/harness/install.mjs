@@ -109,7 +109,7 @@ async function npmInstall(dir, spec, env) {
 		const output = await run('npm', ['install', spec, '--no-audit', '--no-fund', '--no-save', '--loglevel=error'], { cwd: dir, env, capture: true, logFile });
 		writeFileSync(logFile, output);
 	} catch (error) {
-		throw new Error(`npm install ${spec} failed in ${dir}:\n${error.message}`);
+		throw new Error(`npm install ${spec} failed in ${dir}:\n${error.message}`, { cause: error });
 	}
 }
 

@@ -70,7 +70,7 @@ describe('TiktokenTokenizer (o200k_base)', () => {
 		assert.ok(output.length > LINE_COUNTED_CHARS);
 		const exact = t.encode(output).length;
 		assert.equal(t.countTokens(output), exact, 'no blank lines: exactly the encoder\'s count');
-		const withBlanks = output.replace(/\n( {2}10|  20|  30):/g, '\n\n\n$1:');
+		const withBlanks = output.replace(/\n( {2}10| {2}20| {2}30):/g, '\n\n\n$1:');
 		const blankRuns = (withBlanks.match(/\n\n+/g) ?? []).length;
 		const counted = t.countTokens(withBlanks);
 		const exactWithBlanks = t.encode(withBlanks).length;

@@ -9,7 +9,7 @@ import { addUserRequest, buildLedger, emptyLedger, extendLedger, ledgerAtRequest
 import { commandLine, editLine, groupByDirectory, LEDGER_HEADING, renderDoneLedger } from '../../../../src/common/ledger/doneLedgerRender';
 import { decodeTurnRecord, encodeTurnRecord, METADATA_KEY, rebuildConversation } from '../../../../src/common/persistence/metadata';
 import { shellEffects } from '../../../../src/common/shell/shellCommand';
-import { commandOutcome, toolCallFacts } from '../../../../src/common/ledger/toolCallFacts';
+import { commandOutcome } from '../../../../src/common/ledger/toolCallFacts';
 import { TiktokenTokenizer } from '../../../../src/common/tokens/tokenizer';
 
 let callCounter = 0;
