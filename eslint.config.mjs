@@ -20,6 +20,22 @@ export default tseslint.config(
 	{
 		files: ['**/*.mjs'],
 		extends: [js.configs.recommended],
-		languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', Buffer: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', AbortController: 'readonly', performance: 'readonly', __dirname: 'readonly' } },
+		languageOptions: {
+			globals: {
+				process: 'readonly',
+				console: 'readonly',
+				setTimeout: 'readonly',
+				clearTimeout: 'readonly',
+				URL: 'readonly',
+				URLSearchParams: 'readonly',
+				Buffer: 'readonly',
+				setInterval: 'readonly',
+				clearInterval: 'readonly',
+				fetch: 'readonly',
+				AbortController: 'readonly',
+				performance: 'readonly',
+				__dirname: 'readonly',
+			},
+		},
 	},
 );

@@ -75,7 +75,12 @@ function shownFacts(round: Round): { edits: Set<string>; commands: Set<string> }
 }
 
 /** The facts of `ledger` visible in a prompt: its text and the rounds it shows verbatim. */
-export function visibleFacts(ledger: DoneLedger, requests: readonly string[], messages: readonly Raw.ChatMessage[], shown: readonly Round[]): { facts: number; visible: number } {
+export function visibleFacts(
+	ledger: DoneLedger,
+	requests: readonly string[],
+	messages: readonly Raw.ChatMessage[],
+	shown: readonly Round[],
+): { facts: number; visible: number } {
 	const text = '\n' + promptText(messages) + '\n';
 	const verbatimEdits = new Set<string>();
 	const verbatimCommands = new Set<string>();

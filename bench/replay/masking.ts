@@ -122,7 +122,8 @@ export interface MaskingTotals {
 }
 
 /** The rows compareMasking reads (a subset of ReplayMetrics, so this module needs no import of replay.ts). */
-export type MaskingRow = MaskingTotals & MaskingMetrics & { readonly session: string; readonly window: number; readonly strategy: string; readonly requests: number };
+export type MaskingRow = MaskingTotals &
+	MaskingMetrics & { readonly session: string; readonly window: number; readonly strategy: string; readonly requests: number };
 
 function totals(rows: readonly MaskingRow[]): MaskingTotals {
 	const sum = (f: (r: MaskingRow) => number) => rows.reduce((s, r) => s + f(r), 0);

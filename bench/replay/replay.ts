@@ -148,7 +148,12 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	const maxToolResultTokens = toolResultBudget(budget);
 	const recorded = capSession(session.conversation, budget, mt);
 	const masking = maskingCounter(budget.messages, text => tok.countTokens(text));
-	const continuity = continuityProbe({ enabled: productSettings(strategy) !== undefined && options.doneLedger !== false, refresh: options.ledgerRefresh, maxTokens: doneLedgerMaxTokens(budget.messages), countTokens: text => tok.countTokens(text) });
+	const continuity = continuityProbe({
+		enabled: productSettings(strategy) !== undefined && options.doneLedger !== false,
+		refresh: options.ledgerRefresh,
+		maxTokens: doneLedgerMaxTokens(budget.messages),
+		countTokens: text => tok.countTokens(text),
+	});
 
 	// Rendered size of one verbatim round (assistant message with its calls, one tool message per call).
 	const roundTokenCache = new WeakMap<Round, number>();
@@ -174,7 +179,15 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	let tokenizedInCompaction = 0;
 	let tokenizedInPlanner = 0;
 
-	const agentProps = (conversation: Conversation, request: string) => ({ conversation, request, references: [], toolNames: TOOL_NAMES, workspace: WORKSPACE, maxToolResultTokens, doneLedger: ledgerSuspended ? undefined : continuity.ledgerText(conversation) });
+	const agentProps = (conversation: Conversation, request: string) => ({
+		conversation,
+		request,
+		references: [],
+		toolNames: TOOL_NAMES,
+		workspace: WORKSPACE,
+		maxToolResultTokens,
+		doneLedger: ledgerSuspended ? undefined : continuity.ledgerText(conversation),
+	});
 	const timedRender = async <T>(run: () => Promise<T>): Promise<T> => {
 		const start = performance.now();
 		try {
@@ -185,7 +198,10 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	};
 
 	/** The product's Full → Simple flow with the stand-in reply; no summary when none could be made. */
-	const summarize = async (entries: SummarizerEntry[], previousSummary: string | undefined): Promise<{ summary?: string; attempts: readonly SummaryAttempt[] }> => {
+	const summarize = async (
+		entries: SummarizerEntry[],
+		previousSummary: string | undefined,
+	): Promise<{ summary?: string; attempts: readonly SummaryAttempt[] }> => {
 		const maxSummary = summaryBudget(budget);
 		const result = await produceSummary(
 			{
@@ -262,7 +278,11 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 				if (!isBudgetExceededError(error)) throw error;
 			}
 			// Cheap first (bench/replay/masking.ts): mask old tool results; summarize only when nothing is left to mask.
-			const masked = mask ? await inCompaction(async () => masking.mask(conversation, mode, (await measureAgentPrompt(agentProps(conversation, request), tok)).tokenCount - budget.messages)) : undefined;
+			const masked = mask
+				? await inCompaction(async () =>
+						masking.mask(conversation, mode, (await measureAgentPrompt(agentProps(conversation, request), tok)).tokenCount - budget.messages),
+					)
+				: undefined;
 			if (masked) {
 				conversation = masked;
 				continue;
@@ -283,7 +303,9 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 						tokenizedInPlanner += tok.stats().tokenizedTokens - tokenizedBefore;
 					}
 					// As compaction.ts: narrowed to the oldest rounds when the summarizer cannot take them all.
-					const narrowed = await summarizeNarrowing(conversation, plan, async candidate => summarize(summarizerEntries(conversation, candidate, request), candidate.previousSummary?.text));
+					const narrowed = await summarizeNarrowing(conversation, plan, async candidate =>
+						summarize(summarizerEntries(conversation, candidate, request), candidate.previousSummary?.text),
+					);
 					return narrowed.result.summary === undefined ? undefined : { plan: narrowed.plan, text: narrowed.result.summary, narrowed: narrowed.plan !== plan };
 				});
 				if (summary) {
@@ -308,7 +330,9 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			}
 			// Deterministic truncation (agentLoop.ts truncate): old tool results, then older rounds, then the ledger.
 			const measured = await measureAgentPrompt(agentProps(conversation, request), tok);
-			const shed = elideOldestToolResults(conversation, measured.tokenCount - budget.messages + Math.ceil(budget.messages * 0.05), text => tok.countTokens(text));
+			const shed = elideOldestToolResults(conversation, measured.tokenCount - budget.messages + Math.ceil(budget.messages * 0.05), text =>
+				tok.countTokens(text),
+			);
 			if (shed.elidedCalls > 0) {
 				conversation = shed.conversation;
 				elidedToolResults += shed.elidedCalls;
@@ -440,12 +464,11 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			compactionsThisRequest = 0;
 			summarizationsThisRequest = 0;
 			const product = productSettings(strategy);
-			const fitted =
-				product
-					? await fitProduct(product.mode, turn.user, product.mask)
-					: strategy === 'truncate-half'
-						? await fitTruncateHalf(turn.user)
-						: await fitHeadTail(turn.user);
+			const fitted = product
+				? await fitProduct(product.mode, turn.user, product.mask)
+				: strategy === 'truncate-half'
+					? await fitTruncateHalf(turn.user)
+					: await fitHeadTail(turn.user);
 
 			// Verbatim horizon: newest rounds shown verbatim, counted back from the newest.
 			let horizon = 0;
@@ -516,7 +539,15 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		}
 		// The request ends: its rounds become a past turn (keeping any summaries and elisions on them).
 		conversation = {
-			turns: [...conversation.turns, { user: turn.user, rounds: conversation.activeRounds, ...(turn.maxToolCallsExceeded ? { maxToolCallsExceeded: true } : {}), ...(turn.cancelled ? { cancelled: true } : {}) }],
+			turns: [
+				...conversation.turns,
+				{
+					user: turn.user,
+					rounds: conversation.activeRounds,
+					...(turn.maxToolCallsExceeded ? { maxToolCallsExceeded: true } : {}),
+					...(turn.cancelled ? { cancelled: true } : {}),
+				},
+			],
 			activeRounds: [],
 		};
 	}

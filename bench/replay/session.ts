@@ -17,7 +17,10 @@ export function loadSession(file: string): Session {
 	const conversation = conversationFromSessionJson(raw);
 	if (conversation.activeRounds.length) {
 		// A recording is replayed from its first request; rounds still in progress are the last turn's.
-		return { name: sessionName(file), conversation: { turns: [...conversation.turns, { user: '(request in progress)', rounds: conversation.activeRounds }], activeRounds: [] } };
+		return {
+			name: sessionName(file),
+			conversation: { turns: [...conversation.turns, { user: '(request in progress)', rounds: conversation.activeRounds }], activeRounds: [] },
+		};
 	}
 	return { name: sessionName(file), conversation };
 }

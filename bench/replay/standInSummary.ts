@@ -16,7 +16,11 @@ const HEAD_SHARE = 0.3;
 const MARKER_TOKENS = 24;
 
 function firstLine(text: string): string {
-	const line = text.split('\n').find(l => l.trim() !== '')?.trim() ?? '';
+	const line =
+		text
+			.split('\n')
+			.find(l => l.trim() !== '')
+			?.trim() ?? '';
 	return line.length > LINE_MAX_CHARS ? line.slice(0, LINE_MAX_CHARS - 1) + '…' : line;
 }
 

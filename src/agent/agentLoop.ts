@@ -39,7 +39,11 @@ export interface AgentRun {
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
 export class PromptTooLargeError extends Error {
-	constructor(readonly tokens: number, readonly budget: number, readonly toolTokens = 0) {
+	constructor(
+		readonly tokens: number,
+		readonly budget: number,
+		readonly toolTokens = 0,
+	) {
 		super(
 			`The request needs about ${tokens} tokens but the model's window leaves ${budget} for the conversation` +
 				(toolTokens ? ` (tool definitions take ${toolTokens})` : '') +
@@ -74,10 +78,22 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 	}
 }
 
-async function agentSteps(run: AgentRun, state: RequestState, chatTools: vscode.LanguageModelChatTool[], budget: PromptBudget, background: BackgroundSummarizer): Promise<void> {
+async function agentSteps(
+	run: AgentRun,
+	state: RequestState,
+	chatTools: vscode.LanguageModelChatTool[],
+	budget: PromptBudget,
+	background: BackgroundSummarizer,
+): Promise<void> {
 	const { request, stream, token, settings } = run;
 	const input = (): AgentRenderInput => {
-		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.ledgerSuspended, state.conversation, state.ledger, state.ledgerShown, budget.messages);
+		state.ledgerShown = doneLedgerForPrompt(
+			settings.doneLedger && !state.ledgerSuspended,
+			state.conversation,
+			state.ledger,
+			state.ledgerShown,
+			budget.messages,
+		);
 		return {
 			conversation: state.conversation,
 			request: request.prompt,
@@ -106,7 +122,13 @@ async function agentSteps(run: AgentRun, state: RequestState, chatTools: vscode.
 		if (replyEnd !== undefined) {
 			state.ownTimeMs.push(performance.now() - replyEnd - toolMs - (state.summaryWaitMs - waitAtReply));
 		}
-		const reply = await callModel(request.model, prompt.messages, { tools: chatTools, justification: 'Longhaul runs an agent session with this model.' }, token, text => stream.markdown(text));
+		const reply = await callModel(
+			request.model,
+			prompt.messages,
+			{ tools: chatTools, justification: 'Longhaul runs an agent session with this model.' },
+			token,
+			text => stream.markdown(text),
+		);
 
 		replyEnd = performance.now();
 		toolMs = 0;
@@ -118,7 +140,11 @@ async function agentSteps(run: AgentRun, state: RequestState, chatTools: vscode.
 			return;
 		}
 		for (const requested of reply.toolCalls) {
-			const call: { id: string; name: string; arguments: string; result?: string } = { id: requested.callId, name: requested.name, arguments: JSON.stringify(requested.input ?? {}) };
+			const call: { id: string; name: string; arguments: string; result?: string } = {
+				id: requested.callId,
+				name: requested.name,
+				arguments: JSON.stringify(requested.input ?? {}),
+			};
 			calls.push(call);
 			if (token.isCancellationRequested) {
 				continue; // left without a result: the renderer closes it as interrupted
@@ -131,7 +157,11 @@ async function agentSteps(run: AgentRun, state: RequestState, chatTools: vscode.
 				call.result = capToolResult(result, toolResultBudget(budget));
 			}
 			if (noteCall(state.repeats, call.name, call.arguments, call.result) && !state.modelSummariesStopped) {
-				stopModelSummaries(run, state, `right after a summary the agent called ${call.name} with the same arguments and got the same result ${REPEATS_AFTER_SUMMARY} times`);
+				stopModelSummaries(
+					run,
+					state,
+					`right after a summary the agent called ${call.name} with the same arguments and got the same result ${REPEATS_AFTER_SUMMARY} times`,
+				);
 			}
 		}
 		addActiveRound(state, round);
@@ -179,8 +209,12 @@ function maskOlderResults(run: AgentRun, state: RequestState, budget: PromptBudg
 	state.masking.maskings++;
 	state.masking.maskedResults += masked.maskedCalls;
 	state.masking.freedTokens += masked.freedTokens;
-	log().info(`masking: ${masked.maskedCalls} older tool results (${masked.duplicateCalls} duplicates), ${masked.freedTokens} tokens freed, ${masked.keptRoundCount} rounds kept intact`);
-	run.stream.markdown(`\n\n*Replaced ${masked.maskedCalls} older tool result${masked.maskedCalls === 1 ? '' : 's'} with short placeholders (about ${masked.freedTokens} tokens) instead of summarizing; the agent can run those calls again if it needs them.*\n\n`);
+	log().info(
+		`masking: ${masked.maskedCalls} older tool results (${masked.duplicateCalls} duplicates), ${masked.freedTokens} tokens freed, ${masked.keptRoundCount} rounds kept intact`,
+	);
+	run.stream.markdown(
+		`\n\n*Replaced ${masked.maskedCalls} older tool result${masked.maskedCalls === 1 ? '' : 's'} with short placeholders (about ${masked.freedTokens} tokens) instead of summarizing; the agent can run those calls again if it needs them.*\n\n`,
+	);
 	return true;
 }
 
@@ -188,7 +222,9 @@ function maskOlderResults(run: AgentRun, state: RequestState, budget: PromptBudg
 function stopModelSummaries(run: AgentRun, state: RequestState, why: string): void {
 	state.modelSummariesStopped = why;
 	log().info(`loop breaker: ${why}`);
-	run.stream.markdown(`\n\n*Loop breaker: ${why}. Longhaul stops summarizing with the model for this request and removes the oldest tool results instead when the window fills.*\n\n`);
+	run.stream.markdown(
+		`\n\n*Loop breaker: ${why}. Longhaul stops summarizing with the model for this request and removes the oldest tool results instead when the window fills.*\n\n`,
+	);
 }
 
 /**
@@ -199,7 +235,13 @@ function stopModelSummaries(run: AgentRun, state: RequestState, why: string): vo
  * are removed deterministically and the user is told. Never loops. A prompt that fits but passes
  * the background threshold starts preparing the next summary.
  */
-async function renderFitting(run: AgentRun, state: RequestState, budget: PromptBudget, input: () => AgentRenderInput, background: BackgroundSummarizer): Promise<RenderedPrompt> {
+async function renderFitting(
+	run: AgentRun,
+	state: RequestState,
+	budget: PromptBudget,
+	input: () => AgentRenderInput,
+	background: BackgroundSummarizer,
+): Promise<RenderedPrompt> {
 	let compactions = 0;
 	let modelSummaries = 0;
 	let narrowed = 0;
@@ -264,7 +306,11 @@ async function renderFitting(run: AgentRun, state: RequestState, budget: PromptB
 				continue;
 			}
 			if (outcome.kind === 'failed') {
-				run.stream.markdown('\n\n*The conversation could not be summarized (' + outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ') + '); removing the oldest tool results instead.*\n\n');
+				run.stream.markdown(
+					'\n\n*The conversation could not be summarized (' +
+						outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ') +
+						'); removing the oldest tool results instead.*\n\n',
+				);
 			}
 			compactions = MAX_COMPACTIONS_PER_RENDER;
 		} else if (!state.modelSummariesStopped && modelSummaries >= MAX_COMPACTIONS_PER_RENDER) {
@@ -284,7 +330,9 @@ function truncate(run: AgentRun, state: RequestState, needed: number, budget: Pr
 	const shed = elideOldestToolResults(state.conversation, needed - budget.messages + Math.ceil(budget.messages * 0.05), countTokens);
 	if (shed.elidedCalls > 0) {
 		state.conversation = shed.conversation;
-		run.stream.markdown(`\n\n*Removed ${shed.elidedCalls} old tool result${shed.elidedCalls === 1 ? '' : 's'} (about ${shed.shedTokens} tokens) to fit the context window.*\n\n`);
+		run.stream.markdown(
+			`\n\n*Removed ${shed.elidedCalls} old tool result${shed.elidedCalls === 1 ? '' : 's'} (about ${shed.shedTokens} tokens) to fit the context window.*\n\n`,
+		);
 		log().info(`truncation: elided ${shed.elidedCalls} tool results, ${shed.shedTokens} tokens`);
 		return;
 	}
@@ -303,6 +351,8 @@ function truncate(run: AgentRun, state: RequestState, needed: number, budget: Pr
 	state.conversation = dropped.conversation;
 	state.newSummaries.push({ roundId: dropped.plan.anchorRoundId, text: dropped.text });
 	state.droppedRounds += count;
-	run.stream.markdown(`\n\n*Removed ${count} older round${count === 1 ? '' : 's'} without a summary to fit the context window; earlier summaries are kept.*\n\n`);
+	run.stream.markdown(
+		`\n\n*Removed ${count} older round${count === 1 ? '' : 's'} without a summary to fit the context window; earlier summaries are kept.*\n\n`,
+	);
 	log().info(`truncation: dropped ${count} rounds without a summary`);
 }

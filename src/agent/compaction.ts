@@ -71,7 +71,10 @@ export async function prepareSummary(conversation: Conversation, ctx: Omit<Compa
 			return produceSummary(
 				{
 					render: async mode => {
-						const rendered = await renderSummarizer({ mode, entries, previousSummary: candidate.previousSummary?.text, focus: ctx.focus }, summarizerPromptBudget(ctx.budget));
+						const rendered = await renderSummarizer(
+							{ mode, entries, previousSummary: candidate.previousSummary?.text, focus: ctx.focus },
+							summarizerPromptBudget(ctx.budget),
+						);
 						return { prompt: rendered.messages, tokenCount: rendered.tokenCount };
 					},
 					send: async prompt => extractSummary(await callModelQuietly(ctx.model, prompt, ctx.token)),

@@ -10,7 +10,13 @@ import { countTokens } from './promptRendering';
  * (every round is still verbatim then); otherwise rendered under its cap at each new summary and
  * kept word for word until the next one, so the prompt prefix stays cacheable.
  */
-export function doneLedgerForPrompt(enabled: boolean, conversation: Conversation, ledger: DoneLedger, previous: LedgerForPrompt | undefined, messageBudget: number): LedgerForPrompt | undefined {
+export function doneLedgerForPrompt(
+	enabled: boolean,
+	conversation: Conversation,
+	ledger: DoneLedger,
+	previous: LedgerForPrompt | undefined,
+	messageBudget: number,
+): LedgerForPrompt | undefined {
 	if (!enabled) return undefined;
 	return ledgerForPrompt(conversation, ledger, previous, { maxTokens: doneLedgerMaxTokens(messageBudget), countTokens });
 }

@@ -122,7 +122,12 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
 }
 
-async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+async function handleRequest(
+	request: vscode.ChatRequest,
+	chatContext: vscode.ChatContext,
+	stream: vscode.ChatResponseStream,
+	token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
 	const settings = readSettings();
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
 	const state = newRequestState(past.conversation, past.ledger);
@@ -133,7 +138,9 @@ async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.Ch
 	});
 	const tools = selection.tools;
 	if (selection.leftOut.length) {
-		log().info(`tools: ${tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`);
+		log().info(
+			`tools: ${tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`,
+		);
 	}
 	try {
 		if (request.command === 'context') {
@@ -154,7 +161,9 @@ async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.Ch
 			if (outcome.kind === 'nothing-to-summarize') {
 				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
 			} else if (outcome.kind === 'failed') {
-				stream.markdown(`The conversation could not be summarized (${outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`);
+				stream.markdown(
+					`The conversation could not be summarized (${outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`,
+				);
 			}
 			return resultFor(state, settings, undefined, false, false);
 		}

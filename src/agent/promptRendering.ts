@@ -3,7 +3,15 @@
 import { Raw } from '@vscode/prompt-tsx';
 import * as vscode from 'vscode';
 import { countTokens as countWithSharedTokenizer, sharedTokenizer } from '../common/tokens/tokenizer';
-import { extractSummary, isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type AgentPromptProps, type SummarizerInputEntry } from '../prompts';
+import {
+	extractSummary,
+	isBudgetExceededError,
+	measureAgentPrompt,
+	renderAgentPrompt,
+	renderSummarizerPrompt,
+	type AgentPromptProps,
+	type SummarizerInputEntry,
+} from '../prompts';
 
 /** The agent prompt's props, less what this module fills in itself. */
 export type AgentRenderInput = Omit<AgentPromptProps, 'workspace'>;

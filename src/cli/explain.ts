@@ -22,7 +22,10 @@ function plural(n: number, word: string): string {
 export function explainPlan(plan: SummarizationPlan, conversation: Conversation, inputName: string): string {
 	const all = flattenRounds(conversation).length;
 	const { totalRoundCount: n, summarizedRoundCount: s, keptRoundCount: k } = plan.stats;
-	const where = plan.anchor.source === 'history' ? `turn ${plan.anchor.turnIndex}, round ${plan.anchor.roundIndex}` : `request in progress, round ${plan.anchor.roundIndex}`;
+	const where =
+		plan.anchor.source === 'history'
+			? `turn ${plan.anchor.turnIndex}, round ${plan.anchor.roundIndex}`
+			: `request in progress, round ${plan.anchor.roundIndex}`;
 	const lines = [
 		`Plan for ${inputName}`,
 		`  conversation: ${plural(conversation.turns.length, 'past turn')}, ${plural(conversation.activeRounds.length, 'active round')}, ${plural(all, 'round')} in all, ${n} not yet summarized`,

@@ -101,7 +101,9 @@ export function runPlanCommand(argv: readonly string[], readFile: (path: string)
 		plan = planSummarization(conversation, args.mode);
 	} catch (error) {
 		if (!(error instanceof NothingToSummarizeError)) throw error;
-		const stdout = args.explain ? `Nothing to summarize (${args.mode}): every round is already covered by a summary or must stay verbatim.\n` : JSON.stringify({ error: 'nothing-to-summarize' }) + '\n';
+		const stdout = args.explain
+			? `Nothing to summarize (${args.mode}): every round is already covered by a summary or must stay verbatim.\n`
+			: JSON.stringify({ error: 'nothing-to-summarize' }) + '\n';
 		return { stdout, stderr: '', exitCode: EXIT_NOTHING_TO_SUMMARIZE };
 	}
 	const stdout = args.explain ? explainPlan(plan, conversation, args.input) : JSON.stringify(planToJson(plan), null, 2) + '\n';

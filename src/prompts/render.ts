@@ -66,7 +66,11 @@ export function isBudgetExceededError(error: unknown): error is BudgetExceededEr
 	return error instanceof BudgetExceededError;
 }
 
-async function renderUnpruned<P extends BasePromptElementProps>(ctor: PromptElementCtor<P, unknown>, props: P, tokenizer: PromptTokenizer): Promise<RenderedPrompt> {
+async function renderUnpruned<P extends BasePromptElementProps>(
+	ctor: PromptElementCtor<P, unknown>,
+	props: P,
+	tokenizer: PromptTokenizer,
+): Promise<RenderedPrompt> {
 	const renderer = new PromptRenderer({ modelMaxPromptTokens: UNLIMITED }, ctor, props, tokenizer);
 	const result = await renderer.render();
 	return { messages: result.messages, tokenCount: result.tokenCount };

@@ -8,8 +8,7 @@ export type SummarizerMode = 'full' | 'simple';
 
 /** One item to absorb: a user message where a turn starts, or a round. Matches `SummarizerEntry` in common/summarizerInput. */
 export type SummarizerInputEntry =
-	| { readonly kind: 'user'; readonly text: string }
-	| { readonly kind: 'round'; readonly round: Round; readonly interrupted?: boolean };
+	{ readonly kind: 'user'; readonly text: string } | { readonly kind: 'round'; readonly round: Round; readonly interrupted?: boolean };
 
 export const DEFAULT_SIMPLE_TOOL_RESULT_CHARS = 400;
 

@@ -57,7 +57,10 @@ export const editFileTool: vscode.LanguageModelTool<EditFileInput> = {
 			throw new Error('newText must be a string.');
 		}
 		if (input.oldText === undefined) {
-			const exists = await fs.stat(file).then(() => true, () => false);
+			const exists = await fs.stat(file).then(
+				() => true,
+				() => false,
+			);
 			if (exists && !input.overwrite) {
 				throw new Error(`${displayPath(file)} already exists; give oldText to edit it, or overwrite: true to replace it.`);
 			}
@@ -68,7 +71,9 @@ export const editFileTool: vscode.LanguageModelTool<EditFileInput> = {
 		const content = await fs.readFile(file, 'utf8');
 		const count = countOccurrences(content, input.oldText);
 		if (count !== 1 || input.oldText === '') {
-			throw new Error(`oldText occurs ${input.oldText === '' ? 'everywhere (it is empty)' : `${count} times`} in ${displayPath(file)}; it must occur exactly once. Read the file and quote a unique passage.`);
+			throw new Error(
+				`oldText occurs ${input.oldText === '' ? 'everywhere (it is empty)' : `${count} times`} in ${displayPath(file)}; it must occur exactly once. Read the file and quote a unique passage.`,
+			);
 		}
 		const at = content.indexOf(input.oldText);
 		await fs.writeFile(file, content.slice(0, at) + input.newText + content.slice(at + input.oldText.length), 'utf8');

@@ -16,9 +16,7 @@ export const listDirectoryTool: vscode.LanguageModelTool<ListDirectoryInput> = {
 	async invoke(options) {
 		const dir = resolveWorkspacePath(options.input.path || '.');
 		const entries = await fs.readdir(dir, { withFileTypes: true });
-		const names = entries
-			.map(e => (e.isDirectory() ? `${e.name}/` : e.name))
-			.sort((a, b) => a.localeCompare(b));
+		const names = entries.map(e => (e.isDirectory() ? `${e.name}/` : e.name)).sort((a, b) => a.localeCompare(b));
 		const shown = names.slice(0, MAX_ENTRIES).join('\n');
 		const more = names.length > MAX_ENTRIES ? `\n[... ${names.length - MAX_ENTRIES} more entries]` : '';
 		return textResult(`${displayPath(dir) || '.'}: ${names.length} entries\n${shown}${more}`);

@@ -3,9 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export type ResolvedPath =
-	| { readonly ok: true; readonly path: string; readonly root: string }
-	| { readonly ok: false; readonly reason: string };
+export type ResolvedPath = { readonly ok: true; readonly path: string; readonly root: string } | { readonly ok: false; readonly reason: string };
 
 export interface PathGuardFs {
 	/** Like fs.realpathSync.native: throws ENOENT for a missing path. */
@@ -51,7 +49,7 @@ function realpathAllowingMissing(p: string, fsApi: PathGuardFs): string {
  */
 export function resolveInsideRoots(roots: readonly string[], input: string, fsApi: PathGuardFs = nodeFs): ResolvedPath {
 	if (roots.length === 0) {
-		return { ok: false, reason: 'No workspace folder is open; Longhaul\'s file tools only work inside a workspace folder.' };
+		return { ok: false, reason: "No workspace folder is open; Longhaul's file tools only work inside a workspace folder." };
 	}
 	if (typeof input !== 'string' || input.trim() === '') {
 		return { ok: false, reason: 'The path is empty.' };

@@ -21,7 +21,13 @@ class CommandTerminal {
 		if (!this.terminal || this.terminal.exitStatus) {
 			this.terminal = vscode.window.createTerminal({
 				name: 'Longhaul',
-				pty: { onDidWrite: this.writeEmitter.event, open: () => undefined, close: () => { this.terminal = undefined; } },
+				pty: {
+					onDidWrite: this.writeEmitter.event,
+					open: () => undefined,
+					close: () => {
+						this.terminal = undefined;
+					},
+				},
 			});
 			this.terminal.show(true);
 		}
@@ -101,14 +107,23 @@ function runShell(command: string, cwd: string, timeoutMs: number, token: vscode
 				// Already gone.
 			}
 		};
-		const timer = setTimeout(() => { timedOut = true; stop(); }, timeoutMs);
-		const cancellation = token.onCancellationRequested(() => { cancelled = true; stop(); });
+		const timer = setTimeout(() => {
+			timedOut = true;
+			stop();
+		}, timeoutMs);
+		const cancellation = token.onCancellationRequested(() => {
+			cancelled = true;
+			stop();
+		});
 		const finish = (exitCode: number | null) => {
 			clearTimeout(timer);
 			cancellation.dispose();
 			resolve({ exitCode, output, timedOut, cancelled });
 		};
-		child.on('error', error => { output += String(error); finish(null); });
+		child.on('error', error => {
+			output += String(error);
+			finish(null);
+		});
 		child.on('close', code => finish(code));
 	});
 }

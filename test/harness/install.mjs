@@ -22,7 +22,9 @@ export function cacheRoot() {
 
 function isAptInstalled(name) {
 	try {
-		return execFileSync('dpkg-query', ['-W', '-f=${Status}', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().includes('install ok installed');
+		return execFileSync('dpkg-query', ['-W', '-f=${Status}', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+			.toString()
+			.includes('install ok installed');
 	} catch {
 		return false;
 	}

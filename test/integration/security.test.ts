@@ -16,10 +16,14 @@ async function invoke(name: string, input: object): Promise<string> {
 }
 
 async function assertRefused(name: string, input: object, reason: RegExp): Promise<void> {
-	await assert.rejects(invoke(name, input), (error: Error) => {
-		assert.match(error.message, reason, `unexpected error for ${JSON.stringify(input)}`);
-		return true;
-	}, `${name} should refuse ${JSON.stringify(input)}`);
+	await assert.rejects(
+		invoke(name, input),
+		(error: Error) => {
+			assert.match(error.message, reason, `unexpected error for ${JSON.stringify(input)}`);
+			return true;
+		},
+		`${name} should refuse ${JSON.stringify(input)}`,
+	);
 }
 
 /** A directory outside the workspace with a secret file, and links to it from inside. */
@@ -108,7 +112,11 @@ describe('Security: file tools stay inside the workspace', () => {
 		const inside = `${DATA_DIR}/created-by-edit.txt`;
 		fs.rmSync(path.join(workspaceRoot(), inside), { force: true });
 		const targets = [inside, '../escape-by-edit.txt', `${DATA_DIR}/link-dir/escape-by-edit.txt`, path.join(outside, 'escape-abs.txt')];
-		const script = agentScript({ id: 'write', toolCalls: targets.length, call: i => ({ name: 'longhaul_editFile', input: { path: targets[i], newText: 'written by the security test\n' } }) });
+		const script = agentScript({
+			id: 'write',
+			toolCalls: targets.length,
+			call: i => ({ name: 'longhaul_editFile', input: { path: targets[i], newText: 'written by the security test\n' } }),
+		});
 		await setHandler(script.handler);
 		let done = false;
 		const pending = sendChat('@longhaul write some files', { timeoutMs: 25_000 }).finally(() => (done = true));

@@ -59,7 +59,11 @@ function canonicalArguments(args: string): string {
 function sortKeys(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(sortKeys);
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.keys(value).sort().map(k => [k, sortKeys((value as Record<string, unknown>)[k])]));
+		return Object.fromEntries(
+			Object.keys(value)
+				.sort()
+				.map(k => [k, sortKeys((value as Record<string, unknown>)[k])]),
+		);
 	}
 	return value;
 }

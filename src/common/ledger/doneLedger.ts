@@ -104,28 +104,60 @@ export function extendLedger(ledger: DoneLedger, round: Round): DoneLedger {
 		for (const fact of toolCallFacts(call)) {
 			switch (fact.kind) {
 				case 'read':
-					next = { ...next, reads: upsert(next.reads, e => e.path === fact.path, old => ({ path: fact.path, count: (old?.count ?? 0) + 1, ...stamp })) };
+					next = {
+						...next,
+						reads: upsert(
+							next.reads,
+							e => e.path === fact.path,
+							old => ({ path: fact.path, count: (old?.count ?? 0) + 1, ...stamp }),
+						),
+					};
 					break;
 				case 'edit':
 					next = {
 						...next,
-						edits: upsert(next.edits, e => e.path === fact.path, old => ({
-							path: fact.path,
-							count: (old?.count ?? 0) + (fact.failed ? 0 : 1),
-							failed: (old?.failed ?? 0) + (fact.failed ? 1 : 0),
-							created: (old?.created ?? false) || (fact.created && !fact.failed),
-							...stamp,
-						})),
+						edits: upsert(
+							next.edits,
+							e => e.path === fact.path,
+							old => ({
+								path: fact.path,
+								count: (old?.count ?? 0) + (fact.failed ? 0 : 1),
+								failed: (old?.failed ?? 0) + (fact.failed ? 1 : 0),
+								created: (old?.created ?? false) || (fact.created && !fact.failed),
+								...stamp,
+							}),
+						),
 					};
 					break;
 				case 'command':
-					next = { ...next, commands: upsert(next.commands, e => e.command === fact.command, old => ({ command: fact.command, count: (old?.count ?? 0) + 1, outcome: fact.outcome, failed: fact.failed, ...stamp })) };
+					next = {
+						...next,
+						commands: upsert(
+							next.commands,
+							e => e.command === fact.command,
+							old => ({ command: fact.command, count: (old?.count ?? 0) + 1, outcome: fact.outcome, failed: fact.failed, ...stamp }),
+						),
+					};
 					break;
 				case 'search':
-					next = { ...next, searches: upsert(next.searches, e => e.digest === fact.digest, old => ({ tool: 'search', digest: fact.digest, count: (old?.count ?? 0) + 1, ...stamp })) };
+					next = {
+						...next,
+						searches: upsert(
+							next.searches,
+							e => e.digest === fact.digest,
+							old => ({ tool: 'search', digest: fact.digest, count: (old?.count ?? 0) + 1, ...stamp }),
+						),
+					};
 					break;
 				case 'other':
-					next = { ...next, others: upsert(next.others, e => e.tool === fact.tool && e.digest === fact.digest, old => ({ tool: fact.tool, digest: fact.digest, count: (old?.count ?? 0) + 1, ...stamp })) };
+					next = {
+						...next,
+						others: upsert(
+							next.others,
+							e => e.tool === fact.tool && e.digest === fact.digest,
+							old => ({ tool: fact.tool, digest: fact.digest, count: (old?.count ?? 0) + 1, ...stamp }),
+						),
+					};
 					break;
 				case 'plan':
 					next = { ...next, plan: { tool: fact.tool, text: fact.text, round: round.id } };

@@ -46,17 +46,39 @@ function pick<T>(value: unknown, fields: Record<string, Check>): T {
 export function decodeDoneLedger(raw: unknown, path: string): { ledger?: DoneLedger; issue?: DecodeIssue } {
 	if (!isObject(raw)) return { issue: { kind: 'wrong-type', path, message: `expected a done ledger (an object), got ${describeType(raw)}` } };
 	const requests = raw.requests;
-	if (!Array.isArray(requests)) return { issue: { kind: requests === undefined ? 'missing-field' : 'wrong-type', path: join(path, 'requests'), message: `expected an array, got ${describeType(requests)}` } };
+	if (!Array.isArray(requests)) {
+		return {
+			issue: {
+				kind: requests === undefined ? 'missing-field' : 'wrong-type',
+				path: join(path, 'requests'),
+				message: `expected an array, got ${describeType(requests)}`,
+			},
+		};
+	}
 	const badRequest = requests.findIndex(r => typeof r !== 'string');
-	if (badRequest !== -1) return { issue: { kind: 'wrong-type', path: join(join(path, 'requests'), badRequest), message: `expected a string, got ${describeType(requests[badRequest])}` } };
-	if (!isCount(raw.steps)) return { issue: { kind: raw.steps === undefined ? 'missing-field' : 'wrong-type', path: join(path, 'steps'), message: `expected a whole number ≥ 0, got ${describeType(raw.steps)}` } };
+	if (badRequest !== -1) {
+		return {
+			issue: { kind: 'wrong-type', path: join(join(path, 'requests'), badRequest), message: `expected a string, got ${describeType(requests[badRequest])}` },
+		};
+	}
+	if (!isCount(raw.steps)) {
+		return {
+			issue: {
+				kind: raw.steps === undefined ? 'missing-field' : 'wrong-type',
+				path: join(path, 'steps'),
+				message: `expected a whole number ≥ 0, got ${describeType(raw.steps)}`,
+			},
+		};
+	}
 
 	const lists = { reads: FIELDS.read, edits: FIELDS.edit, commands: FIELDS.command, searches: FIELDS.call, others: FIELDS.call } as const;
 	const decoded: Record<string, unknown[]> = {};
 	for (const [key, fields] of Object.entries(lists)) {
 		const list = raw[key];
 		const listPath = join(path, key);
-		if (!Array.isArray(list)) return { issue: { kind: list === undefined ? 'missing-field' : 'wrong-type', path: listPath, message: `expected an array, got ${describeType(list)}` } };
+		if (!Array.isArray(list)) {
+			return { issue: { kind: list === undefined ? 'missing-field' : 'wrong-type', path: listPath, message: `expected an array, got ${describeType(list)}` } };
+		}
 		for (let i = 0; i < list.length; i++) {
 			const issue = objectProblem(list[i], fields, join(listPath, i));
 			if (issue) return { issue };

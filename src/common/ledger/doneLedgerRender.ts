@@ -77,7 +77,9 @@ const under = (dir: string) => (dir === '' ? '' : dir === '/' ? ' under /' : ` u
 
 function mergedReads(reads: readonly LedgerRead[]): string[] {
 	const total = (ps: string[]) => reads.filter(r => ps.includes(r.path)).reduce((s, r) => s + r.count, 0);
-	return groupByDirectory(reads.map(r => r.path)).map(g => `- ${g.paths.length === 1 ? g.paths[0] : `${g.paths.length} files${under(g.dir)}`} (${times(total(g.paths), 'read', 'reads')})`);
+	return groupByDirectory(reads.map(r => r.path)).map(
+		g => `- ${g.paths.length === 1 ? g.paths[0] : `${g.paths.length} files${under(g.dir)}`} (${times(total(g.paths), 'read', 'reads')})`,
+	);
 }
 
 function mergedEdits(edits: readonly LedgerEdit[]): string[] {
@@ -130,7 +132,9 @@ const MERGE_ORDER: readonly Category[] = ['reads', 'searches', 'others', 'comman
 
 /** Entries in the order they are merged: category by category, oldest first within each. */
 function mergeQueue(ledger: DoneLedger): { category: Category; entry: { last: number } }[] {
-	return MERGE_ORDER.flatMap(category => [...(ledger[category] as readonly { last: number }[])].sort((a, b) => a.last - b.last).map(entry => ({ category, entry })));
+	return MERGE_ORDER.flatMap(category =>
+		[...(ledger[category] as readonly { last: number }[])].sort((a, b) => a.last - b.last).map(entry => ({ category, entry })),
+	);
 }
 
 function layout(ledger: DoneLedger, shape: Shape, queue: ReturnType<typeof mergeQueue>): string {
@@ -199,7 +203,12 @@ function renderWithCounter(ledger: DoneLedger, options: LedgerRenderOptions, exa
 	const exactFits = (shape: Shape) => countTokens(layout(ledger, shape, queue)) <= maxTokens;
 	const exact = exactCounts;
 	const fits = (shape: Shape) => (exact ? exactFits(shape) : estimate(layout(ledger, shape, queue)) <= maxTokens);
-	const shapeAt = (merged: number, requestChars: number, requestsByNumber = 0, plan = planChars): Shape => ({ merged, requestChars, requestsByNumber, planChars: plan });
+	const shapeAt = (merged: number, requestChars: number, requestsByNumber = 0, plan = planChars): Shape => ({
+		merged,
+		requestChars,
+		requestsByNumber,
+		planChars: plan,
+	});
 	/** The fewest merges in [lo, hi] that fit; the size is not strictly monotone (a group line can appear), so step on from the search's answer. */
 	const fewestMerges = (lo: number, hi: number, requestChars: number): Shape | undefined => {
 		for (let m = smallestFitting(lo, hi, k => fits(shapeAt(k, requestChars))); m <= hi; m++) {
@@ -244,7 +253,12 @@ export interface LedgerForPrompt {
  * verbatim rounds, and the text stays identical from request to request, so the prompt prefix
  * up to the kept rounds stays cacheable. `undefined`: show no ledger.
  */
-export function ledgerForPrompt(conversation: Conversation, ledger: DoneLedger, previous: LedgerForPrompt | undefined, options: LedgerRenderOptions): LedgerForPrompt | undefined {
+export function ledgerForPrompt(
+	conversation: Conversation,
+	ledger: DoneLedger,
+	previous: LedgerForPrompt | undefined,
+	options: LedgerRenderOptions,
+): LedgerForPrompt | undefined {
 	const flat = flattenRounds(conversation);
 	const newest = newestSummaryIndex(flat);
 	if (newest === -1) return undefined;

@@ -24,13 +24,45 @@ type Args = Record<string, unknown>;
 const READ_TOOLS = new Set(['longhaul_readfile', 'read_file', 'copilot_readfile', 'readfile', 'read', 'view_file', 'open_file']);
 const LIST_TOOLS = new Set(['longhaul_listdirectory', 'list_dir', 'copilot_listdirectory', 'list_directory', 'ls']);
 const FIND_TOOLS = new Set(['longhaul_findfiles', 'file_search', 'copilot_findfiles', 'find_file', 'glob']);
-const SEARCH_TOOLS = new Set(['longhaul_searchtext', 'grep_search', 'copilot_findtextinfiles', 'semantic_search', 'copilot_searchcodebase', 'codebase_search', 'search_dir', 'search_file', 'grep']);
-const EDIT_TOOLS = new Set(['longhaul_editfile', 'replace_string_in_file', 'copilot_replacestring', 'insert_edit_into_file', 'copilot_insertedit', 'edit_file', 'edit', 'write', 'write_file', 'edit_notebook_file']);
+const SEARCH_TOOLS = new Set([
+	'longhaul_searchtext',
+	'grep_search',
+	'copilot_findtextinfiles',
+	'semantic_search',
+	'copilot_searchcodebase',
+	'codebase_search',
+	'search_dir',
+	'search_file',
+	'grep',
+]);
+const EDIT_TOOLS = new Set([
+	'longhaul_editfile',
+	'replace_string_in_file',
+	'copilot_replacestring',
+	'insert_edit_into_file',
+	'copilot_insertedit',
+	'edit_file',
+	'edit',
+	'write',
+	'write_file',
+	'edit_notebook_file',
+]);
 const CREATE_TOOLS = new Set(['create_file', 'copilot_createfile']);
 const MULTI_EDIT_TOOLS = new Set(['multi_replace_string_in_file', 'copilot_multireplacestring']);
 const PATCH_TOOLS = new Set(['apply_patch', 'copilot_applypatch']);
 const EDITOR_TOOLS = new Set(['str_replace_editor', 'str_replace_based_edit_tool']);
-const SHELL_TOOLS = new Set(['longhaul_runcommand', 'run_in_terminal', 'copilot_runinterminal', 'bash', 'execute_bash', 'shell', 'run_shell_command', 'run_command', 'execute_command', 'terminal']);
+const SHELL_TOOLS = new Set([
+	'longhaul_runcommand',
+	'run_in_terminal',
+	'copilot_runinterminal',
+	'bash',
+	'execute_bash',
+	'shell',
+	'run_shell_command',
+	'run_command',
+	'execute_command',
+	'terminal',
+]);
 const PLAN_TOOLS = new Set(['manage_todo_list', 'copilot_managetodolist', 'todo_write', 'todowrite', 'update_plan']);
 
 function parseArgs(text: string): Args | undefined {
@@ -78,7 +110,8 @@ export function isErrorResult(result: string): boolean {
  */
 export function commandOutcome(result: string | undefined): { outcome: string; failed: boolean } {
 	if (result === undefined) return { outcome: 'no result (interrupted)', failed: true };
-	const code = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(result) ?? /^exit code (-?\d+)\b/m.exec(result) ?? /exit(?:ed with)? code:?\s*(-?\d+)/i.exec(result);
+	const code =
+		/<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(result) ?? /^exit code (-?\d+)\b/m.exec(result) ?? /exit(?:ed with)? code:?\s*(-?\d+)/i.exec(result);
 	if (code) {
 		const n = Number(code[1]);
 		return { outcome: `exit ${n}`, failed: n !== 0 };
@@ -140,10 +173,17 @@ export function toolCallFacts(call: ToolCall): ToolFact[] {
 
 	if (READ_TOOLS.has(name) && path) return failed ? [] : [{ kind: 'read', path }];
 	if (LIST_TOOLS.has(name)) return [{ kind: 'search', digest: `list ${path ?? '.'}` }];
-	if (FIND_TOOLS.has(name)) return [{ kind: 'search', digest: `find ${oneLine(str(args, 'pattern', 'query', 'glob', 'file_name') ?? call.arguments, DIGEST_MAX_CHARS)}` }];
+	if (FIND_TOOLS.has(name)) {
+		return [{ kind: 'search', digest: `find ${oneLine(str(args, 'pattern', 'query', 'glob', 'file_name') ?? call.arguments, DIGEST_MAX_CHARS)}` }];
+	}
 	if (SEARCH_TOOLS.has(name)) {
 		const where = str(args, 'include', 'includePattern', 'path', 'dir');
-		return [{ kind: 'search', digest: `search ${JSON.stringify(oneLine(str(args, 'query', 'pattern', 'search_term', 'regex') ?? call.arguments, DIGEST_MAX_CHARS))}${where ? ` in ${where}` : ''}` }];
+		return [
+			{
+				kind: 'search',
+				digest: `search ${JSON.stringify(oneLine(str(args, 'query', 'pattern', 'search_term', 'regex') ?? call.arguments, DIGEST_MAX_CHARS))}${where ? ` in ${where}` : ''}`,
+			},
+		];
 	}
 	if ((EDIT_TOOLS.has(name) || CREATE_TOOLS.has(name)) && path) {
 		// Longhaul's editFile creates a file when oldText is absent (its result says Created or Overwrote).
@@ -151,7 +191,11 @@ export function toolCallFacts(call: ToolCall): ToolFact[] {
 		return [{ kind: 'edit', path, created, failed }];
 	}
 	if (MULTI_EDIT_TOOLS.has(name) && Array.isArray(args?.replacements)) {
-		const paths = [...new Set(args.replacements.flatMap(r => (typeof r === 'object' && r !== null ? [str(r as Args, 'filePath', 'path')] : [])).filter((p): p is string => !!p))];
+		const paths = [
+			...new Set(
+				args.replacements.flatMap(r => (typeof r === 'object' && r !== null ? [str(r as Args, 'filePath', 'path')] : [])).filter((p): p is string => !!p),
+			),
+		];
 		return paths.map((p): ToolFact => ({ kind: 'edit', path: p, created: false, failed }));
 	}
 	if (PATCH_TOOLS.has(name)) {

@@ -84,8 +84,8 @@ function plainRound(round: Round): Round {
 		id: round.id,
 		response: round.response,
 		...(round.thinking !== undefined ? { thinking: round.thinking } : {}),
-		toolCalls: round.toolCalls.map(
-			(c): ToolCall => (c.result === undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { id: c.id, name: c.name, arguments: c.arguments, result: c.result }),
+		toolCalls: round.toolCalls.map((c): ToolCall =>
+			c.result === undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { id: c.id, name: c.name, arguments: c.arguments, result: c.result },
 		),
 	};
 }
@@ -101,7 +101,9 @@ export function trimForStorage(round: Round, maxResultChars = STORED_RESULT_MAX_
 	}
 	return {
 		...round,
-		toolCalls: round.toolCalls.map(c => (c.result !== undefined && c.result.length > maxResultChars ? { ...c, result: cutResult(c.result, maxResultChars) } : c)),
+		toolCalls: round.toolCalls.map(c =>
+			c.result !== undefined && c.result.length > maxResultChars ? { ...c, result: cutResult(c.result, maxResultChars) } : c,
+		),
 	};
 }
 
@@ -131,7 +133,11 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 		return { errors: [{ kind: 'missing-field', path: 'schemaVersion', message: 'missing (expected 1)' }] };
 	}
 	if (version !== TURN_RECORD_VERSION) {
-		return { errors: [{ kind: 'unknown-version', path: 'schemaVersion', message: `unknown version ${JSON.stringify(version)} (this build reads ${TURN_RECORD_VERSION})` }] };
+		return {
+			errors: [
+				{ kind: 'unknown-version', path: 'schemaVersion', message: `unknown version ${JSON.stringify(version)} (this build reads ${TURN_RECORD_VERSION})` },
+			],
+		};
 	}
 
 	const rounds: Round[] = [];

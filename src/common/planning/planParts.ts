@@ -41,7 +41,8 @@ export function buildPlan(s: Split, options: PlanOptions = {}): SummarizationPla
 
 	const anchorAt = flat[split - 1];
 	const firstKept = flat[split] as FlatRound | undefined;
-	const splitInsideTurn = firstKept !== undefined && anchorAt.source === 'history' && firstKept.source === 'history' && firstKept.turnIndex === anchorAt.turnIndex;
+	const splitInsideTurn =
+		firstKept !== undefined && anchorAt.source === 'history' && firstKept.source === 'history' && firstKept.turnIndex === anchorAt.turnIndex;
 	const previous = start > 0 ? flat[start - 1].round : undefined;
 
 	return {

@@ -19,7 +19,42 @@ export interface ShellEffects {
 /** Programs that only print or inspect; their file arguments are reads. */
 const PRINTERS = new Set(['cat', 'head', 'tail', 'nl', 'less', 'more', 'bat']);
 /** Programs that only look around; their output is a listing or search hits, not a file's text. */
-const LOOKERS = new Set(['ls', 'find', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'tree', 'pwd', 'wc', 'file', 'stat', 'which', 'whereis', 'type', 'du', 'diff', 'echo', 'printf', 'true', 'sort', 'uniq', 'cut', 'tr', 'xargs', 'basename', 'dirname', 'realpath', 'date', 'env', 'printenv', 'id', 'whoami', 'uname']);
+const LOOKERS = new Set([
+	'ls',
+	'find',
+	'grep',
+	'egrep',
+	'fgrep',
+	'rg',
+	'ag',
+	'tree',
+	'pwd',
+	'wc',
+	'file',
+	'stat',
+	'which',
+	'whereis',
+	'type',
+	'du',
+	'diff',
+	'echo',
+	'printf',
+	'true',
+	'sort',
+	'uniq',
+	'cut',
+	'tr',
+	'xargs',
+	'basename',
+	'dirname',
+	'realpath',
+	'date',
+	'env',
+	'printenv',
+	'id',
+	'whoami',
+	'uname',
+]);
 /** Read-only git subcommands. */
 const GIT_LOOKS = new Set(['status', 'diff', 'log', 'show', 'grep', 'ls-files', 'blame', 'branch', 'rev-parse']);
 /** Prefixes that do not change what the rest of a segment does. */
@@ -143,7 +178,12 @@ function segmentEffects(segment: string): SegmentEffects {
 		const target = m[2].replace(/^['"]|['"]$/g, '');
 		if (!target.startsWith('&') && !target.startsWith('/dev/')) writes.push(target);
 	}
-	const words = shellWords(segment.replace(/\d?(>>?|>\|)\s*(&\d|[^\s;&|<>]+)/g, ' ').replace(/<<-?\s*\S+/g, ' ').replace(/<\s*\S+/g, ' '));
+	const words = shellWords(
+		segment
+			.replace(/\d?(>>?|>\|)\s*(&\d|[^\s;&|<>]+)/g, ' ')
+			.replace(/<<-?\s*\S+/g, ' ')
+			.replace(/<\s*\S+/g, ' '),
+	);
 	while (words.length && (isAssignment(words[0]) || TRANSPARENT.has(words[0]))) words.shift();
 	const program = (words[0] ?? '').replace(/^.*\//, '');
 	const args = words.slice(1);

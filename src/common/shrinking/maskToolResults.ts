@@ -77,7 +77,12 @@ export interface MaskResult extends MaskStats {
  * without one. `countTokens` should be the renderer's cached counter: the results are the strings
  * it has already counted, so only the short placeholders are new to it.
  */
-export function maskOldToolResults(conversation: Conversation, mode: SummarizationMode, countTokens: (text: string) => number, options: MaskOptions = {}): MaskResult {
+export function maskOldToolResults(
+	conversation: Conversation,
+	mode: SummarizationMode,
+	countTokens: (text: string) => number,
+	options: MaskOptions = {},
+): MaskResult {
 	const flat = flattenRounds(conversation);
 	const from = newestSummaryIndex(flat) + 1;
 	let keptRoundCount: number;
@@ -125,7 +130,13 @@ export function maskOldToolResults(conversation: Conversation, mode: Summarizati
  * `overflowTokens` plus {@link MASK_MARGIN_SHARE} of the message budget, keeping the older part
  * under {@link MASKED_OLDER_PART_MAX_SHARE} of it. `maskedCalls === 0` means: summarize instead.
  */
-export function maskForOverflow(conversation: Conversation, mode: SummarizationMode, countTokens: (text: string) => number, messageBudget: number, overflowTokens: number): MaskResult {
+export function maskForOverflow(
+	conversation: Conversation,
+	mode: SummarizationMode,
+	countTokens: (text: string) => number,
+	messageBudget: number,
+	overflowTokens: number,
+): MaskResult {
 	return maskOldToolResults(conversation, mode, countTokens, {
 		targetTokens: Math.max(0, overflowTokens) + Math.ceil(messageBudget * MASK_MARGIN_SHARE),
 		maxOlderPartTokens: Math.floor(messageBudget * MASKED_OLDER_PART_MAX_SHARE),

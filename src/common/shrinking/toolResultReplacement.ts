@@ -31,7 +31,12 @@ export interface Replacements {
  * would not be shorter than its result is passed over. Token counts come from `countTokens`,
  * which should be the renderer's cached counter: results are the very strings it already counted.
  */
-export function takeReplacements(slots: Iterable<ResultSlot>, targetTokens: number, countTokens: (text: string) => number, placeholder: PlaceholderText): Replacements {
+export function takeReplacements(
+	slots: Iterable<ResultSlot>,
+	targetTokens: number,
+	countTokens: (text: string) => number,
+	placeholder: PlaceholderText,
+): Replacements {
 	const byRound = new Map<number, Map<number, string>>();
 	const taken: ResultSlot[] = [];
 	let freedTokens = 0;

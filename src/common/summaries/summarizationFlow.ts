@@ -77,7 +77,13 @@ export async function produceSummary<P>(deps: SummaryFlowDeps<P>, maxSummaryToke
 		}
 		const summaryTokens = deps.countTokens(text);
 		if (summaryTokens > maxSummaryTokens) {
-			attempts.push({ mode, outcome: 'summary-too-large', summaryTokens, promptTokens: rendered.tokenCount, detail: `${summaryTokens} > ${maxSummaryTokens} tokens` });
+			attempts.push({
+				mode,
+				outcome: 'summary-too-large',
+				summaryTokens,
+				promptTokens: rendered.tokenCount,
+				detail: `${summaryTokens} > ${maxSummaryTokens} tokens`,
+			});
 			continue;
 		}
 		attempts.push({ mode, outcome: 'ok', summaryTokens, promptTokens: rendered.tokenCount });

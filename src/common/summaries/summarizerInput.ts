@@ -5,8 +5,7 @@ import { flattenRounds } from '../conversation/flatten';
 import type { SummarizationPlan } from '../planning/plan';
 
 export type SummarizerEntry =
-	| { readonly kind: 'user'; readonly text: string }
-	| { readonly kind: 'round'; readonly round: Round; readonly interrupted: boolean };
+	{ readonly kind: 'user'; readonly text: string } | { readonly kind: 'round'; readonly round: Round; readonly interrupted: boolean };
 
 /**
  * @param currentRequest the user's message of the request in progress, shown ahead of the

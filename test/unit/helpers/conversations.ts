@@ -4,7 +4,12 @@ import type { Conversation, Round, Turn } from '../../../src/common/conversation
 import { flattenRounds } from '../../../src/common/conversation/flatten';
 
 export function makeRound(id: string, extra: Partial<Round> = {}): Round {
-	return { id, response: `response of ${id}`, toolCalls: [{ id: `call-${id}`, name: 'readFile', arguments: `{"path":"${id}.ts"}`, result: `contents of ${id}` }], ...extra };
+	return {
+		id,
+		response: `response of ${id}`,
+		toolCalls: [{ id: `call-${id}`, name: 'readFile', arguments: `{"path":"${id}.ts"}`, result: `contents of ${id}` }],
+		...extra,
+	};
 }
 
 export interface TurnSpec {

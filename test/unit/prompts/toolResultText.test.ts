@@ -52,7 +52,7 @@ describe('tool result truncation', () => {
 		assert.equal(tools[1], 'tiny');
 	});
 
-	it('has a character-based variant for the summarizer\'s Simple mode', () => {
+	it("has a character-based variant for the summarizer's Simple mode", () => {
 		assert.equal(truncateToolResultChars('abc', 3), 'abc');
 		const cut = truncateToolResultChars('a'.repeat(600) + 'b'.repeat(400), 100);
 		assert.equal(cut, `${'a'.repeat(60)}\n[... 900 characters of tool output truncated ...]\n${'b'.repeat(40)}`);

@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { closeUnansweredCalls, hasUnansweredCalls, INTERRUPTED_RESULT, isInterruptedTurn, roundText, type Round } from '../../../../src/common/conversation/conversation';
+import {
+	closeUnansweredCalls,
+	hasUnansweredCalls,
+	INTERRUPTED_RESULT,
+	isInterruptedTurn,
+	roundText,
+	type Round,
+} from '../../../../src/common/conversation/conversation';
 
 describe('conversation model helpers', () => {
 	const round: Round = {

@@ -29,7 +29,7 @@ describe('prompt layout', () => {
 		assert.deepEqual(shape(layoutPrompt(c)), ['U0', 'U1', 'S:t1r1', 't1r2', 'REQ', 'a0']);
 	});
 
-	it('a split inside a turn keeps that turn\'s user message ahead of the summary and its kept rounds', () => {
+	it("a split inside a turn keeps that turn's user message ahead of the summary and its kept rounds", () => {
 		const c = makeConversation({ turns: [3, 4, 3] });
 		const plan = planHalfContext(c);
 		const entries = layoutPrompt(applySummary(c, plan.anchorRoundId, 'S'));
@@ -44,7 +44,10 @@ describe('prompt layout', () => {
 	it('only the newest summary is rendered: older ones were absorbed into it', () => {
 		const c = makeConversation({ turns: [3, 3], active: 2, summaries: { t0r1: 'S-old', t1r0: 'S-new' } });
 		const summaries = layoutPrompt(c).filter(e => e.kind === 'summary');
-		assert.deepEqual(summaries.map(e => (e as { text: string }).text), ['S-new']);
+		assert.deepEqual(
+			summaries.map(e => (e as { text: string }).text),
+			['S-new'],
+		);
 	});
 
 	it('an active anchor puts the summary after the request marker', () => {

@@ -40,7 +40,10 @@ describe('done-ledger', () => {
 				call('longhaul_editFile', { path: 'src/a.ts', oldText: 'b', newText: 'c' }, 'Edited src/a.ts at line 3.'),
 				call('longhaul_editFile', { path: 'src/b.ts', newText: 'x', overwrite: true }, 'Overwrote src/b.ts (1 lines).'),
 			);
-			assert.deepEqual(l.reads.map(r => [r.path, r.count]), [['src/a.ts', 2]]);
+			assert.deepEqual(
+				l.reads.map(r => [r.path, r.count]),
+				[['src/a.ts', 2]],
+			);
 			assert.deepEqual(
 				l.edits.map(e => [e.path, e.count, e.failed, e.created]),
 				[
@@ -54,10 +57,17 @@ describe('done-ledger', () => {
 
 		it('counts a refused edit as a failed attempt, not an edit, and skips failed reads', () => {
 			const l = ledgerOf(
-				call('longhaul_editFile', { path: 'src/a.ts', oldText: 'zz', newText: 'y' }, 'Error: the tool longhaul_editFile failed: oldText occurs 0 times in src/a.ts; it must occur exactly once.'),
+				call(
+					'longhaul_editFile',
+					{ path: 'src/a.ts', oldText: 'zz', newText: 'y' },
+					'Error: the tool longhaul_editFile failed: oldText occurs 0 times in src/a.ts; it must occur exactly once.',
+				),
 				call('longhaul_readFile', { path: 'missing.ts' }, 'Error: the tool longhaul_readFile failed: ENOENT'),
 			);
-			assert.deepEqual(l.edits.map(e => [e.path, e.count, e.failed]), [['src/a.ts', 0, 1]]);
+			assert.deepEqual(
+				l.edits.map(e => [e.path, e.count, e.failed]),
+				[['src/a.ts', 0, 1]],
+			);
 			assert.deepEqual(l.reads, []);
 			assert.equal(editLine(l.edits[0]), '- src/a.ts (1 failed attempt)');
 		});
@@ -68,7 +78,11 @@ describe('done-ledger', () => {
 				call('longhaul_runCommand', { command: 'npm run build' }, 'timed out after 120 s\n...'),
 				call('longhaul_runCommand', { command: 'npm test' }, 'exit code 0\nall passed'),
 				call('longhaul_runCommand', { command: 'make' }, 'cancelled\n'),
-				call('longhaul_runCommand', { command: 'rm -rf /' }, 'Error: the tool longhaul_runCommand failed: This workspace is not trusted; Longhaul does not run commands in it.'),
+				call(
+					'longhaul_runCommand',
+					{ command: 'rm -rf /' },
+					'Error: the tool longhaul_runCommand failed: This workspace is not trusted; Longhaul does not run commands in it.',
+				),
 				call('longhaul_runCommand', { command: 'sleep 100' }),
 			);
 			assert.deepEqual(
@@ -90,7 +104,10 @@ describe('done-ledger', () => {
 				call('longhaul_findFiles', { pattern: '**/*.ts' }, '2 file(s) match'),
 				call('longhaul_searchText', { query: 'TODO', include: 'src/**' }, '1 match(es)'),
 			);
-			assert.deepEqual(l.searches.map(s => s.digest), ['list src', 'find **/*.ts', 'search "TODO" in src/**']);
+			assert.deepEqual(
+				l.searches.map(s => s.digest),
+				['list src', 'find **/*.ts', 'search "TODO" in src/**'],
+			);
 			assert.deepEqual([l.reads, l.edits, l.commands, l.others], [[], [], [], []]);
 		});
 	});
@@ -103,10 +120,22 @@ describe('done-ledger', () => {
 				call('create_file', { filePath: '/w/src/z.ts', content: 'x' }, 'The following files were successfully edited'),
 				call('replace_string_in_file', { filePath: '/w/src/x.ts', oldString: 'a', newString: 'b' }, 'ok'),
 				call('insert_edit_into_file', { filePath: '/w/src/x.ts', code: '...', explanation: 'e' }, 'ok'),
-				call('multi_replace_string_in_file', { replacements: [{ filePath: '/w/a.ts', oldString: 'a', newString: 'b' }, { filePath: '/w/b.ts', oldString: 'a', newString: 'b' }] }, 'ok'),
+				call(
+					'multi_replace_string_in_file',
+					{
+						replacements: [
+							{ filePath: '/w/a.ts', oldString: 'a', newString: 'b' },
+							{ filePath: '/w/b.ts', oldString: 'a', newString: 'b' },
+						],
+					},
+					'ok',
+				),
 				call('apply_patch', { input: patch, explanation: 'e' }, 'ok'),
 			);
-			assert.deepEqual(l.reads.map(r => r.path), ['/w/src/x.ts']);
+			assert.deepEqual(
+				l.reads.map(r => r.path),
+				['/w/src/x.ts'],
+			);
 			assert.deepEqual(
 				l.edits.map(e => [e.path, e.count, e.created]),
 				[
@@ -124,11 +153,35 @@ describe('done-ledger', () => {
 				call('run_in_terminal', { command: 'cd /w && npm test', explanation: 'run', isBackground: false }, 'Command exited with code 2'),
 				call('file_search', { query: '**/*.md' }, 'a.md'),
 				call('grep_search', { query: 'foo', isRegexp: false, includePattern: 'src/**' }, 'hits'),
-				call('manage_todo_list', { todoList: [{ id: 1, title: 'Write parser', status: 'completed' }, { id: 2, title: 'Test it', status: 'not-started' }] }, 'ok'),
-				call('manage_todo_list', { todoList: [{ id: 1, title: 'Write parser', status: 'completed' }, { id: 2, title: 'Test it', status: 'in-progress' }] }, 'ok'),
+				call(
+					'manage_todo_list',
+					{
+						todoList: [
+							{ id: 1, title: 'Write parser', status: 'completed' },
+							{ id: 2, title: 'Test it', status: 'not-started' },
+						],
+					},
+					'ok',
+				),
+				call(
+					'manage_todo_list',
+					{
+						todoList: [
+							{ id: 1, title: 'Write parser', status: 'completed' },
+							{ id: 2, title: 'Test it', status: 'in-progress' },
+						],
+					},
+					'ok',
+				),
 			);
-			assert.deepEqual(l.commands.map(c => [c.command, c.outcome]), [['npm test', 'exit 2']]);
-			assert.deepEqual(l.searches.map(s => s.digest), ['find **/*.md', 'search "foo" in src/**']);
+			assert.deepEqual(
+				l.commands.map(c => [c.command, c.outcome]),
+				[['npm test', 'exit 2']],
+			);
+			assert.deepEqual(
+				l.searches.map(s => s.digest),
+				['find **/*.md', 'search "foo" in src/**'],
+			);
 			assert.deepEqual(l.plan, { tool: 'manage_todo_list', text: '[x] Write parser\n[~] Test it', round: 'r' });
 		});
 	});
@@ -144,9 +197,21 @@ describe('done-ledger', () => {
 				call('bash', { command: 'cd /testbed && python reproduce.py' }, '<returncode>1</returncode>\n<output>Traceback</output>'),
 				call('bash', { command: '# try the tests\npython -m pytest tests/test_schema.py -q 2>&1 | tail -5' }, '<returncode>0</returncode>'),
 			);
-			assert.deepEqual(l.reads.map(r => [r.path, r.count]), [['src/marshmallow/schema.py', 2]]);
-			assert.deepEqual(l.searches.map(s => s.digest), ['grep -rn "validates" src/ | head']);
-			assert.deepEqual(l.edits.map(e => [e.path, e.count]), [['src/marshmallow/schema.py', 1], ['reproduce.py', 1]]);
+			assert.deepEqual(
+				l.reads.map(r => [r.path, r.count]),
+				[['src/marshmallow/schema.py', 2]],
+			);
+			assert.deepEqual(
+				l.searches.map(s => s.digest),
+				['grep -rn "validates" src/ | head'],
+			);
+			assert.deepEqual(
+				l.edits.map(e => [e.path, e.count]),
+				[
+					['src/marshmallow/schema.py', 1],
+					['reproduce.py', 1],
+				],
+			);
 			assert.deepEqual(
 				l.commands.map(c => [c.command, c.outcome, c.failed]),
 				[
@@ -161,12 +226,26 @@ describe('done-ledger', () => {
 			const l = ledgerOf(
 				call('str_replace_editor', { command: 'view', path: p }, "Here's the result of running `cat -n` on " + p),
 				call('str_replace_editor', { command: 'view', path: '/workspace/ponyc' }, "Here's the files and directories up to 2 levels deep in /workspace/ponyc"),
-				call('str_replace_editor', { command: 'str_replace', path: p, old_str: 'a', new_str: 'b' }, 'ERROR:\nNo replacement was performed, old_str `a` did not appear verbatim'),
+				call(
+					'str_replace_editor',
+					{ command: 'str_replace', path: p, old_str: 'a', new_str: 'b' },
+					'ERROR:\nNo replacement was performed, old_str `a` did not appear verbatim',
+				),
 				call('str_replace_editor', { command: 'insert', path: p, insert_line: 3, new_str: 'x' }, 'The file ' + p + ' has been edited.'),
-				call('str_replace_editor', { command: 'create', path: '/workspace/t.pony', file_text: 'actor Main' }, 'File created successfully at: /workspace/t.pony'),
+				call(
+					'str_replace_editor',
+					{ command: 'create', path: '/workspace/t.pony', file_text: 'actor Main' },
+					'File created successfully at: /workspace/t.pony',
+				),
 			);
-			assert.deepEqual(l.reads.map(r => r.path), [p]);
-			assert.deepEqual(l.searches.map(s => s.digest), ['list /workspace/ponyc']);
+			assert.deepEqual(
+				l.reads.map(r => r.path),
+				[p],
+			);
+			assert.deepEqual(
+				l.searches.map(s => s.digest),
+				['list /workspace/ponyc'],
+			);
 			assert.deepEqual(
 				l.edits.map(e => [e.path, e.count, e.failed, e.created]),
 				[
@@ -178,11 +257,17 @@ describe('done-ledger', () => {
 
 		it('execute_bash without an exit status keeps the last output line as the outcome', () => {
 			const l = ledgerOf(call('execute_bash', { command: 'cd /workspace/ponyc && make' }, "/bin/sh: 1: cd: can't cd\nmake: *** [Makefile:192: build] Error 2"));
-			assert.deepEqual(l.commands.map(c => [c.command, c.outcome]), [['make', 'no exit status reported; last output line: make: *** [Makefile:192: build] Error 2']]);
+			assert.deepEqual(
+				l.commands.map(c => [c.command, c.outcome]),
+				[['make', 'no exit status reported; last output line: make: *** [Makefile:192: build] Error 2']],
+			);
 		});
 
 		it('any other tool is a generic entry: its name and a short argument digest', () => {
-			const l = ledgerOf(call('think', { thought: 'The bug is in make_pattern_type, where the iso capability is aliased' }, 'Your thought has been logged.'), call('mystery', 'not json at all', 'ok'));
+			const l = ledgerOf(
+				call('think', { thought: 'The bug is in make_pattern_type, where the iso capability is aliased' }, 'Your thought has been logged.'),
+				call('mystery', 'not json at all', 'ok'),
+			);
 			assert.deepEqual(
 				l.others.map(o => [o.tool, o.digest]),
 				[
@@ -219,7 +304,13 @@ describe('done-ledger', () => {
 
 	describe('incremental build', () => {
 		const turns: Turn[] = [
-			{ user: 'Fix the parser', rounds: [round('t0r0', call('bash', { command: 'cat a.py' }, '<returncode>0</returncode>')), round('t0r1', call('bash', { command: "sed -i 's/x/y/' a.py" }, '<returncode>0</returncode>'))] },
+			{
+				user: 'Fix the parser',
+				rounds: [
+					round('t0r0', call('bash', { command: 'cat a.py' }, '<returncode>0</returncode>')),
+					round('t0r1', call('bash', { command: "sed -i 's/x/y/' a.py" }, '<returncode>0</returncode>')),
+				],
+			},
 			{ user: 'Now run the tests', rounds: [round('t1r0', call('bash', { command: 'pytest' }, '<returncode>1</returncode>'))] },
 		];
 		const conversation: Conversation = { turns, activeRounds: [round('a0', call('bash', { command: 'pytest -x' }, '<returncode>0</returncode>'))] };
@@ -238,7 +329,10 @@ describe('done-ledger', () => {
 		it('ledgerAtRequestStart: the stored ledger plus the later turns equals the ledger from scratch, and ignores elided results later', () => {
 			const stored = [buildLedger({ turns: [turns[0]], activeRounds: [] }), undefined];
 			// The first turn's results were later elided: the stored ledger is what counts.
-			const elided: Turn[] = [{ ...turns[0], rounds: turns[0].rounds.map(r => ({ ...r, toolCalls: r.toolCalls.map(c => ({ ...c, result: '[elided]' })) })) }, turns[1]];
+			const elided: Turn[] = [
+				{ ...turns[0], rounds: turns[0].rounds.map(r => ({ ...r, toolCalls: r.toolCalls.map(c => ({ ...c, result: '[elided]' })) })) },
+				turns[1],
+			];
 			const resumed = ledgerAtRequestStart(elided, stored, 'Next');
 			assert.deepEqual(resumed, buildLedger({ turns, activeRounds: [] }, 'Next'));
 			assert.deepEqual(ledgerAtRequestStart(turns, [undefined, undefined], 'Next'), resumed);
@@ -246,7 +340,13 @@ describe('done-ledger', () => {
 
 		it('property: folding any split of the rounds gives the same ledger as one pass', () => {
 			const callArb = fc.oneof(
-				fc.record({ name: fc.constant('bash'), command: fc.constantFrom('cat a.py', 'pytest', "sed -i 's/a/b/' b.py", 'ls', 'python x.py > out.txt'), code: fc.integer({ min: 0, max: 2 }) }).map(c => call(c.name, { command: c.command }, `<returncode>${c.code}</returncode>`)),
+				fc
+					.record({
+						name: fc.constant('bash'),
+						command: fc.constantFrom('cat a.py', 'pytest', "sed -i 's/a/b/' b.py", 'ls', 'python x.py > out.txt'),
+						code: fc.integer({ min: 0, max: 2 }),
+					})
+					.map(c => call(c.name, { command: c.command }, `<returncode>${c.code}</returncode>`)),
 				fc.constantFrom('a.ts', 'b/c.ts').map(p => call('longhaul_readFile', { path: p }, 'text')),
 				fc.constantFrom('a.ts', 'b/c.ts').map(p => call('longhaul_editFile', { path: p, oldText: 'x', newText: 'y' }, 'Edited')),
 				fc.string({ maxLength: 10 }).map(s => call('other_tool', { s }, 'ok')),
@@ -284,7 +384,18 @@ describe('done-ledger', () => {
 		it('renders every entry on its own line when it fits', () => {
 			const l = ledgerOf(call('longhaul_runCommand', { command: 'npm test' }, 'exit code 0\n'), call('longhaul_readFile', { path: 'a.ts' }, 'x'));
 			const text = renderDoneLedger(addUserRequest(l, 'Run the tests'), { maxTokens: 1000, countTokens });
-			assert.equal(text, [LEDGER_HEADING, 'User requests, oldest first:', '1. Run the tests', 'Commands run (outcome of the latest run):', '- `npm test`: exit 0', 'Files read:', '- a.ts'].join('\n'));
+			assert.equal(
+				text,
+				[
+					LEDGER_HEADING,
+					'User requests, oldest first:',
+					'1. Run the tests',
+					'Commands run (outcome of the latest run):',
+					'- `npm test`: exit 0',
+					'Files read:',
+					'- a.ts',
+				].join('\n'),
+			);
 			assert.equal(renderDoneLedger(emptyLedger(), { maxTokens: 1000, countTokens }), '');
 		});
 
@@ -322,7 +433,10 @@ describe('done-ledger', () => {
 		it('groups directories at the deepest level that keeps the group count small', () => {
 			assert.deepEqual(
 				groupByDirectory(['a/b/c/1.ts', 'a/b/c/2.ts', 'a/b/d/3.ts', 'x/4.ts'], 2).map(g => [g.dir, g.paths.length]),
-				[['a/b', 3], ['x', 1]],
+				[
+					['a/b', 3],
+					['x', 1],
+				],
 			);
 		});
 	});
@@ -330,7 +444,11 @@ describe('done-ledger', () => {
 	describe('storage in the turn record', () => {
 		const ledger = extendLedger(
 			addUserRequest(emptyLedger(), 'Fix it'),
-			round('r1', call('longhaul_runCommand', { command: 'make' }, 'exit code 2\n'), call('manage_todo_list', { todoList: [{ title: 'a', status: 'completed' }] }, 'ok')),
+			round(
+				'r1',
+				call('longhaul_runCommand', { command: 'make' }, 'exit code 2\n'),
+				call('manage_todo_list', { todoList: [{ title: 'a', status: 'completed' }] }, 'ok'),
+			),
 		);
 
 		it('round-trips through JSON; records without a ledger decode as before', () => {

@@ -61,10 +61,26 @@ describe('session files (corpus shape) → Conversation', () => {
 			[{}, 'turns: missing (expected an array)'],
 			[{ turns: [{ rounds: [] }] }, 'turns[0].user: missing (expected a string)'],
 			[{ turns: [{ user: 'u', rounds: {} }] }, 'turns[0].rounds: expected an array, got an object'],
-			[{ turns: [{ user: 'u', rounds: [{ response: 'r', toolCalls: [call, { ...call, name: 3 }] }] }] }, 'turns[0].rounds[0].toolCalls[1].name: expected a string, got a number'],
+			[
+				{ turns: [{ user: 'u', rounds: [{ response: 'r', toolCalls: [call, { ...call, name: 3 }] }] }] },
+				'turns[0].rounds[0].toolCalls[1].name: expected a string, got a number',
+			],
 			[{ turns: [], activeRounds: [{ response: 'r' }] }, 'activeRounds[0].toolCalls: missing (expected an array)'],
 			[{ turns: [{ user: 'u', cancelled: 'no', rounds: [] }] }, 'turns[0].cancelled: expected a boolean, got a string'],
-			[{ turns: [{ user: 'u', rounds: [{ id: 'x', response: '', toolCalls: [] }, { id: 'x', response: '', toolCalls: [] }] }] }, 'turns[0].rounds[1].id: duplicate round id "x"'],
+			[
+				{
+					turns: [
+						{
+							user: 'u',
+							rounds: [
+								{ id: 'x', response: '', toolCalls: [] },
+								{ id: 'x', response: '', toolCalls: [] },
+							],
+						},
+					],
+				},
+				'turns[0].rounds[1].id: duplicate round id "x"',
+			],
 		];
 		for (const [raw, message] of cases) {
 			assert.equal(formatError(raw).message, message);

@@ -1,7 +1,17 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Round } from '../../../../src/common/conversation/conversation';
-import { decodeTurnRecord, encodeTurnRecord, formatIssue, METADATA_KEY, rebuildConversation, REFUSED_REQUEST_MAX_CHARS, STORED_RESULT_MAX_CHARS, trimForStorage, type TurnRecord } from '../../../../src/common/persistence/metadata';
+import {
+	decodeTurnRecord,
+	encodeTurnRecord,
+	formatIssue,
+	METADATA_KEY,
+	rebuildConversation,
+	REFUSED_REQUEST_MAX_CHARS,
+	STORED_RESULT_MAX_CHARS,
+	trimForStorage,
+	type TurnRecord,
+} from '../../../../src/common/persistence/metadata';
 import { makeConversation, makeRound } from '../../helpers/conversations';
 
 const viaJson = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
@@ -136,7 +146,10 @@ describe('turn records in ChatResult.metadata', () => {
 					decodeTurnRecord(raw);
 					decodeTurnRecord({ schemaVersion: 1, rounds: raw, summaries: raw });
 					decodeTurnRecord({ schemaVersion: 1, rounds: [raw], summaries: [raw] });
-					rebuildConversation([{ user: 'u', metadata: raw }, { user: 'v', metadata: { [METADATA_KEY]: raw } }]);
+					rebuildConversation([
+						{ user: 'u', metadata: raw },
+						{ user: 'v', metadata: { [METADATA_KEY]: raw } },
+					]);
 				}),
 				{ numRuns: 300 },
 			);
@@ -183,7 +196,9 @@ describe('turn records in ChatResult.metadata', () => {
 		});
 
 		it('a summary whose round is unknown is an issue, not a crash', () => {
-			const { conversation, issues } = rebuildConversation([{ user: 'u', metadata: stored(encodeTurnRecord({ rounds: [makeRound('r')], summaries: [{ roundId: 'gone', text: 'S' }] })) }]);
+			const { conversation, issues } = rebuildConversation([
+				{ user: 'u', metadata: stored(encodeTurnRecord({ rounds: [makeRound('r')], summaries: [{ roundId: 'gone', text: 'S' }] })) },
+			]);
 			assert.equal(conversation.turns[0].rounds[0].summary, undefined);
 			assert.deepEqual(
 				issues.map(i => [i.kind, i.path, i.turnIndex]),
@@ -210,14 +225,16 @@ describe('turn records in ChatResult.metadata', () => {
 		});
 
 		it('issue paths inside a record are prefixed with the history entry', () => {
-			const { issues } = rebuildConversation([{ user: 'u', metadata: stored({ schemaVersion: 1, rounds: [{ id: 'r', response: 1, toolCalls: [] }], summaries: [] }) }]);
+			const { issues } = rebuildConversation([
+				{ user: 'u', metadata: stored({ schemaVersion: 1, rounds: [{ id: 'r', response: 1, toolCalls: [] }], summaries: [] }) },
+			]);
 			assert.deepEqual(
 				issues.map(i => formatIssue(i)),
 				['history[0].metadata.longhaul.rounds[0].response: expected a string, got a number'],
 			);
 		});
 
-		it('an unknown version skips that turn\'s rounds but keeps the rest of the history', () => {
+		it("an unknown version skips that turn's rounds but keeps the rest of the history", () => {
 			const { conversation, issues } = rebuildConversation([
 				{ user: 'old', metadata: stored({ schemaVersion: 99 }) },
 				{ user: 'new', metadata: stored(encodeTurnRecord({ rounds: [makeRound('r')] })) },
@@ -252,7 +269,12 @@ describe('turn records in ChatResult.metadata', () => {
 		});
 
 		it('leaves short results, unanswered calls and the round object itself alone when nothing is cut', () => {
-			const round = makeRound('r', { toolCalls: [{ id: 'c', name: 'x', arguments: '{}', result: 'short' }, { id: 'd', name: 'y', arguments: '{}' }] });
+			const round = makeRound('r', {
+				toolCalls: [
+					{ id: 'c', name: 'x', arguments: '{}', result: 'short' },
+					{ id: 'd', name: 'y', arguments: '{}' },
+				],
+			});
 			assert.equal(trimForStorage(round, 10), round);
 			const trimmed = trimForStorage({ ...round, toolCalls: [...round.toolCalls, { id: 'e', name: 'z', arguments: '{}', result: 'x'.repeat(500) }] }, 200);
 			assert.equal(trimmed.toolCalls[0], round.toolCalls[0]);

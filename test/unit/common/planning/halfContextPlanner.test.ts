@@ -162,7 +162,13 @@ describe('half-context planner (setting on)', () => {
 		});
 
 		it('when every candidate anchor is a stop round: legacy fallback with reason interrupted-turn (level 1)', () => {
-			const c = makeConversation({ turns: [{ rounds: 1, cancelled: true }, { rounds: 1, cancelled: true }], active: 2 });
+			const c = makeConversation({
+				turns: [
+					{ rounds: 1, cancelled: true },
+					{ rounds: 1, cancelled: true },
+				],
+				active: 2,
+			});
 			const plan = planHalfContext(c);
 			assert.equal(plan.mode, 'legacy');
 			assert.equal(plan.fallbackReason, 'interrupted-turn');

@@ -50,7 +50,10 @@ describe('legacy planner (setting off)', () => {
 
 	it('only unsummarized rounds count: history already covered by a summary leaves nothing to summarize', () => {
 		const c = makeConversation({ turns: [3], active: 1, summaries: { t0r2: 'S' } });
-		assert.throws(() => planLegacy(c), (e: unknown) => e instanceof NothingToSummarizeError && e.code === 'nothing-to-summarize' && e.fallbackLevel === 3);
+		assert.throws(
+			() => planLegacy(c),
+			(e: unknown) => e instanceof NothingToSummarizeError && e.code === 'nothing-to-summarize' && e.fallbackLevel === 3,
+		);
 	});
 
 	it('only unsummarized rounds count: a summary on the second-to-last active round leaves nothing', () => {

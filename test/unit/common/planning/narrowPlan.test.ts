@@ -8,7 +8,10 @@ const round = (id: string, summary?: string): Round => ({ id, response: id, tool
 const rounds = (ids: string[]) => ids.map(id => round(id));
 
 describe('narrowPlan: a summarizer that cannot take every planned round', () => {
-	const conversation: Conversation = { turns: [{ user: 'u', rounds: [round('p0', 'OLD'), ...rounds(['p1', 'p2'])] }], activeRounds: rounds(['a0', 'a1', 'a2', 'a3', 'a4', 'a5']) };
+	const conversation: Conversation = {
+		turns: [{ user: 'u', rounds: [round('p0', 'OLD'), ...rounds(['p1', 'p2'])] }],
+		activeRounds: rounds(['a0', 'a1', 'a2', 'a3', 'a4', 'a5']),
+	};
 
 	it('summarizes the oldest rounds of the plan and keeps the rest verbatim, with the same previous summary', () => {
 		const plan = planSummarization(conversation, 'legacy');
@@ -52,7 +55,13 @@ describe('narrowPlan: a summarizer that cannot take every planned round', () => 
 	});
 
 	it('does not narrow for other failures', async () => {
-		assert.equal(onlyPromptTooLarge([{ mode: 'full', outcome: 'prompt-too-large' }, { mode: 'simple', outcome: 'model-error' }]), false);
+		assert.equal(
+			onlyPromptTooLarge([
+				{ mode: 'full', outcome: 'prompt-too-large' },
+				{ mode: 'simple', outcome: 'model-error' },
+			]),
+			false,
+		);
 		assert.equal(onlyPromptTooLarge([]), false);
 		const plan = planSummarization(conversation, 'legacy');
 		let calls = 0;

@@ -120,7 +120,10 @@ describe('planner properties (fast-check)', () => {
 						const plan = tryPlan(planner, c);
 						if (!plan) return;
 						const next = applySummary(c, plan.anchorRoundId, 'new summary');
-						assert.deepEqual(unsummarizedRounds(flattenRounds(next)).map(f => f.round.id), plan.keepRoundIds);
+						assert.deepEqual(
+							unsummarizedRounds(flattenRounds(next)).map(f => f.round.id),
+							plan.keepRoundIds,
+						);
 						const nextPlan = tryPlan(planner, next);
 						if (nextPlan) assert.deepEqual(nextPlan.previousSummary, { roundId: plan.anchorRoundId, text: 'new summary' });
 					}),
@@ -136,7 +139,9 @@ describe('planner properties (fast-check)', () => {
 				const half = tryPlan(planHalfContext, c);
 				const legacy = tryPlan(planLegacy, c);
 				assert.equal(half === undefined, legacy === undefined);
-				if (half && legacy) assert.ok(half.keepRoundIds.length >= legacy.keepRoundIds.length, `half kept ${half.keepRoundIds.length}, legacy ${legacy.keepRoundIds.length}`);
+				if (half && legacy) {
+					assert.ok(half.keepRoundIds.length >= legacy.keepRoundIds.length, `half kept ${half.keepRoundIds.length}, legacy ${legacy.keepRoundIds.length}`);
+				}
 			}),
 			RUNS,
 		);

@@ -3,7 +3,12 @@ import type { Conversation, Round } from '../../../../src/common/conversation/co
 import { dropOlderRounds, droppedRoundsNote } from '../../../../src/common/shrinking/dropOlderRounds';
 import { flattenRounds, newestSummaryIndex } from '../../../../src/common/conversation/flatten';
 
-const round = (id: string, summary?: string): Round => ({ id, response: `response ${id}`, toolCalls: [{ id: `c-${id}`, name: 'read', arguments: '{}', result: `result ${id}` }], ...(summary ? { summary } : {}) });
+const round = (id: string, summary?: string): Round => ({
+	id,
+	response: `response ${id}`,
+	toolCalls: [{ id: `c-${id}`, name: 'read', arguments: '{}', result: `result ${id}` }],
+	...(summary ? { summary } : {}),
+});
 
 describe('dropOlderRounds: truncation without a model', () => {
 	const conversation: Conversation = {
@@ -21,7 +26,6 @@ describe('dropOlderRounds: truncation without a model', () => {
 		assert.equal(flat[newestSummaryIndex(flat)].round.id, 'e');
 		assert.equal(conversation.activeRounds[2].summary, undefined, 'the input is not changed');
 	});
-
 
 	it('without an earlier summary the note stands alone; nothing to drop gives undefined', () => {
 		const fresh: Conversation = { turns: [], activeRounds: [round('x'), round('y')] };

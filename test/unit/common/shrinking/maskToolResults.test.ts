@@ -67,7 +67,9 @@ describe('maskOldToolResults: observation masking before summarizing', () => {
 		const result = maskOldToolResults(conversation, 'half-context', countTokens, { targetTokens: 1500 });
 		assert.equal(result.maskedCalls, 2);
 		assert.ok(result.freedTokens >= 1500, `freed ${result.freedTokens}`);
-		const masked = flatRounds(result.conversation).filter(r => isMaskedResult(r.toolCalls[0].result!)).map(r => r.id);
+		const masked = flatRounds(result.conversation)
+			.filter(r => isMaskedResult(r.toolCalls[0].result!))
+			.map(r => r.id);
 		assert.deepEqual(masked, ['t0r0', 't0r1']);
 		// One result fewer would not have been enough.
 		const one = maskOldToolResults(conversation, 'half-context', countTokens, { targetTokens: 1 });
@@ -137,7 +139,18 @@ describe('maskOldToolResults: observation masking before summarizing', () => {
 		const conversation: Conversation = deepFreeze({
 			turns: [],
 			activeRounds: [
-				{ id: 'a0', response: 'run', toolCalls: [{ id: 'c0', name: 'run_in_terminal', arguments: JSON.stringify({ command: 'pytest -x\n  tests/test_a.py', timeout: 60 }), result: 'line\n'.repeat(3000) }] },
+				{
+					id: 'a0',
+					response: 'run',
+					toolCalls: [
+						{
+							id: 'c0',
+							name: 'run_in_terminal',
+							arguments: JSON.stringify({ command: 'pytest -x\n  tests/test_a.py', timeout: 60 }),
+							result: 'line\n'.repeat(3000),
+						},
+					],
+				},
 				{ id: 'a1', response: 'raw', toolCalls: [{ id: 'c1', name: 'grep', arguments: 'not json\nat all', result: 'y'.repeat(400) }] },
 				round('a2'),
 				round('a3'),
@@ -170,7 +183,10 @@ describe('maskOldToolResults: observation masking before summarizing', () => {
 		});
 		const result = maskOldToolResults(conversation, 'half-context', countTokens);
 		const after = result.conversation;
-		assert.deepEqual(after.turns.map(t => t.user), ['old request', 'new request']);
+		assert.deepEqual(
+			after.turns.map(t => t.user),
+			['old request', 'new request'],
+		);
 		assert.equal(after.turns[0], conversation.turns[0], 'rounds under the summary are not shown and stay as they are');
 		assert.equal(after.turns[1].rounds[1].toolCalls[0].result, undefined, 'an unanswered call stays unanswered');
 		assert.ok(isMaskedResult(resultOf(after, 't1r0')));
@@ -178,14 +194,19 @@ describe('maskOldToolResults: observation masking before summarizing', () => {
 			const original = flatRounds(conversation)[i];
 			assert.equal(r.response, original.response);
 			assert.equal(r.summary, original.summary);
-			assert.deepEqual(r.toolCalls.map(c => [c.id, c.name, c.arguments]), original.toolCalls.map(c => [c.id, c.name, c.arguments]));
+			assert.deepEqual(
+				r.toolCalls.map(c => [c.id, c.name, c.arguments]),
+				original.toolCalls.map(c => [c.id, c.name, c.arguments]),
+			);
 		});
 	});
 
 	it('frees more than the target when needed to keep the older rounds under maxOlderPartTokens', () => {
 		const conversation = sample();
 		const older = ['t0r0', 't0r1', 't0r2', 't0r3', 't1r0', 't1r1'];
-		const olderTokens = flatRounds(conversation).filter(r => older.includes(r.id)).reduce((s, r) => s + roundTokens(r, countTokens), 0);
+		const olderTokens = flatRounds(conversation)
+			.filter(r => older.includes(r.id))
+			.reduce((s, r) => s + roundTokens(r, countTokens), 0);
 		const result = maskOldToolResults(conversation, 'half-context', countTokens, { targetTokens: 100, maxOlderPartTokens: olderTokens - 2500 });
 		assert.equal(result.maskedCalls, 3, 'one result would meet the target; three are needed for the limit');
 		assert.equal(result.olderPartTokens, olderTokens - result.freedTokens);
@@ -225,62 +246,75 @@ describe('maskOldToolResults: observation masking before summarizing', () => {
 // Random conversations with results large enough to mask, some repeated calls, summaries and unanswered calls.
 const callArb = fc.record({ file: fc.integer({ min: 0, max: 3 }), size: fc.integer({ min: 0, max: 3000 }), answered: fc.integer({ min: 0, max: 9 }) });
 const roundArb = fc.record({ calls: fc.array(callArb, { maxLength: 3 }), summary: fc.integer({ min: 0, max: 14 }) });
-const conversationArb = fc.record({ turns: fc.array(fc.array(roundArb, { maxLength: 6 }), { maxLength: 4 }), active: fc.array(roundArb, { maxLength: 8 }) }).map(spec => {
-	const build = (rounds: (typeof spec)['active'], prefix: string): Round[] =>
-		rounds.map((r, i) => ({
-			id: `${prefix}${i}`,
-			response: `response ${prefix}${i}`,
-			toolCalls: r.calls.map((c, j) => ({
-				id: `${prefix}${i}-${j}`,
-				name: 'read_file',
-				arguments: JSON.stringify({ path: `f${c.file}.ts` }),
-				// Sizes from a small set of lengths per file, so identical results (duplicates) occur.
-				...(c.answered === 0 ? {} : { result: `contents of f${c.file}: ` + 'z'.repeat(c.size % 4 === 0 ? 1000 : c.size) }),
-			})),
-			...(r.summary === 0 ? { summary: `summary at ${prefix}${i}` } : {}),
-		}));
-	return deepFreeze<Conversation>({ turns: spec.turns.map((rounds, t) => ({ user: `request ${t}`, rounds: build(rounds, `t${t}r`) })), activeRounds: build(spec.active, 'a') });
-});
+const conversationArb = fc
+	.record({ turns: fc.array(fc.array(roundArb, { maxLength: 6 }), { maxLength: 4 }), active: fc.array(roundArb, { maxLength: 8 }) })
+	.map(spec => {
+		const build = (rounds: (typeof spec)['active'], prefix: string): Round[] =>
+			rounds.map((r, i) => ({
+				id: `${prefix}${i}`,
+				response: `response ${prefix}${i}`,
+				toolCalls: r.calls.map((c, j) => ({
+					id: `${prefix}${i}-${j}`,
+					name: 'read_file',
+					arguments: JSON.stringify({ path: `f${c.file}.ts` }),
+					// Sizes from a small set of lengths per file, so identical results (duplicates) occur.
+					...(c.answered === 0 ? {} : { result: `contents of f${c.file}: ` + 'z'.repeat(c.size % 4 === 0 ? 1000 : c.size) }),
+				})),
+				...(r.summary === 0 ? { summary: `summary at ${prefix}${i}` } : {}),
+			}));
+		return deepFreeze<Conversation>({
+			turns: spec.turns.map((rounds, t) => ({ user: `request ${t}`, rounds: build(rounds, `t${t}r`) })),
+			activeRounds: build(spec.active, 'a'),
+		});
+	});
 
 describe('maskOldToolResults properties (fast-check)', () => {
 	it('keeps the kept rounds, pairs every call, meets the target when it can, and is idempotent', () => {
 		fc.assert(
-			fc.property(conversationArb, fc.constantFrom(...MODES), fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }), (conversation, mode, targetTokens) => {
-				let keep: readonly string[];
-				try {
-					keep = planSummarization(conversation, mode).keepRoundIds;
-				} catch (error) {
-					if (!(error instanceof NothingToSummarizeError)) throw error;
-					keep = [];
-				}
-				const result = maskOldToolResults(conversation, mode, countTokens, { targetTokens });
-				const before = flatRounds(conversation);
-				const after = flatRounds(result.conversation);
-				assert.equal(after.length, before.length);
-				assert.deepEqual(result.conversation.turns.map(t => t.user), conversation.turns.map(t => t.user));
-				let changed = 0;
-				after.forEach((r, i) => {
-					const o = before[i];
-					if (keep.includes(r.id)) assert.equal(r, o);
-					assert.equal(r.summary, o.summary);
-					assert.equal(r.toolCalls.length, o.toolCalls.length);
-					r.toolCalls.forEach((c, j) => {
-						assert.equal(c.id, o.toolCalls[j].id);
-						assert.equal(c.result === undefined, o.toolCalls[j].result === undefined);
-						if (c.result !== o.toolCalls[j].result) {
-							changed++;
-							assert.ok(isMaskedResult(c.result!));
-						}
+			fc.property(
+				conversationArb,
+				fc.constantFrom(...MODES),
+				fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }),
+				(conversation, mode, targetTokens) => {
+					let keep: readonly string[];
+					try {
+						keep = planSummarization(conversation, mode).keepRoundIds;
+					} catch (error) {
+						if (!(error instanceof NothingToSummarizeError)) throw error;
+						keep = [];
+					}
+					const result = maskOldToolResults(conversation, mode, countTokens, { targetTokens });
+					const before = flatRounds(conversation);
+					const after = flatRounds(result.conversation);
+					assert.equal(after.length, before.length);
+					assert.deepEqual(
+						result.conversation.turns.map(t => t.user),
+						conversation.turns.map(t => t.user),
+					);
+					let changed = 0;
+					after.forEach((r, i) => {
+						const o = before[i];
+						if (keep.includes(r.id)) assert.equal(r, o);
+						assert.equal(r.summary, o.summary);
+						assert.equal(r.toolCalls.length, o.toolCalls.length);
+						r.toolCalls.forEach((c, j) => {
+							assert.equal(c.id, o.toolCalls[j].id);
+							assert.equal(c.result === undefined, o.toolCalls[j].result === undefined);
+							if (c.result !== o.toolCalls[j].result) {
+								changed++;
+								assert.ok(isMaskedResult(c.result!));
+							}
+						});
 					});
-				});
-				assert.equal(changed, result.maskedCalls);
-				const rest = maskOldToolResults(result.conversation, mode, countTokens);
-				if (targetTokens === undefined) {
-					assert.equal(rest.maskedCalls, 0, 'idempotent');
-				} else if (result.freedTokens < targetTokens) {
-					assert.equal(rest.maskedCalls, 0, 'short of the target only when nothing is left to mask');
-				}
-			}),
+					assert.equal(changed, result.maskedCalls);
+					const rest = maskOldToolResults(result.conversation, mode, countTokens);
+					if (targetTokens === undefined) {
+						assert.equal(rest.maskedCalls, 0, 'idempotent');
+					} else if (result.freedTokens < targetTokens) {
+						assert.equal(rest.maskedCalls, 0, 'short of the target only when nothing is left to mask');
+					}
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});

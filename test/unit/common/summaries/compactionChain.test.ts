@@ -121,8 +121,14 @@ describe('summaries accumulate across successive compactions (seed 004)', () => 
 	it('half-context: at least five compactions, nothing dropped, chronological order', () => {
 		const done = runSession(() => 'half-context', checkPrompt);
 		assert.ok(done.length >= 5, `only ${done.length} compactions`);
-		assert.ok(done.some(c => c.plan.anchor.source === 'history'), 'expected a split crossing into an earlier turn');
-		assert.ok(done.some(c => c.plan.splitInsideTurnIndex !== undefined), 'expected a split inside a past turn');
+		assert.ok(
+			done.some(c => c.plan.anchor.source === 'history'),
+			'expected a split crossing into an earlier turn',
+		);
+		assert.ok(
+			done.some(c => c.plan.splitInsideTurnIndex !== undefined),
+			'expected a split inside a past turn',
+		);
 	});
 
 	it('legacy: the same guarantees', () => {
@@ -136,4 +142,3 @@ describe('summaries accumulate across successive compactions (seed 004)', () => 
 		assert.deepEqual(new Set(done.map(c => c.plan.mode)), new Set(['half-context', 'legacy']));
 	});
 });
-

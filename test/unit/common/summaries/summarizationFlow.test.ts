@@ -59,7 +59,10 @@ describe('produceSummary: the Full → Simple chain', () => {
 	it('returns no summary, with both attempts explained, when Simple fails too', async () => {
 		const result = await produceSummary(deps({ full: { reply: '' }, simple: { reply: new Error('blocked') } }), 10);
 		assert.equal(result.summary, undefined);
-		assert.deepEqual(result.attempts.map(a => a.outcome), ['empty', 'model-error']);
+		assert.deepEqual(
+			result.attempts.map(a => a.outcome),
+			['empty', 'model-error'],
+		);
 		assert.match(result.attempts[1].detail!, /blocked/);
 	});
 

@@ -18,7 +18,10 @@ describe('summarizerEntries: what the summarizer reads for a plan', () => {
 		const conversation = makeConversation({ turns: [2], active: 6, summaries: { t0r1: 'earlier summary' } });
 		const plan = planSummarization(conversation, 'half-context');
 		const entries = summarizerEntries(conversation, plan, 'current request');
-		assert.deepEqual(entries.map(e => (e.kind === 'user' ? `user:${e.text}` : e.round.id)), ['user:current request', 'a0', 'a1', 'a2']);
+		assert.deepEqual(
+			entries.map(e => (e.kind === 'user' ? `user:${e.text}` : e.round.id)),
+			['user:current request', 'a0', 'a1', 'a2'],
+		);
 		assert.equal(plan.previousSummary?.text, 'earlier summary');
 	});
 
