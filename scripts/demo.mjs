@@ -29,7 +29,11 @@ async function main() {
 	const workspace = copyWorkspace(dirs.root);
 	const port = process.env.PORT ? Number(process.env.PORT) : undefined;
 	const corpus = resolve(process.env.LONGHAUL_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
-	const sessions = existsSync(corpus) ? readdirSync(corpus).filter(f => f.endsWith('.json')).map(f => f.replace(/\.json$/, '')) : [];
+	const sessions = existsSync(corpus)
+		? readdirSync(corpus)
+				.filter(f => f.endsWith('.json'))
+				.map(f => f.replace(/\.json$/, ''))
+		: [];
 	const server = await startCodeServer(host, { name: 'demo', dirs, workspace, port, env: { LONGHAUL_CORPUS: corpus } });
 	const url = workbenchUrl(server, { folder: workspace });
 
@@ -50,12 +54,14 @@ async function main() {
 			const name = sessions.includes('msa-marshmallow-1343-dschat') ? 'msa-marshmallow-1343-dschat' : sessions[0];
 			await sendChatMessage(page, `@longhaul LONGHAUL-REPLAY ${name}`);
 			const first = await waitForChatResponse(page);
-			if (!/window set to/.test(first)) throw new Error(`the first replay message should switch the window; the response shows: ${JSON.stringify(first.slice(0, 300))}`);
+			if (!/window set to/.test(first))
+				throw new Error(`the first replay message should switch the window; the response shows: ${JSON.stringify(first.slice(0, 300))}`);
 			await page.waitForTimeout(1500); // the new window reaches the workbench's model list
 			await sendChatMessage(page, `@longhaul LONGHAUL-REPLAY ${name}`);
 			const played = await waitForChatResponse(page, 10 * 60_000);
 			await screenshot(page, 'demo-check-replay.png');
-			if (!/Summarized \d+ older rounds?/.test(played)) throw new Error(`the replay should summarize; the response ends with: ${JSON.stringify(played.slice(-400))}`);
+			if (!/Summarized \d+ older rounds?/.test(played))
+				throw new Error(`the replay should summarize; the response ends with: ${JSON.stringify(played.slice(-400))}`);
 			console.log(`demo check: ok (the replay of ${name} played in the Chat view, summarizations included)`);
 		}
 		return 0;
@@ -72,7 +78,9 @@ picker under the input says "Scripted", and type:
   @longhaul hello
 
 The "Scripted" model is a test model: it answers "Scripted reply to: <your message>".
-${sessions.length ? `
+${
+	sessions.length
+		? `
 To watch a recorded agent session play out (a real session of the corpus, its tool calls and
 results replayed through @longhaul in a 16k window, summarizations included), start a new chat
 and type, twice (the first time switches the model's window to 16k tokens):
@@ -83,9 +91,11 @@ The answer plays the session's first recorded request, every round of it; in ses
 requests each further message in that chat plays the next one. Other sessions: ${sessions.join(', ')}.
 Toggle "Longhaul: Half Context Summarization" in the settings to compare the two modes, and
 type @longhaul /context at any point to see what fills the window.
-` : `
+`
+		: `
 (No recorded sessions found in ${corpus}: set LONGHAUL_CORPUS to replay one.)
-`}
+`
+}
 The workspace is a throwaway copy in ${workspace}.
 Press Ctrl-C to stop.
 `);

@@ -40,7 +40,14 @@ step('the production build', process.execPath, ['esbuild.mjs', '--production']);
 const vsix = join(root, `${name}-${version}.vsix`);
 // README links to files in the repository (docs/...); they are kept as written, since the
 // repository URL is not one vsce knows how to turn into absolute links.
-step('vsce package', process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix]);
+step('vsce package', process.execPath, [
+	join(root, 'node_modules', '@vscode', 'vsce', 'vsce'),
+	'package',
+	'--no-dependencies',
+	'--no-rewrite-relative-links',
+	'--out',
+	vsix,
+]);
 
 const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).split('\n').filter(Boolean);
 const table = execFileSync('unzip', ['-l', vsix], { encoding: 'utf8' });
@@ -48,9 +55,13 @@ console.log(`\n${vsix} (${(statSync(vsix).size / 1024).toFixed(1)} KiB):\n${tabl
 
 // vsce renames README.md/CHANGELOG.md to lower case and LICENSE to LICENSE.txt inside the package.
 const unexpected = listing.filter(entry => !ALLOWED.has(entry));
-const missing = ['extension/dist/extension.js', 'extension/package.json', 'extension/package.nls.json', 'extension/media/icon.png'].filter(entry => !listing.includes(entry));
+const missing = ['extension/dist/extension.js', 'extension/package.json', 'extension/package.nls.json', 'extension/media/icon.png'].filter(
+	entry => !listing.includes(entry),
+);
 if (unexpected.length || missing.length) {
-	console.error(`The VSIX is wrong.${unexpected.length ? `\n  Unexpected files (fix .vscodeignore): ${unexpected.join(', ')}` : ''}${missing.length ? `\n  Missing files: ${missing.join(', ')}` : ''}`);
+	console.error(
+		`The VSIX is wrong.${unexpected.length ? `\n  Unexpected files (fix .vscodeignore): ${unexpected.join(', ')}` : ''}${missing.length ? `\n  Missing files: ${missing.join(', ')}` : ''}`,
+	);
 	process.exit(1);
 }
 console.log(`package: ${listing.length} files, all expected`);

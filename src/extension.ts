@@ -5,7 +5,11 @@ import { registerTools } from './tools/registerTools';
 
 export function activate(context: vscode.ExtensionContext): LonghaulApi {
 	const handled = new vscode.EventEmitter<HandledRequest>();
-	context.subscriptions.push(handled, createParticipant(context, h => handled.fire(h)), ...registerTools());
+	context.subscriptions.push(
+		handled,
+		createParticipant(context, h => handled.fire(h)),
+		...registerTools(),
+	);
 	return { onDidHandleRequest: handled.event };
 }
 

@@ -2,9 +2,9 @@
 // Prints medians of many runs after a warm-up; it asserts nothing (timings vary by machine).
 // Run: npm run bench:plan      Target: 10,000 rounds in under 10 ms.
 import { cpus } from 'node:os';
-import type { Conversation, Round, Turn } from '../../src/common/conversation';
-import { flattenRounds } from '../../src/common/flatten';
-import { planHalfContext, planLegacy } from '../../src/common/planners';
+import type { Conversation, Round, Turn } from '../../src/common/conversation/conversation';
+import { flattenRounds } from '../../src/common/conversation/flatten';
+import { planHalfContext, planLegacy } from '../../src/common/planning/planners';
 
 /** Past turns of up to 150 rounds (like the corpus sessions), 5 active rounds, and one summary at 20%. */
 function makeConversation(totalRounds: number): Conversation {

@@ -2,8 +2,8 @@
 // Run: node esbuild.mjs --tests && node out/bench/render/benchRender.js   (ROUNDS=800 for another size)
 // 'cold' is the first render with a fresh tokenizer cache; 'warm' re-renders the same prompt,
 // as every agent step does. 'over' means the render threw BudgetExceededError (time included).
-import type { Conversation, Round } from '../../src/common/conversation';
-import { TiktokenTokenizer } from '../../src/common/tokenizer';
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { isBudgetExceededError, renderAgentPrompt, renderSummarizerPrompt } from '../../src/prompts/render';
 import type { AgentPromptProps } from '../../src/prompts/agentPrompt';
 
@@ -12,12 +12,35 @@ const BUDGET = 64_000;
 const RUNS = 7;
 
 function words(seed: number, count: number): string {
-	const vocabulary = ['parser', 'token', 'src/index.ts', 'function', 'returns', 'error', 'value', 'the', 'test', 'build', 'config', 'render', '=>', '{', '}', 'await', 'const'];
+	const vocabulary = [
+		'parser',
+		'token',
+		'src/index.ts',
+		'function',
+		'returns',
+		'error',
+		'value',
+		'the',
+		'test',
+		'build',
+		'config',
+		'render',
+		'=>',
+		'{',
+		'}',
+		'await',
+		'const',
+	];
 	return Array.from({ length: count }, (_, i) => vocabulary[(seed * 31 + i * 17) % vocabulary.length]).join(' ');
 }
 
 function makeRound(i: number, resultChars: number): Round {
-	const result = Array.from({ length: Math.ceil(resultChars / 60) }, (_, line) => `${String(line + 1).padStart(4)}: r${i} ${words(i + line, 8)} #${(i * 131 + line * 7) % 9973}`).join('\n').slice(0, resultChars);
+	const result = Array.from(
+		{ length: Math.ceil(resultChars / 60) },
+		(_, line) => `${String(line + 1).padStart(4)}: r${i} ${words(i + line, 8)} #${(i * 131 + line * 7) % 9973}`,
+	)
+		.join('\n')
+		.slice(0, resultChars);
 	return {
 		id: `r${i}`,
 		response: `Step ${i}: ${words(i, 30)}`,
@@ -31,12 +54,22 @@ function makeConversation(resultChars: number, summaryAt?: number): Conversation
 		rounds[summaryAt] = { ...rounds[summaryAt], summary: words(7, 1500) };
 	}
 	// Turns of 20 rounds each; the last one is the request in progress.
-	const turns = Array.from({ length: Math.ceil(ROUNDS / 20) }, (_, t) => ({ user: `request ${t}: ${words(t, 20)}`, rounds: rounds.slice(t * 20, t * 20 + 20) }));
+	const turns = Array.from({ length: Math.ceil(ROUNDS / 20) }, (_, t) => ({
+		user: `request ${t}: ${words(t, 20)}`,
+		rounds: rounds.slice(t * 20, t * 20 + 20),
+	}));
 	return { turns: turns.slice(0, -1), activeRounds: turns[turns.length - 1].rounds };
 }
 
 function props(conversation: Conversation): AgentPromptProps {
-	return { conversation, request: 'continue', references: [], toolNames: ['readFile', 'editFile', 'runCommand'], workspace: 'Workspace folder: /work/demo', maxToolResultTokens: 8_000 };
+	return {
+		conversation,
+		request: 'continue',
+		references: [],
+		toolNames: ['readFile', 'editFile', 'runCommand'],
+		workspace: 'Workspace folder: /work/demo',
+		maxToolResultTokens: 8_000,
+	};
 }
 
 function median(values: number[]): number {
@@ -55,7 +88,9 @@ async function time(label: string, tokenizer: TiktokenTokenizer, run: () => Prom
 		warm.push(performance.now() - start);
 	}
 	const s = tokenizer.stats();
-	console.log(`${label.padEnd(50)} cold ${coldMs.toFixed(1).padStart(7)} ms   warm median ${median(warm).toFixed(1).padStart(6)} ms   ${first}   [tokenized ${s.tokenizedChars} chars, hits ${s.cacheHits}, misses ${s.cacheMisses}]`);
+	console.log(
+		`${label.padEnd(50)} cold ${coldMs.toFixed(1).padStart(7)} ms   warm median ${median(warm).toFixed(1).padStart(6)} ms   ${first}   [tokenized ${s.tokenizedChars} chars, hits ${s.cacheHits}, misses ${s.cacheMisses}]`,
+	);
 }
 
 async function main(): Promise<void> {
@@ -86,7 +121,10 @@ async function main(): Promise<void> {
 	}
 
 	// Every round of the conversation, each turn's user message ahead of its rounds.
-	const entries = [...over.turns, { user: 'continue', rounds: over.activeRounds }].flatMap(t => [{ kind: 'user' as const, text: t.user }, ...t.rounds.map(round => ({ kind: 'round' as const, round }))]);
+	const entries = [...over.turns, { user: 'continue', rounds: over.activeRounds }].flatMap(t => [
+		{ kind: 'user' as const, text: t.user },
+		...t.rounds.map(round => ({ kind: 'round' as const, round })),
+	]);
 	for (const mode of ['full', 'simple'] as const) {
 		const tokenizer = new TiktokenTokenizer();
 		await time(`summarizer ${mode}: ${entries.length} entries`, tokenizer, async () => {

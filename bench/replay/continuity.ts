@@ -15,10 +15,10 @@
 // or when its own ledger line is in the prompt (a merged group line does not count). The value
 // is the mean of the per-request shares; 1.0 means nothing done was out of sight.
 import type { Raw } from '@vscode/prompt-tsx';
-import type { Conversation, Round } from '../../src/common/conversation';
-import { addUserRequest, emptyLedger, extendLedger, ledgerRequestText, type DoneLedger } from '../../src/common/doneLedger';
-import { commandLine, editLine, ledgerForPrompt, renderDoneLedger, requestLine, type LedgerForPrompt } from '../../src/common/doneLedgerRender';
-import { toolCallFacts } from '../../src/common/toolCallFacts';
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { addUserRequest, emptyLedger, extendLedger, ledgerRequestText, type DoneLedger } from '../../src/common/ledger/doneLedger';
+import { commandLine, editLine, ledgerForPrompt, renderDoneLedger, requestLine, type LedgerForPrompt } from '../../src/common/ledger/doneLedgerRender';
+import { toolCallFacts } from '../../src/common/ledger/toolCallFacts';
 
 export interface ContinuityMetrics {
 	/** The ledger was rendered into the prompts of this replay. */
@@ -75,7 +75,12 @@ function shownFacts(round: Round): { edits: Set<string>; commands: Set<string> }
 }
 
 /** The facts of `ledger` visible in a prompt: its text and the rounds it shows verbatim. */
-export function visibleFacts(ledger: DoneLedger, requests: readonly string[], messages: readonly Raw.ChatMessage[], shown: readonly Round[]): { facts: number; visible: number } {
+export function visibleFacts(
+	ledger: DoneLedger,
+	requests: readonly string[],
+	messages: readonly Raw.ChatMessage[],
+	shown: readonly Round[],
+): { facts: number; visible: number } {
 	const text = '\n' + promptText(messages) + '\n';
 	const verbatimEdits = new Set<string>();
 	const verbatimCommands = new Set<string>();

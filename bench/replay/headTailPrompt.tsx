@@ -3,8 +3,8 @@
 // summary. This element is AgentPrompt with the layout entries given instead of computed: the
 // same system instructions and the same prompt-tsx components render every message.
 import { PromptElement, PromptRenderer, SystemMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
-import type { PromptEntry } from '../../src/common/promptLayout';
-import type { PromptTokenizer, TextTokenizer } from '../../src/common/tokenizer';
+import type { PromptEntry } from '../../src/common/conversation/promptLayout';
+import type { PromptTokenizer, TextTokenizer } from '../../src/common/tokens/tokenizer';
 import { agentInstructions } from '../../src/prompts/agentInstructions';
 import { PRIORITY } from '../../src/prompts/priorities';
 import type { RenderedPrompt } from '../../src/prompts/render';

@@ -15,7 +15,7 @@ import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
 import { compareMasking, formatMasking } from './masking';
-import { TiktokenTokenizer } from '../../src/common/tokenizer';
+import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 
 export interface CliArgs {
 	readonly corpus: string;
@@ -57,20 +57,35 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			return v;
 		};
 		switch (arg) {
-			case '--corpus': corpus = resolve(value()); break;
-			case '--session': session = resolve(value()); break;
-			case '--window': window = parseWindow(value()); break;
+			case '--corpus':
+				corpus = resolve(value());
+				break;
+			case '--session':
+				session = resolve(value());
+				break;
+			case '--window':
+				window = parseWindow(value());
+				break;
 			case '--strategy': {
 				const v = value();
 				if (!(STRATEGIES as readonly string[]).includes(v)) throw new UsageError(`--strategy: one of ${STRATEGIES.join(', ')}; got "${v}"`);
 				strategy = v as StrategyName;
 				break;
 			}
-			case '--json': json = true; break;
-			case '--no-ledger': ledger = false; break;
-			case '--ledger-live': ledgerLive = true; break;
-			case '--out': out = resolve(value()); break;
-			default: throw new UsageError(`unknown argument "${arg}"`);
+			case '--json':
+				json = true;
+				break;
+			case '--no-ledger':
+				ledger = false;
+				break;
+			case '--ledger-live':
+				ledgerLive = true;
+				break;
+			case '--out':
+				out = resolve(value());
+				break;
+			default:
+				throw new UsageError(`unknown argument "${arg}"`);
 		}
 	}
 	if (json && (!session || window === undefined || !strategy)) {
@@ -80,11 +95,27 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
-	['session', 'session'], ['window', 'window'], ['strategy', 'strategy'], ['req', 'requests'], ['summ', 'summarizations'],
-	['sumIn', 'summarizerInputTokens'], ['mainIn', 'mainInputTokens'], ['ovf', 'overflows'], ['horizon', 'verbatimHorizonRounds'],
-	['afterSum', 'verbatimAfterSummaryRounds'], ['limit', 'verbatimLimitRounds'], ['fill', 'fillRatioMean'], ['fillMin', 'fillRatioMin'],
-	['reuse', 'prefixReuse'], ['rP50', 'renderMsP50'], ['rP95', 'renderMsP95'], ['planP50', 'planMsP50'], ['tok/new', 'tokenizedPerNewToken'],
-	['tok/new*', 'tokenizedPerNewTokenOutsideCompaction'], ['elided', 'elidedToolResults'], ['masked', 'maskedToolResults'],
+	['session', 'session'],
+	['window', 'window'],
+	['strategy', 'strategy'],
+	['req', 'requests'],
+	['summ', 'summarizations'],
+	['sumIn', 'summarizerInputTokens'],
+	['mainIn', 'mainInputTokens'],
+	['ovf', 'overflows'],
+	['horizon', 'verbatimHorizonRounds'],
+	['afterSum', 'verbatimAfterSummaryRounds'],
+	['limit', 'verbatimLimitRounds'],
+	['fill', 'fillRatioMean'],
+	['fillMin', 'fillRatioMin'],
+	['reuse', 'prefixReuse'],
+	['rP50', 'renderMsP50'],
+	['rP95', 'renderMsP95'],
+	['planP50', 'planMsP50'],
+	['tok/new', 'tokenizedPerNewToken'],
+	['tok/new*', 'tokenizedPerNewTokenOutsideCompaction'],
+	['elided', 'elidedToolResults'],
+	['masked', 'maskedToolResults'],
 ];
 
 function cell(v: unknown): string {
@@ -112,12 +143,22 @@ async function main(): Promise<number> {
 		}
 		throw error;
 	}
-	const files = args.session ? [args.session] : readdirSync(args.corpus).filter(f => f.endsWith('.json')).sort().map(f => join(args.corpus, f));
+	const files = args.session
+		? [args.session]
+		: readdirSync(args.corpus)
+				.filter(f => f.endsWith('.json'))
+				.sort()
+				.map(f => join(args.corpus, f));
 	const windows = args.window !== undefined ? [args.window] : [...WINDOWS];
 	const strategies = args.strategy ? [args.strategy] : [...STRATEGIES];
 
 	if (args.json) {
-		const { metrics } = await replaySession(loadSession(files[0]), { window: windows[0], strategy: strategies[0], doneLedger: args.ledger, ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary' });
+		const { metrics } = await replaySession(loadSession(files[0]), {
+			window: windows[0],
+			strategy: strategies[0],
+			doneLedger: args.ledger,
+			ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary',
+		});
 		process.stdout.write(JSON.stringify(metrics) + '\n');
 		return 0;
 	}
@@ -133,9 +174,17 @@ async function main(): Promise<number> {
 		for (const window of windows) {
 			for (const strategy of strategies) {
 				const t0 = performance.now();
-				const { metrics, perRequest } = await replaySession(session, { window, strategy, doneLedger: args.ledger, ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary' });
+				const { metrics, perRequest } = await replaySession(session, {
+					window,
+					strategy,
+					doneLedger: args.ledger,
+					ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary',
+				});
 				// The done-ledger's effect: the same replay without it (bench/replay/continuity.ts).
-				const off = args.ledger && (strategy === 'legacy' || strategy === 'half-context') ? await replaySession(session, { window, strategy, doneLedger: false }) : undefined;
+				const off =
+					args.ledger && (strategy === 'legacy' || strategy === 'half-context')
+						? await replaySession(session, { window, strategy, doneLedger: false })
+						: undefined;
 				results.push(off ? { ...metrics, ledgerOff: ledgerOffComparison(off.metrics) } : metrics);
 				series.push({ strategy, window, records: perRequest });
 				process.stderr.write(`${session.name} ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
@@ -147,7 +196,9 @@ async function main(): Promise<number> {
 		}
 	}
 	const durationMs = Math.round(performance.now() - started);
-	const sorted = [...results].sort((a, b) => a.window - b.window || a.session.localeCompare(b.session) || STRATEGIES.indexOf(a.strategy) - STRATEGIES.indexOf(b.strategy));
+	const sorted = [...results].sort(
+		(a, b) => a.window - b.window || a.session.localeCompare(b.session) || STRATEGIES.indexOf(a.strategy) - STRATEGIES.indexOf(b.strategy),
+	);
 	process.stdout.write(formatTable(sorted) + '\n');
 	const targets = checkTargets(results);
 	if (targets.length) process.stdout.write(`\nTargets at 16k (half-context vs legacy):\n${formatTargets(targets)}\n`);
@@ -180,7 +231,7 @@ if (require.main === module) {
 	main().then(
 		code => process.exit(code),
 		error => {
-			process.stderr.write(`bench: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+			process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 			process.exit(2);
 		},
 	);

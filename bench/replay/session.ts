@@ -1,11 +1,11 @@
 // Session files (the shape of shared/corpus/*.json) prepared for a replay at one window.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { computeBudget, toolResultBudget, type PromptBudget } from '../../src/common/budget';
-import type { Conversation, Round } from '../../src/common/conversation';
-import { conversationFromSessionJson } from '../../src/common/corpusFormat';
-import type { TextTokenizer } from '../../src/common/tokenizer';
-import { truncateMiddle } from '../../src/common/truncate';
+import { computeBudget, toolResultBudget, type PromptBudget } from '../../src/common/tokens/budget';
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
+import type { TextTokenizer } from '../../src/common/tokens/tokenizer';
+import { truncateMiddle } from '../../src/common/shrinking/truncate';
 
 export interface Session {
 	readonly name: string;
@@ -17,7 +17,10 @@ export function loadSession(file: string): Session {
 	const conversation = conversationFromSessionJson(raw);
 	if (conversation.activeRounds.length) {
 		// A recording is replayed from its first request; rounds still in progress are the last turn's.
-		return { name: sessionName(file), conversation: { turns: [...conversation.turns, { user: '(request in progress)', rounds: conversation.activeRounds }], activeRounds: [] } };
+		return {
+			name: sessionName(file),
+			conversation: { turns: [...conversation.turns, { user: '(request in progress)', rounds: conversation.activeRounds }], activeRounds: [] },
+		};
 	}
 	return { name: sessionName(file), conversation };
 }

@@ -8,15 +8,19 @@
 // (the product's summaryBudget: 20% of the message budget, i.e. a fixed share of the window): when
 // it is longer, its first 30% and last 70% of the kept tokens stay around a marker, so the newest
 // work keeps the most room (as the summarizer instructions ask) and the oldest facts are not all lost.
-import type { SummarizerEntry } from '../../src/common/summarizerInput';
-import type { TextTokenizer } from '../../src/common/tokenizer';
+import type { SummarizerEntry } from '../../src/common/summaries/summarizerInput';
+import type { TextTokenizer } from '../../src/common/tokens/tokenizer';
 
 export const LINE_MAX_CHARS = 160;
 const HEAD_SHARE = 0.3;
 const MARKER_TOKENS = 24;
 
 function firstLine(text: string): string {
-	const line = text.split('\n').find(l => l.trim() !== '')?.trim() ?? '';
+	const line =
+		text
+			.split('\n')
+			.find(l => l.trim() !== '')
+			?.trim() ?? '';
 	return line.length > LINE_MAX_CHARS ? line.slice(0, LINE_MAX_CHARS - 1) + '…' : line;
 }
 

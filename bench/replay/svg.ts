@@ -30,7 +30,9 @@ export function sessionChart(session: string, series: readonly ChartSeries[], bu
 	const gap = 50;
 	const height = top + windows.length * (panelHeight + gap) + 10;
 	const out: string[] = [];
-	out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
+	out.push(
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+	);
 	out.push(`<rect width="100%" height="100%" fill="white"/>`);
 	out.push(`<text x="${left}" y="18" font-size="14" font-weight="bold">${escape(session)}: prompt tokens per request</text>`);
 	let lx = left;
@@ -51,7 +53,9 @@ export function sessionChart(session: string, series: readonly ChartSeries[], bu
 		out.push(`<rect x="${left}" y="${y0}" width="${width - left - right}" height="${panelHeight}" fill="none" stroke="#ccc"/>`);
 		for (const frac of [0, 0.25, 0.5, 0.75, 1]) {
 			const v = Math.round(maxY * frac);
-			out.push(`<text x="${left - 4}" y="${y(v) + 4}" text-anchor="end" fill="#555">${v}</text><line x1="${left}" y1="${y(v)}" x2="${width - right}" y2="${y(v)}" stroke="#eee"/>`);
+			out.push(
+				`<text x="${left - 4}" y="${y(v) + 4}" text-anchor="end" fill="#555">${v}</text><line x1="${left}" y1="${y(v)}" x2="${width - right}" y2="${y(v)}" stroke="#eee"/>`,
+			);
 		}
 		const budget = budgets.get(window);
 		if (budget !== undefined) {
@@ -64,7 +68,9 @@ export function sessionChart(session: string, series: readonly ChartSeries[], bu
 			out.push(`<polyline fill="none" stroke="${color}" stroke-width="1.5" stroke-opacity="0.85" points="${points}"><title>${s.strategy}</title></polyline>`);
 			s.records.forEach((r, i) => {
 				if (r.compactions > 0) {
-					out.push(`<circle cx="${x(i).toFixed(1)}" cy="${y(r.promptTokens).toFixed(1)}" r="3.5" fill="none" stroke="${color}" stroke-width="1.5"><title>${s.strategy}: request ${i}, ${r.compactions} compaction(s), ${r.promptTokens} tokens, ${r.verbatimRounds} verbatim rounds</title></circle>`);
+					out.push(
+						`<circle cx="${x(i).toFixed(1)}" cy="${y(r.promptTokens).toFixed(1)}" r="3.5" fill="none" stroke="${color}" stroke-width="1.5"><title>${s.strategy}: request ${i}, ${r.compactions} compaction(s), ${r.promptTokens} tokens, ${r.verbatimRounds} verbatim rounds</title></circle>`,
+					);
 				}
 				if (r.overflow) {
 					const cx = x(i);

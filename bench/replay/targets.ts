@@ -10,13 +10,20 @@ export interface TargetCheck {
 	readonly summarizerInputRatio: number | null;
 	/** The larger of legacy's and half-context's. */
 	readonly tokenizedPerNewTokenMax: number;
-	readonly met: { readonly overflows: boolean; readonly afterSummary: boolean | null; readonly horizon: boolean; readonly summarizerInput: boolean | null; readonly tokenized: boolean };
+	readonly met: {
+		readonly overflows: boolean;
+		readonly afterSummary: boolean | null;
+		readonly horizon: boolean;
+		readonly summarizerInput: boolean | null;
+		readonly tokenized: boolean;
+	};
 }
 
 const ratio = (a: number, b: number) => (b === 0 ? null : Math.round((a / b) * 100) / 100);
 
 function check(scope: string, legacy: Aggregate, half: Aggregate): TargetCheck {
-	const afterSummaryRatio = legacy.compactedRequests && half.compactedRequests ? (legacy.afterSummary === 0 ? Infinity : ratio(half.afterSummary, legacy.afterSummary)) : null;
+	const afterSummaryRatio =
+		legacy.compactedRequests && half.compactedRequests ? (legacy.afterSummary === 0 ? Infinity : ratio(half.afterSummary, legacy.afterSummary)) : null;
 	const horizonRatio = ratio(half.horizon, legacy.horizon) ?? 0;
 	const summarizerInputRatio = legacy.summarizerInputTokens ? ratio(half.summarizerInputTokens, legacy.summarizerInputTokens) : null;
 	const productOverflows = legacy.overflows + half.overflows;

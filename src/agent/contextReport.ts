@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { roundText, type Conversation } from '../common/conversation';
-import { layoutPrompt } from '../common/promptLayout';
-import { toolResultBudget } from '../common/budget';
+import { roundText, type Conversation } from '../common/conversation/conversation';
+import { layoutPrompt } from '../common/conversation/promptLayout';
+import { toolResultBudget } from '../common/tokens/budget';
 import { budgetFor } from './agentLoop';
 import { countTokens, measureAgent } from './promptRendering';
 import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
-import type { DoneLedger } from '../common/doneLedger';
+import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */
@@ -26,12 +26,23 @@ export async function contextReport(
 	let requests = 0;
 	for (const entry of layoutPrompt(conversation)) {
 		if (entry.kind === 'summary') summaries += countTokens(entry.text);
-		else if (entry.kind === 'round') { rounds += countTokens(roundText(entry.round)); roundCount++; }
-		else if (entry.kind === 'user') requests += countTokens(entry.text);
+		else if (entry.kind === 'round') {
+			rounds += countTokens(roundText(entry.round));
+			roundCount++;
+		} else if (entry.kind === 'user') requests += countTokens(entry.text);
 	}
 	const ledgerText = ledger ? doneLedgerForPrompt(settings.doneLedger, conversation, ledger, undefined, budget.messages)?.text : undefined;
 	const ledgerTokens = ledgerText ? countTokens(ledgerText) : 0;
-	const total = (await measureAgent({ conversation, request: '', references: [], toolNames: chatTools.map(t => t.name), maxToolResultTokens: toolResultBudget(budget), doneLedger: ledgerText })).tokenCount;
+	const total = (
+		await measureAgent({
+			conversation,
+			request: '',
+			references: [],
+			toolNames: chatTools.map(t => t.name),
+			maxToolResultTokens: toolResultBudget(budget),
+			doneLedger: ledgerText,
+		})
+	).tokenCount;
 	const system = Math.max(0, total - summaries - rounds - requests - ledgerTokens);
 	const used = total + budget.toolTokens;
 	const pct = (n: number) => (budget.window ? ((100 * n) / budget.window).toFixed(1) : '0.0') + '%';
@@ -52,7 +63,12 @@ export async function contextReport(
 		'| --- | ---: | ---: |',
 		...rows.map(([name, n]) => `| ${name} | ${n.toLocaleString('en-US')} | ${pct(n)} |`),
 		'',
-		...(toolsLeftOut.length ? [`${toolsLeftOut.length} tool${toolsLeftOut.length === 1 ? '' : 's'} left out so that tool definitions stay within a quarter of the window: ${toolsLeftOut.map(n => '`' + n + '`').join(', ')}. Attach one with \`#\` to offer it anyway.`, ''] : []),
+		...(toolsLeftOut.length
+			? [
+					`${toolsLeftOut.length} tool${toolsLeftOut.length === 1 ? '' : 's'} left out so that tool definitions stay within a quarter of the window: ${toolsLeftOut.map(n => '`' + n + '`').join(', ')}. Attach one with \`#\` to offer it anyway.`,
+					'',
+				]
+			: []),
 		...ledgerLines(settings, ledger, ledgerText),
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 	].join('\n');

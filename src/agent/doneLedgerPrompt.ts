@@ -1,8 +1,8 @@
 // The done-ledger text the agent's prompt shows (longhaul.doneLedger), shared by the agent loop
 // and /context so that both show the same thing.
-import type { Conversation } from '../common/conversation';
-import type { DoneLedger } from '../common/doneLedger';
-import { doneLedgerMaxTokens, ledgerForPrompt, type LedgerForPrompt } from '../common/doneLedgerRender';
+import type { Conversation } from '../common/conversation/conversation';
+import type { DoneLedger } from '../common/ledger/doneLedger';
+import { doneLedgerMaxTokens, ledgerForPrompt, type LedgerForPrompt } from '../common/ledger/doneLedgerRender';
 import { countTokens } from './promptRendering';
 
 /**
@@ -10,7 +10,13 @@ import { countTokens } from './promptRendering';
  * (every round is still verbatim then); otherwise rendered under its cap at each new summary and
  * kept word for word until the next one, so the prompt prefix stays cacheable.
  */
-export function doneLedgerForPrompt(enabled: boolean, conversation: Conversation, ledger: DoneLedger, previous: LedgerForPrompt | undefined, messageBudget: number): LedgerForPrompt | undefined {
+export function doneLedgerForPrompt(
+	enabled: boolean,
+	conversation: Conversation,
+	ledger: DoneLedger,
+	previous: LedgerForPrompt | undefined,
+	messageBudget: number,
+): LedgerForPrompt | undefined {
 	if (!enabled) return undefined;
 	return ledgerForPrompt(conversation, ledger, previous, { maxTokens: doneLedgerMaxTokens(messageBudget), countTokens });
 }

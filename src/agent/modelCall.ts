@@ -41,9 +41,20 @@ export async function callModel(
  * providers reject unknown options, so a failure other than a language-model error of a
  * known kind is retried once without them.
  */
-export async function callModelQuietly(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], token: vscode.CancellationToken): Promise<string> {
+export async function callModelQuietly(
+	model: vscode.LanguageModelChat,
+	messages: vscode.LanguageModelChatMessage[],
+	token: vscode.CancellationToken,
+): Promise<string> {
 	try {
-		return (await callModel(model, messages, { modelOptions: { temperature: 0 }, justification: 'Longhaul summarizes older parts of the conversation to keep it within the context window.' }, token)).text;
+		return (
+			await callModel(
+				model,
+				messages,
+				{ modelOptions: { temperature: 0 }, justification: 'Longhaul summarizes older parts of the conversation to keep it within the context window.' },
+				token,
+			)
+		).text;
 	} catch (error) {
 		if (token.isCancellationRequested || error instanceof vscode.LanguageModelError) {
 			throw error;

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import type { Conversation } from '../common/conversation';
-import { ledgerAtRequestStart, type DoneLedger } from '../common/doneLedger';
-import { encodeTurnRecord, rebuildConversation } from '../common/metadata';
+import type { Conversation } from '../common/conversation/conversation';
+import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
+import { encodeTurnRecord, rebuildConversation } from '../common/persistence/metadata';
 import { PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
 import type { HandledRequest } from './api';
-import { compact } from './compaction';
+import { compactNow } from './compaction';
+import { describePlan } from '../common/fitting/fitNotices';
 import { contextReport } from './contextReport';
 import { readChatHistory } from './historyReader';
 import { log } from './log';
@@ -12,8 +13,8 @@ import { PARTICIPANT_ID } from './participantId';
 import { referencesAsText } from './references';
 import { newRequestState, type RequestState } from './requestState';
 import { readSettings, type LonghaulSettings } from './settings';
-import { percentile } from '../common/percentile';
-import { TOOL_DEFINITIONS_SHARE } from '../common/toolSelection';
+import { percentile } from '../common/stats/percentile';
+import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
 import { selectTools, toChatTools } from './toolCatalog';
 
 export { PARTICIPANT_ID };
@@ -21,7 +22,7 @@ export { PARTICIPANT_ID };
 /** What every Longhaul response stores in `ChatResult.metadata`. */
 export interface LonghaulResultMetadata {
 	readonly summarizationMode: LonghaulSettings['summarizationMode'];
-	/** This turn's rounds and the summaries made during it (src/common/metadata.ts). */
+	/** This turn's rounds and the summaries made during it (src/common/persistence/metadata.ts). */
 	readonly longhaul: unknown;
 	readonly summarizations: number;
 	readonly toolCalls: number;
@@ -117,12 +118,17 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 		masking: state.masking,
 		droppedRounds: state.droppedRounds,
 		ownTimeMs: timeSummary(state.ownTimeMs),
-		...(state.modelSummariesStopped ? { loopBreaker: state.modelSummariesStopped } : {}),
+		...(state.fit.modelSummariesStopped ? { loopBreaker: state.fit.modelSummariesStopped } : {}),
 	};
 	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
 }
 
-async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+async function handleRequest(
+	request: vscode.ChatRequest,
+	chatContext: vscode.ChatContext,
+	stream: vscode.ChatResponseStream,
+	token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
 	const settings = readSettings();
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
 	const state = newRequestState(past.conversation, past.ledger);
@@ -133,7 +139,9 @@ async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.Ch
 	});
 	const tools = selection.tools;
 	if (selection.leftOut.length) {
-		log().info(`tools: ${tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`);
+		log().info(
+			`tools: ${tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`,
+		);
 	}
 	try {
 		if (request.command === 'context') {
@@ -141,20 +149,29 @@ async function handleRequest(request: vscode.ChatRequest, chatContext: vscode.Ch
 			return resultFor(state, settings, undefined, false, false);
 		}
 		if (request.command === 'compact') {
-			const outcome = await compact(state, {
-				model: request.model,
-				budget: budgetFor(request.model, toChatTools(tools)),
-				mode: settings.summarizationMode,
-				currentRequest: '',
+			const outcome = await compactNow(
+				state.conversation,
+				{
+					model: request.model,
+					budget: budgetFor(request.model, toChatTools(tools)),
+					mode: settings.summarizationMode,
+					currentRequest: '',
+					token,
+					focus: request.prompt.trim() || undefined,
+				},
 				stream,
-				token,
-				focus: request.prompt.trim() || undefined,
-				reason: 'command',
-			});
+			);
 			if (outcome.kind === 'nothing-to-summarize') {
 				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
 			} else if (outcome.kind === 'failed') {
-				stream.markdown(`The conversation could not be summarized (${outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`);
+				stream.markdown(
+					`The conversation could not be summarized (${outcome.prepared.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`,
+				);
+			} else {
+				state.conversation = outcome.conversation;
+				state.newSummaries.push({ roundId: outcome.prepared.plan.anchorRoundId, text: outcome.prepared.summary });
+				state.summarizations++;
+				stream.markdown(`\n\n*${describePlan(outcome.prepared.plan)}*\n\n`);
 			}
 			return resultFor(state, settings, undefined, false, false);
 		}

@@ -2,8 +2,16 @@
 // turns prompt-tsx's Raw messages into vscode.LanguageModelChatMessage.
 import { Raw } from '@vscode/prompt-tsx';
 import * as vscode from 'vscode';
-import { countTokens as countWithSharedTokenizer, sharedTokenizer } from '../common/tokenizer';
-import { extractSummary, isBudgetExceededError, measureAgentPrompt, renderAgentPrompt, renderSummarizerPrompt, type AgentPromptProps, type SummarizerInputEntry } from '../prompts';
+import { countTokens as countWithSharedTokenizer, sharedTokenizer } from '../common/tokens/tokenizer';
+import {
+	extractSummary,
+	isBudgetExceededError,
+	measureAgentPrompt,
+	renderAgentPrompt,
+	renderSummarizerPrompt,
+	type AgentPromptProps,
+	type SummarizerInputEntry,
+} from '../prompts';
 
 /** The agent prompt's props, less what this module fills in itself. */
 export type AgentRenderInput = Omit<AgentPromptProps, 'workspace'>;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { truncateMiddle } from '../common/truncate';
+import { truncateMiddle } from '../common/shrinking/truncate';
 
 import type { ReferenceAttachment } from '../prompts';
 

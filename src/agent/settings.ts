@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SummarizationMode } from '../common/plan';
+import type { SummarizationMode } from '../common/planning/plan';
 
 /** Longhaul's settings, read fresh on every request so a change takes effect without a reload. */
 export interface LonghaulSettings {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { chooseTools, TOOL_DEFINITIONS_SHARE, type ToolCandidate } from '../common/toolSelection';
+import { chooseTools, TOOL_DEFINITIONS_SHARE, type ToolCandidate } from '../common/tools/toolSelection';
 import { EQUIVALENT_TOOLS, READ_ONLY_TOOLS, type LonghaulToolName } from '../tools/toolNames';
 import { countTokens } from './promptRendering';
 

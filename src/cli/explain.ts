@@ -1,7 +1,7 @@
 // The human-readable form of a plan (`longhaul-plan --explain`).
-import type { Conversation } from '../common/conversation';
-import { flattenRounds } from '../common/flatten';
-import type { SummarizationPlan } from '../common/plan';
+import type { Conversation } from '../common/conversation/conversation';
+import { flattenRounds } from '../common/conversation/flatten';
+import type { SummarizationPlan } from '../common/planning/plan';
 
 const REASONS = {
 	'not-enough-rounds': 'fewer than 4 unsummarized rounds',
@@ -22,7 +22,10 @@ function plural(n: number, word: string): string {
 export function explainPlan(plan: SummarizationPlan, conversation: Conversation, inputName: string): string {
 	const all = flattenRounds(conversation).length;
 	const { totalRoundCount: n, summarizedRoundCount: s, keptRoundCount: k } = plan.stats;
-	const where = plan.anchor.source === 'history' ? `turn ${plan.anchor.turnIndex}, round ${plan.anchor.roundIndex}` : `request in progress, round ${plan.anchor.roundIndex}`;
+	const where =
+		plan.anchor.source === 'history'
+			? `turn ${plan.anchor.turnIndex}, round ${plan.anchor.roundIndex}`
+			: `request in progress, round ${plan.anchor.roundIndex}`;
 	const lines = [
 		`Plan for ${inputName}`,
 		`  conversation: ${plural(conversation.turns.length, 'past turn')}, ${plural(conversation.activeRounds.length, 'active round')}, ${plural(all, 'round')} in all, ${n} not yet summarized`,

@@ -1,9 +1,9 @@
 // `longhaul-plan`: prints the summarization plan of a session file. Pure except for the
 // injected file reader, so it is unit-tested without spawning a process.
-import { SessionFormatError, conversationFromSessionJson } from '../common/corpusFormat';
-import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../common/plan';
-import { planSummarization } from '../common/planners';
-import type { Conversation } from '../common/conversation';
+import { SessionFormatError, conversationFromSessionJson } from '../common/persistence/corpusFormat';
+import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../common/planning/plan';
+import { planSummarization } from '../common/planning/planners';
+import type { Conversation } from '../common/conversation/conversation';
 import { explainPlan } from './explain';
 
 export const EXIT_OK = 0;
@@ -102,7 +102,9 @@ export function runPlanCommand(argv: readonly string[], readFile: (path: string)
 		plan = planSummarization(conversation, args.mode);
 	} catch (error) {
 		if (!(error instanceof NothingToSummarizeError)) throw error;
-		const stdout = args.explain ? `Nothing to summarize (${args.mode}): every round is already covered by a summary or must stay verbatim.\n` : JSON.stringify({ error: 'nothing-to-summarize' }) + '\n';
+		const stdout = args.explain
+			? `Nothing to summarize (${args.mode}): every round is already covered by a summary or must stay verbatim.\n`
+			: JSON.stringify({ error: 'nothing-to-summarize' }) + '\n';
 		return { stdout, stderr: '', exitCode: EXIT_NOTHING_TO_SUMMARIZE };
 	}
 	const stdout = args.explain ? explainPlan(plan, conversation, args.input) : JSON.stringify(planToJson(plan), null, 2) + '\n';

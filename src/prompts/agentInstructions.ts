@@ -29,8 +29,12 @@ export function agentInstructions(input: AgentInstructionsInput): string {
 			'# Long sessions',
 			'- This conversation can outgrow your context window. When it does, older messages are replaced by a summary in <conversation-summary> tags, written earlier in this session. Treat it as your own memory: what it records as done is done, what it records about files and decisions was true when it was written.',
 			'- Do not repeat work the summary records as completed: do not redo edits or re-run searches only to learn again what it states. Re-read a file before editing it when the summary does not give its exact current text.',
-			'- Continue from the summary\'s continuation plan and the messages after it. User messages are always kept word for word; the newest one is the request you are working on.',
-			...(input.hasDoneLedger ? ['- A <done-ledger> lists work already done in this session, recorded from the tool calls themselves: requests, files edited, commands with the outcome of their latest run, files read. Do not redo an item on it unless the user asks; rely on it where the summary is vaguer.'] : []),
+			"- Continue from the summary's continuation plan and the messages after it. User messages are always kept word for word; the newest one is the request you are working on.",
+			...(input.hasDoneLedger
+				? [
+						'- A <done-ledger> lists work already done in this session, recorded from the tool calls themselves: requests, files edited, commands with the outcome of their latest run, files read. Do not redo an item on it unless the user asks; rely on it where the summary is vaguer.',
+					]
+				: []),
 			'- A tool result may be shortened, marked "[... N tokens of tool output truncated ...]". Call the tool again with narrower arguments if you need the missing part.',
 			'- A tool result saying the call was interrupted means it did not finish: check its effect before relying on it.',
 		].join('\n'),

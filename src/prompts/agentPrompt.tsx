@@ -1,8 +1,8 @@
 // The prompt of one agent step: system instructions, then the conversation.
 import { PromptElement, SystemMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
-import type { Conversation } from '../common/conversation';
-import { layoutPrompt } from '../common/promptLayout';
-import type { TextTokenizer } from '../common/tokenizer';
+import type { Conversation } from '../common/conversation/conversation';
+import { layoutPrompt } from '../common/conversation/promptLayout';
+import type { TextTokenizer } from '../common/tokens/tokenizer';
 import { agentInstructions } from './agentInstructions';
 import type { ReferenceAttachment } from './currentRequestMessage';
 import { PRIORITY } from './priorities';

@@ -13,7 +13,7 @@
 // docs/prompts.md explains the choice and the alternatives.
 import { MetadataMap, PromptRenderer, type BasePromptElementProps, type PromptElementCtor, type Raw } from '@vscode/prompt-tsx';
 import { BudgetExceededError } from '@vscode/prompt-tsx/dist/base/materialized';
-import type { PromptTokenizer } from '../common/tokenizer';
+import type { PromptTokenizer } from '../common/tokens/tokenizer';
 import { AgentPrompt, type AgentPromptProps } from './agentPrompt';
 import { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
 
@@ -66,7 +66,11 @@ export function isBudgetExceededError(error: unknown): error is BudgetExceededEr
 	return error instanceof BudgetExceededError;
 }
 
-async function renderUnpruned<P extends BasePromptElementProps>(ctor: PromptElementCtor<P, unknown>, props: P, tokenizer: PromptTokenizer): Promise<RenderedPrompt> {
+async function renderUnpruned<P extends BasePromptElementProps>(
+	ctor: PromptElementCtor<P, unknown>,
+	props: P,
+	tokenizer: PromptTokenizer,
+): Promise<RenderedPrompt> {
 	const renderer = new PromptRenderer({ modelMaxPromptTokens: UNLIMITED }, ctor, props, tokenizer);
 	const result = await renderer.render();
 	return { messages: result.messages, tokenCount: result.tokenCount };

@@ -1,7 +1,7 @@
 // One verbatim round: the assistant message with its tool calls, then one tool message per call.
 import { AssistantMessage, PromptElement, ToolMessage, type BasePromptElementProps, type ToolCall as PromptToolCall } from '@vscode/prompt-tsx';
-import type { Round } from '../common/conversation';
-import type { TextTokenizer } from '../common/tokenizer';
+import type { Round } from '../common/conversation/conversation';
+import type { TextTokenizer } from '../common/tokens/tokenizer';
 import { toolResultForPrompt } from './toolResultText';
 
 export interface RoundMessagesProps extends BasePromptElementProps {

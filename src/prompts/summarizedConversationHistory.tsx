@@ -2,8 +2,8 @@
 // messages word for word, the request in progress at its slot, the newest summary at its anchor
 // (followed by the done ledger, when there is one), and every later round verbatim.
 import { PromptElement, UserMessage, type BasePromptElementProps, type PromptPiece } from '@vscode/prompt-tsx';
-import type { PromptEntry } from '../common/promptLayout';
-import type { TextTokenizer } from '../common/tokenizer';
+import type { PromptEntry } from '../common/conversation/promptLayout';
+import type { TextTokenizer } from '../common/tokens/tokenizer';
 import { CurrentRequestMessage, type ReferenceAttachment } from './currentRequestMessage';
 import { DoneLedgerMessage } from './doneLedgerMessage';
 import { PRIORITY } from './priorities';

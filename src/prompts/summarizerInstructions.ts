@@ -14,7 +14,7 @@ const ANALYSIS_STEPS = [
 ];
 
 const SUMMARY_SECTIONS = [
-	'Conversation overview: the user\'s goals and requests (quote them), and how the session unfolded.',
+	"Conversation overview: the user's goals and requests (quote them), and how the session unfolded.",
 	'Technical foundation: technologies, versions, configuration, constraints and architectural decisions.',
 	'Codebase status: per file, its role, its current state and the changes made, with the key code where it matters.',
 	'Problem resolution: problems met, their causes, how they were solved, and what is still unresolved.',
@@ -27,19 +27,17 @@ const SUMMARY_SECTIONS = [
 export function summarizerInstructions(mode: SummarizerMode): string {
 	const numbered = (items: readonly string[]) => items.map((item, i) => `${i + 1}. ${item}`).join('\n');
 	return [
-		'You write the memory of a long coding-agent session. The conversation below no longer fits in the model\'s context window: your summary will replace it, and the agent will continue the work from your summary plus the few messages kept after it. Anything you leave out is lost to the agent.',
+		"You write the memory of a long coding-agent session. The conversation below no longer fits in the model's context window: your summary will replace it, and the agent will continue the work from your summary plus the few messages kept after it. Anything you leave out is lost to the agent.",
 		`First think in <analysis> tags, working through:\n${numbered(ANALYSIS_STEPS)}`,
 		`Then write the summary in <summary> tags with these sections, in this order:\n${numbered(SUMMARY_SECTIONS)}`,
 		[
 			'Rules:',
 			'- Be exact: file paths, function and variable names, commands, error messages and numbers as they appeared.',
-			'- Keep the user\'s requests in their own words.',
+			"- Keep the user's requests in their own words.",
 			'- When a <previous-summary> is given, it is the memory of everything before this transcript and will be discarded: carry every fact from it that is still relevant into your summary, updated by what happened since. Drop only what later messages made obsolete.',
 			'- Give the most room to the most recent work: the agent resumes there.',
 			'- Do not call tools and do not continue the task; only write the analysis and the summary.',
-			...(mode === 'simple'
-				? ['- Tool output in the transcript was shortened and the agent\'s private reasoning left out; summarize what is shown.']
-				: []),
+			...(mode === 'simple' ? ["- Tool output in the transcript was shortened and the agent's private reasoning left out; summarize what is shown."] : []),
 		].join('\n'),
 	].join('\n\n');
 }

@@ -1,15 +1,14 @@
 // The part of the conversation the summarizer absorbs, written out as a tagged transcript:
 // user messages, assistant text (and thinking in Full mode), tool calls with their arguments
 // and results. Text, not chat messages, so the summarizer request carries no tool calls.
-import type { Round } from '../common/conversation';
+import type { Round } from '../common/conversation/conversation';
 import { INTERRUPTED_TOOL_RESULT, EMPTY_TOOL_RESULT, truncateToolResultChars } from './toolResultText';
 
 export type SummarizerMode = 'full' | 'simple';
 
 /** One item to absorb: a user message where a turn starts, or a round. Matches `SummarizerEntry` in common/summarizerInput. */
 export type SummarizerInputEntry =
-	| { readonly kind: 'user'; readonly text: string }
-	| { readonly kind: 'round'; readonly round: Round; readonly interrupted?: boolean };
+	{ readonly kind: 'user'; readonly text: string } | { readonly kind: 'round'; readonly round: Round; readonly interrupted?: boolean };
 
 export const DEFAULT_SIMPLE_TOOL_RESULT_CHARS = 400;
 

@@ -1,7 +1,7 @@
 // What a tool call's result looks like in a prompt: never empty, never missing, never larger
 // than the cap. Every call the model made must be answered by exactly one tool message.
-import { INTERRUPTED_RESULT, type ToolCall } from '../common/conversation';
-import type { TextTokenizer } from '../common/tokenizer';
+import { INTERRUPTED_RESULT, type ToolCall } from '../common/conversation/conversation';
+import type { TextTokenizer } from '../common/tokens/tokenizer';
 
 /** The result given to a call that never got one (the request was cancelled or stopped while it ran). */
 export const INTERRUPTED_TOOL_RESULT = INTERRUPTED_RESULT;

@@ -95,7 +95,10 @@ export function commandConfirmation(command: string, folder: string): Confirmati
 	const note = block.marked > 0 ? `\n\n${block.marked} invisible or control character(s) are shown as ${MARK_OPEN}U+XXXX${MARK_CLOSE}.` : '';
 	const markdown = `Longhaul wants to run in ${inlineCode(folder)}:\n\n${block.text}${note}`;
 	if (markdown.length > MAX_CONFIRMATION_CHARS) {
-		return { ok: false, reason: `The command holds too many invisible or control characters to show in a confirmation (${markdown.length} characters once made visible).` };
+		return {
+			ok: false,
+			reason: `The command holds too many invisible or control characters to show in a confirmation (${markdown.length} characters once made visible).`,
+		};
 	}
 	return { ok: true, markdown };
 }

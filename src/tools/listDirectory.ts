@@ -20,9 +20,7 @@ export const listDirectoryTool: vscode.LanguageModelTool<ListDirectoryInput> = {
 			throw new Error(listed.reason);
 		}
 		const dir = listed.path;
-		const names = listed.entries
-			.map(e => (e.isDirectory() ? `${e.name}/` : e.name))
-			.sort((a, b) => a.localeCompare(b));
+		const names = listed.entries.map(e => (e.isDirectory() ? `${e.name}/` : e.name)).sort((a, b) => a.localeCompare(b));
 		const shown = names.slice(0, MAX_ENTRIES).join('\n');
 		const more = names.length > MAX_ENTRIES ? `\n[... ${names.length - MAX_ENTRIES} more entries]` : '';
 		return textResult(`${displayPath(dir) || '.'}: ${names.length} entries\n${shown}${more}`);

@@ -61,9 +61,7 @@ function components(p: string): string[] {
 	return p.split(SEPARATORS).filter(c => c !== '' && c !== '.');
 }
 
-type Walk =
-	| { ok: true; path: string; exists: boolean; existing: string; viaLink: boolean }
-	| { ok: false; code: string; at: string; viaLink?: boolean };
+type Walk = { ok: true; path: string; exists: boolean; existing: string; viaLink: boolean } | { ok: false; code: string; at: string; viaLink?: boolean };
 
 /**
  * Resolves an absolute path as the kernel does: component by component, following every link.

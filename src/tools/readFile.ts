@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { truncateMiddle } from '../common/truncate';
+import { truncateMiddle } from '../common/shrinking/truncate';
 import { readInside } from './safeFs';
 import { displayPath, textResult, workspaceRoots } from './workspaceRoots';
 
@@ -37,7 +37,10 @@ export const readFileTool: vscode.LanguageModelTool<ReadFileInput> = {
 		if (start > lines.length) {
 			return textResult(`${displayPath(file)} has ${lines.length} lines; line ${start} does not exist.`);
 		}
-		const numbered = lines.slice(start - 1, end).map((line, i) => `${start + i}: ${line}`).join('\n');
+		const numbered = lines
+			.slice(start - 1, end)
+			.map((line, i) => `${start + i}: ${line}`)
+			.join('\n');
 		return textResult(`${displayPath(file)} lines ${start}-${end} of ${lines.length}\n${truncateMiddle(numbered, MAX_CHARS)}`);
 	},
 };

@@ -64,7 +64,7 @@ function checkedInput(input: RunCommandInput): { command: string; cwd: string; c
 
 function status(outcome: ShellOutcome, limitMs: number): string {
 	if (outcome.timedOut) return `timed out after ${limitMs / 1000} s; the command's process group was stopped`;
-	if (outcome.cancelled) return 'cancelled; the command\'s process group was stopped';
+	if (outcome.cancelled) return "cancelled; the command's process group was stopped";
 	const code = outcome.exitCode === null ? `ended by ${outcome.signal ?? 'an error'}` : `exit code ${outcome.exitCode}`;
 	return outcome.leftRunning ? `${code}; processes it started kept its output open and were stopped 1 s after it exited` : code;
 }
@@ -99,7 +99,11 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 				signal: cancel.signal,
 				headChars: HEAD_CHARS,
 				tailChars: TAIL_CHARS,
-				onOutput: cappedWriter(text => terminal.write(text), TERMINAL_MAX_CHARS, `\n[Longhaul: the output passed ${TERMINAL_MAX_CHARS} characters; the rest is not shown here. The model gets its first and last characters.]\n`),
+				onOutput: cappedWriter(
+					text => terminal.write(text),
+					TERMINAL_MAX_CHARS,
+					`\n[Longhaul: the output passed ${TERMINAL_MAX_CHARS} characters; the rest is not shown here. The model gets its first and last characters.]\n`,
+				),
 			});
 		} finally {
 			subscription.dispose();

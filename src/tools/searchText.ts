@@ -45,7 +45,9 @@ export const searchTextTool: vscode.LanguageModelTool<SearchTextInput> = {
 			hits.length > max ? `[more than ${max} matches; narrow the search]` : '',
 			result.stopped === 'time' ? `[the search stopped after ${SEARCH_TIME_LIMIT_MS / 1000} s; narrow include or the pattern]` : '',
 			result.stopped === 'cancel' ? '[the search was cancelled]' : '',
-			result.refused > 0 ? `[${result.refused} file(s) skipped: they lead outside the workspace folders, are not regular files, or have more than one hard link]` : '',
+			result.refused > 0
+				? `[${result.refused} file(s) skipped: they lead outside the workspace folders, are not regular files, or have more than one hard link]`
+				: '',
 		].filter(Boolean);
 		return textResult(`${Math.min(hits.length, max)} match(es) for ${query}\n${hits.slice(0, max).join('\n')}${notes.length ? `\n${notes.join('\n')}` : ''}`);
 	},

@@ -59,7 +59,9 @@ export class OutputKeeper {
 	text(): string {
 		const tail = this.tail.slice(-this.tailChars);
 		const cut = this.cutChars;
-		return cut > 0 ? `${this.head}\n[... ${cut} characters of output cut here; the first ${this.head.length} and the last ${tail.length} are kept ...]\n${tail}` : this.head + tail;
+		return cut > 0
+			? `${this.head}\n[... ${cut} characters of output cut here; the first ${this.head.length} and the last ${tail.length} are kept ...]\n${tail}`
+			: this.head + tail;
 	}
 }
 
@@ -138,7 +140,17 @@ export function runShell(options: ShellOptions): Promise<ShellOutcome> {
 			// Own process group (detached), so the whole group can be stopped at once.
 			child = spawn(options.shell ?? '/bin/sh', ['-c', options.command], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 		} catch (e) {
-			resolve({ exitCode: null, signal: null, output: String(e), totalChars: 0, cutChars: 0, timedOut: false, cancelled: false, leftRunning: false, error: String(e) });
+			resolve({
+				exitCode: null,
+				signal: null,
+				output: String(e),
+				totalChars: 0,
+				cutChars: 0,
+				timedOut: false,
+				cancelled: false,
+				leftRunning: false,
+				error: String(e),
+			});
 			return;
 		}
 
@@ -150,7 +162,17 @@ export function runShell(options: ShellOptions): Promise<ShellOutcome> {
 			options.signal?.removeEventListener('abort', onAbort);
 			decoders.forEach(d => take(d.end()));
 			if (error) take(`${keeper.totalChars > 0 ? '\n' : ''}${error}`);
-			resolve({ exitCode, signal: exitSignal, output: keeper.text(), totalChars: keeper.totalChars, cutChars: keeper.cutChars, timedOut, cancelled, leftRunning, error });
+			resolve({
+				exitCode,
+				signal: exitSignal,
+				output: keeper.text(),
+				totalChars: keeper.totalChars,
+				cutChars: keeper.cutChars,
+				timedOut,
+				cancelled,
+				leftRunning,
+				error,
+			});
 		};
 		const killGroup = () => {
 			try {

@@ -74,7 +74,11 @@ export function compileQuery(query: unknown, isRegexp: boolean): Matcher {
  * Searches `files` in order. `onHits` gets each file's matching lines as they are found;
  * `shouldStop` is asked between files.
  */
-export async function searchFiles(request: SearchRequest, onHits?: (hits: SearchHit[]) => void, shouldStop?: () => 'time' | 'cancel' | undefined): Promise<SearchResult> {
+export async function searchFiles(
+	request: SearchRequest,
+	onHits?: (hits: SearchHit[]) => void,
+	shouldStop?: () => 'time' | 'cancel' | undefined,
+): Promise<SearchResult> {
 	const matcher = compileQuery(request.query, request.isRegexp);
 	if (!matcher.ok) return { hits: [], searched: 0, refused: 0, tooLarge: 0, error: matcher.reason };
 	const hits: SearchHit[] = [];

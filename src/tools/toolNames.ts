@@ -11,7 +11,6 @@ export const TOOL = {
 
 export type LonghaulToolName = (typeof TOOL)[keyof typeof TOOL];
 
-
 /**
  * Tools other extensions register that do the same job as one of ours. When one of these is
  * registered, Longhaul offers it instead of its own, so the model does not see two tools for one job.

@@ -22,7 +22,12 @@ const responses = page => page.locator('.interactive-item-container.interactive-
 export async function send(page, text, { timeoutMs = 120_000, onProgress } = {}) {
 	// The chat list is virtualized (rows scrolled away leave the DOM), so rows are found from the
 	// end: the newest response is ours once it differs from the one shown before sending.
-	const previous = (await responses(page).count()) ? await responses(page).last().innerText().catch(() => '') : undefined;
+	const previous = (await responses(page).count())
+		? await responses(page)
+				.last()
+				.innerText()
+				.catch(() => '')
+		: undefined;
 	// Like sendChatMessage, but clears what the input holds first (the Chat view keeps `@longhaul`).
 	const input = await openChat(page);
 	await input.click({ position: { x: 30, y: 10 } });
@@ -44,7 +49,8 @@ export async function send(page, text, { timeoutMs = 120_000, onProgress } = {})
 		await page.waitForTimeout(50);
 	}
 	while (/\bchat-response-loading\b/.test((await response.getAttribute('class')) ?? '')) {
-		if (Date.now() > deadline) throw new Error(`the response to ${JSON.stringify(text)} did not finish within ${timeoutMs} ms; it shows: ${JSON.stringify(await response.innerText())}`);
+		if (Date.now() > deadline)
+			throw new Error(`the response to ${JSON.stringify(text)} did not finish within ${timeoutMs} ms; it shows: ${JSON.stringify(await response.innerText())}`);
 		onProgress?.(await response.innerText().catch(() => ''));
 		await page.waitForTimeout(50);
 	}

@@ -45,7 +45,11 @@ export const tests = [
 			const expanded = (await session.response.innerText()).trim();
 			const notice = NOTICE.exec(expanded);
 			// Show the notice in the screenshot.
-			await session.response.getByText(NOTICE).first().scrollIntoViewIfNeeded().catch(() => {});
+			await session.response
+				.getByText(NOTICE)
+				.first()
+				.scrollIntoViewIfNeeded()
+				.catch(() => {});
 			await screenshot(page, 'e2e-long-session.png');
 			console.log(`    progress seen: ${sawProgress}; notice while running: ${sawNoticeWhileRunning}; notice: ${notice?.[0]}`);
 

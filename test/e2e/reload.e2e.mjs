@@ -23,23 +23,44 @@ const AFTER = `${MARKER} after the reload RELOAD-FOLLOWUP`;
 /** The scripted model's requests so far: { at, request } per line. */
 function readRequestLog(file) {
 	if (!existsSync(file)) return [];
-	return readFileSync(file, 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line));
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map(line => JSON.parse(line));
 }
 
 const partsOf = request => request.messages.flatMap(m => m.parts.map(p => ({ ...p, role: m.role })));
-const allText = request => partsOf(request).map(p => (p.kind === 'text' ? p.value : p.kind === 'toolResult' ? p.text : '')).join('\n');
-const userText = request => partsOf(request).filter(p => p.role === 'user' && p.kind === 'text').map(p => p.value).join('\n');
+const allText = request =>
+	partsOf(request)
+		.map(p => (p.kind === 'text' ? p.value : p.kind === 'toolResult' ? p.text : ''))
+		.join('\n');
+const userText = request =>
+	partsOf(request)
+		.filter(p => p.role === 'user' && p.kind === 'text')
+		.map(p => p.value)
+		.join('\n');
 const isSummarizer = request => allText(request).includes('You write the memory of a long coding-agent session');
 const summaryNumbers = text => [...new Set([...text.matchAll(/SUMMARY-(\d+):/g)].map(m => Number(m[1])))].sort((a, b) => a - b);
-const toolCalls = request => partsOf(request).filter(p => p.kind === 'toolCall').map(p => p.callId);
-const toolResultsById = request => new Map(partsOf(request).filter(p => p.kind === 'toolResult').map(p => [p.callId, p.text]));
+const toolCalls = request =>
+	partsOf(request)
+		.filter(p => p.kind === 'toolCall')
+		.map(p => p.callId);
+const toolResultsById = request =>
+	new Map(
+		partsOf(request)
+			.filter(p => p.kind === 'toolResult')
+			.map(p => [p.callId, p.text]),
+	);
 
 /** The rows of a /context table that depend only on the stored conversation, not on the window. */
 function conversationRows(contextText) {
 	const row = label => {
 		const line = contextText.split('\n').find(l => l.includes(label));
 		assert.ok(line, `/context shows no "${label}" row: ${JSON.stringify(contextText.slice(0, 800))}`);
-		return line.replace(/\s+\d+(\.\d+)?%\s*$/, '').replace(/\s+/g, ' ').trim();
+		return line
+			.replace(/\s+\d+(\.\d+)?%\s*$/, '')
+			.replace(/\s+/g, ' ')
+			.trim();
 	};
 	return { summaries: row('Summaries'), rounds: row('Verbatim rounds'), requests: row('User requests') };
 }
@@ -48,7 +69,7 @@ export const tests = [
 	{
 		name: 'after a window reload in a long session, the next request rebuilds history, summaries and kept rounds from the stored metadata',
 		async run({ page, server, workspace, requestLog }) {
-			assert.ok(requestLog, 'run-e2e.mjs should pass the scripted model\'s request log file');
+			assert.ok(requestLog, "run-e2e.mjs should pass the scripted model's request log file");
 			writeFileSync(join(workspace, DATA_FILE), dataFileContent());
 			const url = workbenchUrl(server, { folder: workspace });
 			await page.goto(url);
@@ -64,15 +85,20 @@ export const tests = [
 			const beforeReload = readRequestLog(requestLog);
 			const sessionAgent = beforeReload.map(e => e.request).filter(r => !isSummarizer(r) && userText(r).includes(SESSION));
 			const last = sessionAgent[sessionAgent.length - 1];
-			assert.ok(last, 'the request log should hold the session\'s agent requests');
+			assert.ok(last, "the request log should hold the session's agent requests");
 			const summariesBefore = summaryNumbers(allText(last));
-			assert.ok(summariesBefore.length >= 1, 'the session\'s last prompt should carry a summary (the session must have summarized)');
+			assert.ok(summariesBefore.length >= 1, "the session's last prompt should carry a summary (the session must have summarized)");
 			const keptCalls = toolCalls(last);
-			assert.ok(keptCalls.length >= 1, 'the session\'s last prompt should keep some rounds verbatim');
+			assert.ok(keptCalls.length >= 1, "the session's last prompt should keep some rounds verbatim");
 			const keptResults = toolResultsById(last);
 			const summaryText = n => {
-				const line = allText(last).split('\n').find(l => l.includes(`SUMMARY-${n}:`));
-				return line.slice(line.indexOf(`SUMMARY-${n}:`)).replace(/<\/summary>.*$/, '').trim();
+				const line = allText(last)
+					.split('\n')
+					.find(l => l.includes(`SUMMARY-${n}:`));
+				return line
+					.slice(line.indexOf(`SUMMARY-${n}:`))
+					.replace(/<\/summary>.*$/, '')
+					.trim();
 			};
 			const storedSummaries = summariesBefore.map(summaryText);
 
@@ -87,15 +113,26 @@ export const tests = [
 			await waitForChatModel(page, 'Scripted');
 			await openChat(page);
 			// The chat list is virtualized and restored scrolled to the end: look for the newest response (/context's).
-			await page.getByText(/Summarization mode:/).first().waitFor({ state: 'attached', timeout: 30_000 })
-				.catch(() => { throw new Error('the chat session was not restored after the reload'); });
+			await page
+				.getByText(/Summarization mode:/)
+				.first()
+				.waitFor({ state: 'attached', timeout: 30_000 })
+				.catch(() => {
+					throw new Error('the chat session was not restored after the reload');
+				});
 
 			const contextAfter = await send(page, '@longhaul /context', 30_000);
-			assert.deepStrictEqual(conversationRows(contextAfter), conversationRows(contextBefore), '/context after the reload should show the same summaries, verbatim rounds and user requests as before');
+			assert.deepStrictEqual(
+				conversationRows(contextAfter),
+				conversationRows(contextBefore),
+				'/context after the reload should show the same summaries, verbatim rounds and user requests as before',
+			);
 
 			await send(page, `@longhaul ${AFTER}`, 30_000);
 			await screenshot(page, 'e2e-reload.png');
-			const afterReload = readRequestLog(requestLog).filter(e => e.at >= reloadedAt).map(e => e.request);
+			const afterReload = readRequestLog(requestLog)
+				.filter(e => e.at >= reloadedAt)
+				.map(e => e.request);
 			const next = afterReload.find(r => !isSummarizer(r) && userText(r).includes('RELOAD-FOLLOWUP'));
 			assert.ok(next, 'the model should have received the request sent after the reload');
 			const text = allText(next);
@@ -110,7 +147,12 @@ export const tests = [
 				assert.ok(toolCalls(next).includes(id), `the kept round with call ${id} should be verbatim after the reload`);
 				assert.equal(nextResults.get(id), keptResults.get(id), `call ${id} should keep its result after the reload`);
 			}
-			assert.ok(!toolCalls(next).some(id => !keptCalls.includes(id)), `no round the summaries absorbed may come back verbatim: ${toolCalls(next).filter(id => !keptCalls.includes(id)).join(', ')}`);
+			assert.ok(
+				!toolCalls(next).some(id => !keptCalls.includes(id)),
+				`no round the summaries absorbed may come back verbatim: ${toolCalls(next)
+					.filter(id => !keptCalls.includes(id))
+					.join(', ')}`,
+			);
 			assert.match(text, /Long session finished after 30 tool calls\./, 'the final answer of the session is in the prompt');
 
 			const result = {

@@ -36,7 +36,10 @@ export async function packageFixture(outDir) {
 	await buildFixture({ production: true });
 	mkdirSync(outDir, { recursive: true });
 	const vsix = join(outDir, 'scripted-model.vsix');
-	await run(process.execPath, [vsce(), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], { cwd: fixtureDir, capture: true });
+	await run(process.execPath, [vsce(), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], {
+		cwd: fixtureDir,
+		capture: true,
+	});
 	return vsix;
 }
 

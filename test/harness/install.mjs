@@ -22,7 +22,9 @@ export function cacheRoot() {
 
 function isAptInstalled(name) {
 	try {
-		return execFileSync('dpkg-query', ['-W', '-f=${Status}', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().includes('install ok installed');
+		return execFileSync('dpkg-query', ['-W', '-f=${Status}', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+			.toString()
+			.includes('install ok installed');
 	} catch {
 		return false;
 	}
@@ -109,7 +111,7 @@ async function npmInstall(dir, spec, env) {
 		const output = await run('npm', ['install', spec, '--no-audit', '--no-fund', '--no-save', '--loglevel=error'], { cwd: dir, env, capture: true, logFile });
 		writeFileSync(logFile, output);
 	} catch (error) {
-		throw new Error(`npm install ${spec} failed in ${dir}:\n${error.message}`);
+		throw new Error(`npm install ${spec} failed in ${dir}:\n${error.message}`, { cause: error });
 	}
 }
 

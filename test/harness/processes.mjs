@@ -164,8 +164,8 @@ export async function runMain(name, main, { timeoutMs, onFailure, signalExitCode
 	try {
 		const timeout = timeoutMs
 			? new Promise((_, reject) => {
-				timer = setTimeout(() => reject(new Error(`${name} timed out after ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
-			})
+					timer = setTimeout(() => reject(new Error(`${name} timed out after ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+				})
 			: new Promise(() => {});
 		code = await Promise.race([main(), timeout]);
 	} catch (error) {

@@ -38,13 +38,19 @@ function readJson(file) {
 /** Recorded fault results by id, from the integration and e2e files. */
 function readRecords() {
 	const records = new Map();
-	for (const [name, source] of [['fault-results.json', 'integration'], ['fault-results-e2e.json', 'e2e']]) {
+	for (const [name, source] of [
+		['fault-results.json', 'integration'],
+		['fault-results-e2e.json', 'e2e'],
+	]) {
 		for (const record of Object.values(readJson(join(resultsDir, name)) ?? {})) records.set(record.id, { ...record, source });
 	}
 	return records;
 }
 
-const cell = text => String(text ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+const cell = text =>
+	String(text ?? '')
+		.replace(/\|/g, '\\|')
+		.replace(/\s*\n\s*/g, ' ');
 const utc = iso => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '?');
 const seconds = ms => `${(ms / 1000).toFixed(1)} s`;
 
@@ -54,7 +60,12 @@ function matches(test, ref) {
 }
 
 /** The slug run-e2e.mjs gives the failure screenshot of an e2e test. */
-const e2eSlug = name => name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 60).toLowerCase();
+const e2eSlug = name =>
+	name
+		.replace(/[^a-z0-9]+/gi, '-')
+		.replace(/^-|-$/g, '')
+		.slice(0, 60)
+		.toLowerCase();
 
 /**
  * The result of one catalogue row: state ('pass' | 'FAIL' | 'pending' | 'not run' | 'not covered'),
@@ -71,7 +82,12 @@ export function rowResult(row, reports, records) {
 		if (recorded && !(failedAt && failedAt > new Date(recorded.at))) {
 			return { state: 'pass', text: `pass: ${recorded.detail} (recorded ${utc(recorded.at)})`, record: recorded, tests: [] };
 		}
-		if (failedAt) return { state: 'FAIL', text: `FAIL in the e2e run of ${utc(failedAt.toISOString())} (test-results/e2e-failure-${e2eSlug(row.tests[0].title)}.png)`, tests: [] };
+		if (failedAt)
+			return {
+				state: 'FAIL',
+				text: `FAIL in the e2e run of ${utc(failedAt.toISOString())} (test-results/e2e-failure-${e2eSlug(row.tests[0].title)}.png)`,
+				tests: [],
+			};
 		return { state: 'not run', text: 'not run in the last report (no e2e result recorded)', tests: [] };
 	}
 	const report = reports[row.run ?? 'integration'];
@@ -91,10 +107,7 @@ export function rowResult(row, reports, records) {
 		const notRun = tests.find(t => t.state === 'not run');
 		return { state: 'not run', text: `not run in the last report${notRun ? ' (a hook before it failed)' : ''}`, tests };
 	}
-	const gaps = [
-		...missing.map(p => `*${p.ref.title}* not run in the last report`),
-		...pending.map(t => `*${t.title}* pending`),
-	];
+	const gaps = [...missing.map(p => `*${p.ref.title}* not run in the last report`), ...pending.map(t => `*${t.title}* pending`)];
 	const detail = fresh ? `: ${fresh.detail}` : '';
 	if (gaps.length > 0) return { state: 'partial', text: `pass for the tests that ran${detail} (${time}); ${gaps.join('; ')}`, tests, record: fresh };
 	return { state: 'pass', text: `pass${detail} (${time})`, tests, record: fresh };
@@ -111,9 +124,13 @@ function reportLine(name, report, catalogue) {
 	const s = report.stats ?? {};
 	const covered = catalogue.rows.filter(r => (r.run ?? 'integration') === name).flatMap(r => r.tests);
 	const outside = (report.tests ?? []).filter(t => t.state === 'failed' && !covered.some(ref => matches(t, ref)));
-	return `\`${command}\` of ${utc(report.startedAt)}${report.grep ? ` (only tests matching \`${report.grep}\`)` : ''}: ` +
+	return (
+		`\`${command}\` of ${utc(report.startedAt)}${report.grep ? ` (only tests matching \`${report.grep}\`)` : ''}: ` +
 		`${s.passed ?? 0} passing, ${s.failed ?? 0} failing, ${s.pending ?? 0} pending${report.complete ? '' : ' (the run did not finish)'}` +
-		(outside.length ? `; failing outside this table: ${outside.map(t => `${t.file ?? '?'} › *${t.kind === 'hook' ? t.fullTitle : t.title}* (${cell(t.error ?? 'failed')})`).join('; ')}` : '');
+		(outside.length
+			? `; failing outside this table: ${outside.map(t => `${t.file ?? '?'} › *${t.kind === 'hook' ? t.fullTitle : t.title}* (${cell(t.error ?? 'failed')})`).join('; ')}`
+			: '')
+	);
 }
 
 export function renderSection(catalogue, reports, records, now = new Date()) {
@@ -208,7 +225,12 @@ function main() {
 	}
 	writeFileSync(DOC, doc.slice(0, start) + section + doc.slice(end + END.length));
 	console.log(`docs/reliability.md: ${catalogue.rows.length} rows`);
-	console.log(section.split('\n').filter(l => l.startsWith('- **')).join('\n'));
+	console.log(
+		section
+			.split('\n')
+			.filter(l => l.startsWith('- **'))
+			.join('\n'),
+	);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -22,7 +22,9 @@ async function main() {
 	try {
 		vscodeExecutablePath = await downloadAndUnzipVSCode({ version, cachePath: join(cacheRoot(), 'vscode-desktop'), timeout: 30_000 });
 	} catch (error) {
-		console.error(`VS Code desktop ${version} could not be downloaded (${error?.message ?? error}); use npm run test:integration, which runs the same suite in code-server.`);
+		console.error(
+			`VS Code desktop ${version} could not be downloaded (${error?.message ?? error}); use npm run test:integration, which runs the same suite in code-server.`,
+		);
 		return 1;
 	}
 	const temp = mkdtempSync(join(tmpdir(), 'longhaul-desktop-'));
@@ -36,7 +38,16 @@ async function main() {
 				vscodeExecutablePath,
 				extensionDevelopmentPath: [repoRoot, fixtureDir],
 				extensionTestsPath: join(repoRoot, 'out', 'test', 'integration', 'index.js'),
-				launchArgs: [workspace, '--user-data-dir', join(temp, 'user-data'), '--extensions-dir', join(temp, 'extensions'), '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+				launchArgs: [
+					workspace,
+					'--user-data-dir',
+					join(temp, 'user-data'),
+					'--extensions-dir',
+					join(temp, 'extensions'),
+					'--disable-workspace-trust',
+					'--skip-welcome',
+					'--skip-release-notes',
+				],
 				extensionTestsEnv: { LONGHAUL_TEST_RESULTS: resultsFile, LONGHAUL_TEST_GREP: process.env.LONGHAUL_TEST_GREP ?? '' },
 			});
 		} catch (error) {
@@ -51,7 +62,10 @@ async function main() {
 	}
 }
 
-main().then(code => process.exit(code), error => {
-	console.error(error?.stack ?? error);
-	process.exit(1);
-});
+main().then(
+	code => process.exit(code),
+	error => {
+		console.error(error?.stack ?? error);
+		process.exit(1);
+	},
+);

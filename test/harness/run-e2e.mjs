@@ -23,7 +23,9 @@ let reported = false;
 async function loadTests() {
 	const grep = process.env.LONGHAUL_E2E_GREP ? new RegExp(process.env.LONGHAUL_E2E_GREP) : undefined;
 	const tests = [];
-	for (const file of readdirSync(e2eDir).filter(f => f.endsWith('.e2e.mjs')).sort()) {
+	for (const file of readdirSync(e2eDir)
+		.filter(f => f.endsWith('.e2e.mjs'))
+		.sort()) {
 		const module = await import(pathToFileURL(join(e2eDir, file)).href);
 		for (const test of module.tests ?? []) {
 			if (!grep || grep.test(test.name)) tests.push({ ...test, file });
@@ -56,7 +58,11 @@ async function main() {
 			console.log(`  ✔ ${test.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 		} catch (error) {
 			counts.failed++;
-			console.log(`  ✖ ${test.name}\n    ${String(error?.stack ?? error).split('\n').join('\n    ')}`);
+			console.log(
+				`  ✖ ${test.name}\n    ${String(error?.stack ?? error)
+					.split('\n')
+					.join('\n    ')}`,
+			);
 			await saveFailure();
 		} finally {
 			current = undefined;
@@ -70,7 +76,11 @@ async function main() {
 
 async function saveFailure() {
 	if (!current) return;
-	const slug = current.test.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 60).toLowerCase();
+	const slug = current.test.name
+		.replace(/[^a-z0-9]+/gi, '-')
+		.replace(/^-|-$/g, '')
+		.slice(0, 60)
+		.toLowerCase();
 	await screenshot(current.page, `e2e-failure-${slug}.png`).catch(() => {});
 	const saved = current.server.saveLog(`e2e-failure-${slug}-code-server.log`);
 	if (saved) log(`code-server log: ${saved}`);

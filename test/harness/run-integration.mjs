@@ -71,15 +71,17 @@ async function main() {
 	const exited = exposeAutomation(page, { onLog: recordWorkbenchLog });
 	page.on('crash', () => log('the workbench page crashed'));
 	output = followFile(outputFile);
-	await page.goto(workbenchUrl(server, {
-		folder: workspace,
-		payload: [
-			['extensionDevelopmentPath', repoRoot],
-			['extensionTestsPath', testsEntry],
-		],
-	}));
+	await page.goto(
+		workbenchUrl(server, {
+			folder: workspace,
+			payload: [
+				['extensionDevelopmentPath', repoRoot],
+				['extensionTestsPath', testsEntry],
+			],
+		}),
+	);
 	log('workbench opened; mocha runs inside the extension host');
-	const code = await (await exited);
+	const code = await await exited;
 	output.stop();
 	if (existsSync(resultsFile)) results = JSON.parse(readFileSync(resultsFile, 'utf8'));
 	log(`extension host exited with ${code} after ${((Date.now() - started) / 1000).toFixed(0)} s; test report: ${reportFile}`);
@@ -99,7 +101,12 @@ function recordWorkbenchLog(type, text) {
 }
 
 function lastErrors() {
-	return errors.filter(e => !/ENOTFOUND|open-vsx|github/i.test(e)).slice(-5).join('\n') || `(none; see ${workbenchLog})`;
+	return (
+		errors
+			.filter(e => !/ENOTFOUND|open-vsx|github/i.test(e))
+			.slice(-5)
+			.join('\n') || `(none; see ${workbenchLog})`
+	);
 }
 
 function summary() {
@@ -107,17 +114,21 @@ function summary() {
 	console.log(`integration: ${r.passed} passed, ${r.failed} failed${r.pending ? `, ${r.pending} skipped` : ''}`);
 }
 
-runMain('integration', async () => {
-	const code = await main();
-	summary();
-	return code;
-}, {
-	timeoutMs,
-	onFailure: async () => {
-		output?.stop();
-		if (!results) summary();
-		await screenshot(page, 'integration-failure.png');
-		const saved = server?.saveLog('integration-code-server.log');
-		if (saved) log(`code-server log: ${saved}; workbench log: ${workbenchLog}`);
+runMain(
+	'integration',
+	async () => {
+		const code = await main();
+		summary();
+		return code;
 	},
-});
+	{
+		timeoutMs,
+		onFailure: async () => {
+			output?.stop();
+			if (!results) summary();
+			await screenshot(page, 'integration-failure.png');
+			const saved = server?.saveLog('integration-code-server.log');
+			if (saved) log(`code-server log: ${saved}; workbench log: ${workbenchLog}`);
+		},
+	},
+);

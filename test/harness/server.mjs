@@ -76,10 +76,14 @@ function serverEnv(host, dirs) {
 /** `code-server --install-extension` for each VSIX into `dirs.extensions`. */
 export async function installExtensions(host, dirs, vsixFiles) {
 	for (const vsix of vsixFiles) {
-		await run(host.node, [host.codeServerEntry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force'], {
-			env: serverEnv(host, dirs),
-			capture: true,
-		});
+		await run(
+			host.node,
+			[host.codeServerEntry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force'],
+			{
+				env: serverEnv(host, dirs),
+				capture: true,
+			},
+		);
 	}
 }
 
@@ -103,15 +107,20 @@ export async function startCodeServer(host, { name, dirs, workspace, port, smoke
 	writeFileSync(dirs.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
 	const args = [
 		host.codeServerEntry,
-		'--config', dirs.config,
-		'--bind-addr', `127.0.0.1:${port}`,
-		'--auth', 'none',
+		'--config',
+		dirs.config,
+		'--bind-addr',
+		`127.0.0.1:${port}`,
+		'--auth',
+		'none',
 		'--disable-telemetry',
 		'--disable-update-check',
 		...(workspaceTrust ? [] : ['--disable-workspace-trust']),
 		'--disable-getting-started-override',
-		'--user-data-dir', dirs.userData,
-		'--extensions-dir', dirs.extensions,
+		'--user-data-dir',
+		dirs.userData,
+		'--extensions-dir',
+		dirs.extensions,
 		'--ignore-last-opened',
 	];
 	if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');

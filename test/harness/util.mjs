@@ -27,8 +27,12 @@ export function run(command, args, { cwd = repoRoot, env = process.env, capture 
 		runningChildren.add(child);
 		let output = '';
 		if (capture) {
-			child.stdout.on('data', d => { output += d; });
-			child.stderr.on('data', d => { output += d; });
+			child.stdout.on('data', d => {
+				output += d;
+			});
+			child.stderr.on('data', d => {
+				output += d;
+			});
 		}
 		child.on('error', error => reject(new Error(`could not start ${command}: ${error.message}`)));
 		child.on('close', (code, signal) => {

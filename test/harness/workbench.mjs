@@ -52,7 +52,10 @@ export async function openChat(page) {
 
 /** Runs a command through the command palette, as a person would. */
 export async function runCommand(page, label) {
-	await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => {});
+	await page
+		.locator('.monaco-workbench')
+		.click({ position: { x: 600, y: 10 } })
+		.catch(() => {});
 	await page.keyboard.press('F1');
 	const box = page.locator('.quick-input-widget input');
 	await box.waitFor({ state: 'visible', timeout: 10_000 });

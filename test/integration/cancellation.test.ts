@@ -84,7 +84,7 @@ describe('cancellation during a summarization', function () {
 				// What the summary shown to request 3 stands for: its transcript and, through each
 				// <previous-summary>, the transcripts of the summaries it absorbed.
 				const chain: string[] = [];
-				for (let n = summaryNumbersIn(text)[0]; n; ) {
+				for (let n = summaryNumbersIn(text)[0]; n;) {
 					const request = script.log.find(e => e.kind === 'summarizer' && e.summaryNumber === n)!.request;
 					const own = allText(request);
 					chain.push(own);
@@ -93,12 +93,20 @@ describe('cancellation during a summarization', function () {
 				const absorbed = chain.join('\n');
 				const verbatim = new Set(toolCallIds(firstAgent));
 				const absorbedCalls = (absorbed.match(/<tool-call name="/g) ?? []).length;
-				assert.ok(absorbedCalls + verbatim.size >= 3 + secondIds.length, `every earlier call is either verbatim (${verbatim.size}) or absorbed (${absorbedCalls}); there were ${3 + secondIds.length}`);
+				assert.ok(
+					absorbedCalls + verbatim.size >= 3 + secondIds.length,
+					`every earlier call is either verbatim (${verbatim.size}) or absorbed (${absorbedCalls}); there were ${3 + secondIds.length}`,
+				);
 				for (const id of secondIds) {
 					// The transcript shows calls by name and arguments, not ids; ids are call-2-<n>, reading
 					// lines that identify the call, so look for its arguments instead.
 					const n = Number(id.split('-')[2]);
-					assert.ok(verbatim.has(id) || absorbed.includes(`"startLine":${(((n - 1) * 25) % 200) + 1},`) || (n % 10 === 0 && absorbed.includes('longhaul_listDirectory')), `request 2's call ${id} is neither in request 3's prompt nor in a summarizer transcript`);
+					assert.ok(
+						verbatim.has(id) ||
+							absorbed.includes(`"startLine":${(((n - 1) * 25) % 200) + 1},`) ||
+							(n % 10 === 0 && absorbed.includes('longhaul_listDirectory')),
+						`request 2's call ${id} is neither in request 3's prompt nor in a summarizer transcript`,
+					);
 				}
 			});
 		}

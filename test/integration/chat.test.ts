@@ -5,14 +5,17 @@ import { lastRequest, resetSession, scriptedModel, sendChat, setHandler, userTex
 describe('@longhaul in the Chat view', () => {
 	beforeEach(resetSession);
 
-	it('answers with the scripted model\'s reply to the prompt', async () => {
+	it("answers with the scripted model's reply to the prompt", async () => {
 		const handled = await sendChat('@longhaul hello');
 		assert.strictEqual(handled.prompt, 'hello');
 		assert.strictEqual(handled.errorMessage, undefined);
 		const scripted = await scriptedModel();
 		const request = lastRequest(scripted);
 		assert.match(userText(request), /hello/, 'the scripted model should have received the prompt');
-		assert.ok(handled.markdown.includes(defaultReplyText(lastUserText(request.messages))), `expected the scripted reply in the response, got: ${JSON.stringify(handled.markdown)}`);
+		assert.ok(
+			handled.markdown.includes(defaultReplyText(lastUserText(request.messages))),
+			`expected the scripted reply in the response, got: ${JSON.stringify(handled.markdown)}`,
+		);
 	});
 
 	it('streams every chunk of a scripted reply, in order', async () => {

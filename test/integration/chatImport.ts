@@ -50,7 +50,13 @@ export async function importChat(session: ExportedSession): Promise<void> {
  * request (user text, response text, metadata) replaced by `to`; `rewriteMetadata` may then change
  * Longhaul's metadata of the copy.
  */
-export function cloneRequest(request: ExportedRequest, from: string, to: string, suffix: string, rewriteMetadata?: (metadata: Record<string, unknown>) => void): ExportedRequest {
+export function cloneRequest(
+	request: ExportedRequest,
+	from: string,
+	to: string,
+	suffix: string,
+	rewriteMetadata?: (metadata: Record<string, unknown>) => void,
+): ExportedRequest {
 	let json = JSON.stringify(request).split(from).join(to);
 	for (const id of [request.requestId, request.responseId].filter((x): x is string => !!x)) {
 		json = json.split(id).join(`${id}-${suffix}`);

@@ -57,7 +57,10 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 			const stored = meta(first).longhaul.doneLedger;
 			assert.ok(stored, 'the ledger is stored in the turn metadata');
 			assert.deepStrictEqual(stored.requests, ['LEDGER-TASK-ONE: read the data file']);
-			assert.ok(stored.reads.some(r => r.path === DATA_FILE && r.count >= 20), `the reads are recorded: ${JSON.stringify(stored.reads)}`);
+			assert.ok(
+				stored.reads.some(r => r.path === DATA_FILE && r.count >= 20),
+				`the reads are recorded: ${JSON.stringify(stored.reads)}`,
+			);
 
 			const before = script.agentRequests.length;
 			const second = await sendChat('@longhaul LEDGER-TASK-TWO: two more reads', { timeoutMs: 60_000 });
@@ -92,7 +95,9 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 				await (await scriptedModel()).setMaxInputTokens(SMALL_WINDOW);
 				const script = createSessionScript({ toolCalls: 40, dataFile: DATA_FILE });
 				await setHandler(script.handler);
-				const handled = await withSetting('maskOldToolResults', mask, () => sendChat('@longhaul read the data file, masking ' + (mask ? 'on' : 'off'), { timeoutMs: 90_000 }));
+				const handled = await withSetting('maskOldToolResults', mask, () =>
+					sendChat('@longhaul read the data file, masking ' + (mask ? 'on' : 'off'), { timeoutMs: 90_000 }),
+				);
 				assert.strictEqual(handled.errorMessage, undefined);
 				assert.strictEqual(meta(handled).toolCalls, 40);
 				for (const request of script.agentRequests) assert.deepStrictEqual(pairingProblems(request), []);
@@ -101,12 +106,17 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 			const off = await run(false);
 			const on = await run(true);
 			const masked = on.script.agentRequests.flatMap(toolResults).filter(t => MASKED.test(t));
-			say(`      masking off: ${off.script.summarizerRequests.length} summarizer requests; on: ${on.script.summarizerRequests.length} summarizer requests, ${meta(on.handled).masking.maskedResults} results masked in ${meta(on.handled).masking.maskings} steps, ${meta(on.handled).masking.freedTokens} tokens freed`);
+			say(
+				`      masking off: ${off.script.summarizerRequests.length} summarizer requests; on: ${on.script.summarizerRequests.length} summarizer requests, ${meta(on.handled).masking.maskedResults} results masked in ${meta(on.handled).masking.maskings} steps, ${meta(on.handled).masking.freedTokens} tokens freed`,
+			);
 			assert.strictEqual(meta(off.handled).masking.maskedResults, 0);
 			assert.ok(meta(on.handled).masking.maskedResults > 0, 'results should be masked');
 			assert.ok(masked.length > 0, 'a masked placeholder should reach the model');
 			assert.match(on.handled.markdown, /Replaced \d+ older tool results? with short placeholders/);
-			assert.ok(on.script.summarizerRequests.length < off.script.summarizerRequests.length, `masking should save summarizer requests: ${on.script.summarizerRequests.length} vs ${off.script.summarizerRequests.length}`);
+			assert.ok(
+				on.script.summarizerRequests.length < off.script.summarizerRequests.length,
+				`masking should save summarizer requests: ${on.script.summarizerRequests.length} vs ${off.script.summarizerRequests.length}`,
+			);
 		});
 	});
 
@@ -162,7 +172,10 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 			assert.strictEqual(next.errorMessage, undefined);
 			assert.match(next.markdown, /Finished after 2 tool calls\./);
 			const prompt = allText(script.agentRequests[script.agentRequests.length - 1]);
-			assert.ok(prompt.includes('BACKGROUND-CANCEL read the data file') && prompt.includes('BACKGROUND-CANCEL-NEXT two more reads'), 'both requests stay in the prompt');
+			assert.ok(
+				prompt.includes('BACKGROUND-CANCEL read the data file') && prompt.includes('BACKGROUND-CANCEL-NEXT two more reads'),
+				'both requests stay in the prompt',
+			);
 		});
 
 		it('with the threshold at 0 nothing is prepared in the background', async () => {
@@ -191,7 +204,10 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 				calls++;
 				if (summaries > 0 && repeats < 3) {
 					repeats++;
-					return { text: 'Reading it again.', toolCalls: [{ callId: `repeat-${repeats}`, name: 'longhaul_readFile', input: { path: DATA_FILE, startLine: 1, endLine: 25 } }] };
+					return {
+						text: 'Reading it again.',
+						toolCalls: [{ callId: `repeat-${repeats}`, name: 'longhaul_readFile', input: { path: DATA_FILE, startLine: 1, endLine: 25 } }],
+					};
 				}
 				if (repeats === 3) afterBreak++;
 				if (afterBreak > 30) return { text: 'LOOP-BREAKER-DONE' };

@@ -30,11 +30,28 @@ export function toolResults(request: ScriptedRequest): { callId: string; text: s
 
 /** The size of a request as the fixture estimates it (ceil(chars / 4)), text of every part. */
 export function estimatedTokens(request: ScriptedRequest): number {
-	const chars = request.messages.reduce((sum, m) => sum + m.parts.reduce((s, p) => s + (p.kind === 'text' ? p.value.length : p.kind === 'toolResult' ? p.text.length : p.kind === 'toolCall' ? JSON.stringify(p.input).length + p.name.length : p.value.length), 0), 0);
+	const chars = request.messages.reduce(
+		(sum, m) =>
+			sum +
+			m.parts.reduce(
+				(s, p) =>
+					s +
+					(p.kind === 'text'
+						? p.value.length
+						: p.kind === 'toolResult'
+							? p.text.length
+							: p.kind === 'toolCall'
+								? JSON.stringify(p.input).length + p.name.length
+								: p.value.length),
+				0,
+			),
+		0,
+	);
 	return Math.ceil(chars / 4);
 }
 
-export const GOOD_SUMMARY = '<summary>The user asked to inspect the data files; the agent read several of them. Nothing was changed. Continue reading the remaining files.</summary>';
+export const GOOD_SUMMARY =
+	'<summary>The user asked to inspect the data files; the agent read several of them. Nothing was changed. Continue reading the remaining files.</summary>';
 
 export interface ScriptedCall {
 	readonly name: string;

@@ -8,7 +8,19 @@ import * as vscode from 'vscode';
 import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model/src/api';
 import type { HandledRequest } from '../../src/agent/api';
 import { resetSession, scriptedModel, sendChat, setHandler } from './helpers';
-import { DATA_DIR, agentScript, allText, assertAllRequestsPresent, createDataFiles, estimatedTokens, hugeSummary, removeDataFiles, toolResults, waitFor, workspaceRoot } from './faultScript';
+import {
+	DATA_DIR,
+	agentScript,
+	allText,
+	assertAllRequestsPresent,
+	createDataFiles,
+	estimatedTokens,
+	hugeSummary,
+	removeDataFiles,
+	toolResults,
+	waitFor,
+	workspaceRoot,
+} from './faultScript';
 
 /** A window where ~16 tool results of 1.5k characters overflow once (VS Code's own tool definitions take ~7.5k tokens of it). */
 const WINDOW = 16_000;
@@ -40,7 +52,9 @@ async function assertConversationContinues(earlier: readonly string[]): Promise<
 }
 
 /** Turn 2 overflows the window while the summarizer misbehaves as `summarizer` says. */
-async function summarizerFault(summarizer: (request: ScriptedRequest, n: number) => ScriptedReply): Promise<{ handled: HandledRequest; summarizerRequests: number; agentRequests: readonly ScriptedRequest[] }> {
+async function summarizerFault(
+	summarizer: (request: ScriptedRequest, n: number) => ScriptedReply,
+): Promise<{ handled: HandledRequest; summarizerRequests: number; agentRequests: readonly ScriptedRequest[] }> {
 	await (await scriptedModel()).setMaxInputTokens(WINDOW);
 	await firstTurn();
 	const script = agentScript({ id: 't2', toolCalls: 16, summarizer });
@@ -55,7 +69,11 @@ function assertFellBackToTruncation(result: Awaited<ReturnType<typeof summarizer
 	assert.strictEqual(handled.errorMessage, undefined, `the request should complete, got error: ${handled.errorMessage}`);
 	assert.ok(result.summarizerRequests >= 2, `expected a Full and a Simple attempt, got ${result.summarizerRequests} summarizer requests`);
 	assert.match(handled.markdown, /could not be summarized/, 'the chat should say the summary failed');
-	assert.match(handled.markdown, outcome, `the chat should name how the attempts failed: ${handled.markdown.match(/could not be summarized[^)]*\)/g)?.join(' | ')}`);
+	assert.match(
+		handled.markdown,
+		outcome,
+		`the chat should name how the attempts failed: ${handled.markdown.match(/could not be summarized[^)]*\)/g)?.join(' | ')}`,
+	);
 	assert.match(handled.markdown, /Removed \d+ old tool results?/, 'the chat should say old tool results were removed');
 	assert.match(handled.markdown, /Done \(t2\)\./, 'the request should run to its end');
 	assert.strictEqual(result.agentRequests.length, 17, 'every scripted step should have run');
@@ -142,7 +160,7 @@ describe('Faults: the summarizer fails', () => {
 	});
 });
 
-describe('Faults: the agent\'s own model request fails', () => {
+describe("Faults: the agent's own model request fails", () => {
 	before(createDataFiles);
 	after(removeDataFiles);
 	beforeEach(resetSession);
@@ -155,7 +173,10 @@ describe('Faults: the agent\'s own model request fails', () => {
 			await setHandler(request => (inner.agentRequests.length === 2 ? { throw: { message: 'upstream went away', code } } : inner.handler(request)));
 			const handled = await sendChat(P2);
 			assert.ok(handled.errorMessage, 'the request should end with an error message');
-			assert.match(handled.errorMessage!, code ? /could not answer \(Blocked\).*upstream went away.*conversation is kept/ : /upstream went away.*conversation is kept/);
+			assert.match(
+				handled.errorMessage!,
+				code ? /could not answer \(Blocked\).*upstream went away.*conversation is kept/ : /upstream went away.*conversation is kept/,
+			);
 			const follow = agentScript({ id: 't3', toolCalls: 0, finalText: 'Follow-up answered.' });
 			await setHandler(follow.handler);
 			const next = await sendChat(P3);
@@ -228,7 +249,12 @@ describe('Faults: tools that fail or flood', () => {
 		assert.match(result, /truncated/, 'the result should carry a truncation marker');
 		assert.match(result, /row 0: /, 'the head of the file should be kept');
 		assert.ok(result.length < 100_000, `the result reached the prompt with ${result.length} characters`);
-		const toolTokens = Math.ceil(vscode.lm.tools.filter(t => request.tools.includes(t.name)).map(t => JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema })).join('\n').length / 4);
+		const toolTokens = Math.ceil(
+			vscode.lm.tools
+				.filter(t => request.tools.includes(t.name))
+				.map(t => JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }))
+				.join('\n').length / 4,
+		);
 		const total = estimatedTokens(request) + toolTokens;
 		assert.ok(total <= WINDOW, `the prompt (~${total} tokens with tool definitions) should fit the ${WINDOW}-token window`);
 		await assertConversationContinues(['@longhaul read the huge file']);

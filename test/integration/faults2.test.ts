@@ -14,8 +14,8 @@ import type { HandledRequest } from '../../src/agent/api';
 import { SCRIPTED_MODEL_SELECTOR, newChat, resetSession, scriptedModel, sendChat, setHandler } from './helpers';
 import { cloneRequest, exportChat, importChat, type ExportedRequest, type ExportedSession } from './chatImport';
 import { readLonghaulLog } from './longhaulLog';
-import { rebuildConversation } from '../../src/common/metadata';
-import { computeBudget, toolResultBudget } from '../../src/common/budget';
+import { rebuildConversation } from '../../src/common/persistence/metadata';
+import { computeBudget, toolResultBudget } from '../../src/common/tokens/budget';
 import { renderAgent } from '../../src/agent/promptRendering';
 import { agentScript, allText, assertAllRequestsPresent, createDataFiles, delay, removeDataFiles, toolResults, waitFor } from './faultScript';
 import { recordFaultResult } from './faultResults';
@@ -72,7 +72,12 @@ describe('Faults 4: the user cancels during a tool call and during streaming', (
 		await firstTurn();
 		const model = await scriptedModel();
 		const toolsBefore = { ...model.waitTool };
-		const script = agentScript({ id: 'c2', toolCalls: 3, call: i => (i === 1 ? { name: WAIT_TOOL, input: { ms: 60_000, label: 'slow' } } : { name: 'longhaul_readFile', input: { path: 'fault-data/chunk-0.txt' } }) });
+		const script = agentScript({
+			id: 'c2',
+			toolCalls: 3,
+			call: i =>
+				i === 1 ? { name: WAIT_TOOL, input: { ms: 60_000, label: 'slow' } } : { name: 'longhaul_readFile', input: { path: 'fault-data/chunk-0.txt' } },
+		});
 		await setHandler(script.handler);
 		const pending = sendChat(P2, { timeoutMs: 50_000 });
 		await waitFor(() => model.waitTool.started > toolsBefore.started, 20_000, 'the slow tool was never started');
@@ -97,11 +102,21 @@ describe('Faults 4: the user cancels during a tool call and during streaming', (
 
 		const followUp = await assertFollowUpWorks();
 		const results = toolResults(followUp);
-		assert.ok(results.some(r => r.callId === 'c2-0' && /File 0 line 0/.test(r.text)), 'the finished call before the cancel is kept verbatim');
+		assert.ok(
+			results.some(r => r.callId === 'c2-0' && /File 0 line 0/.test(r.text)),
+			'the finished call before the cancel is kept verbatim',
+		);
 		const interrupted = results.find(r => r.callId === 'c2-1');
 		assert.ok(interrupted, 'the cancelled call is closed with a result in the next prompt');
 		assert.doesNotMatch(interrupted.text, /waited/, 'the cancelled call has no real result');
-		recordFaultResult({ id: '4b', fault: 'the user cancels during a tool call (60 s tool)', test: 'faults2.test.ts › cancel during a slow tool call', survived: true, requestsLost: 0, detail: `ended ${elapsed} ms after the cancel; the tool saw the cancel; 0 requests after it; follow-up OK` });
+		recordFaultResult({
+			id: '4b',
+			fault: 'the user cancels during a tool call (60 s tool)',
+			test: 'faults2.test.ts › cancel during a slow tool call',
+			survived: true,
+			requestsLost: 0,
+			detail: `ended ${elapsed} ms after the cancel; the tool saw the cancel; 0 requests after it; follow-up OK`,
+		});
 	});
 
 	it('cancel while the reply streams: the stream stops, the partial text is kept, nothing more is sent, the next request works', async function () {
@@ -136,7 +151,14 @@ describe('Faults 4: the user cancels during a tool call and during streaming', (
 		console.log(`      cancel while streaming: recorded as cancelled: ${streamedCancelled}`);
 		const followUp = await assertFollowUpWorks();
 		assert.ok(userOrAssistantText(followUp).includes(text(P2)), 'the cancelled request is still in the conversation');
-		recordFaultResult({ id: '4c', fault: 'the user cancels while the reply streams (200 chunks, 100 ms apart)', test: 'faults2.test.ts › cancel while the reply streams', survived: true, requestsLost: 0, detail: `ended ${elapsed} ms after the cancel; 0 requests after it; follow-up OK; turn recorded as cancelled: ${streamedCancelled}` });
+		recordFaultResult({
+			id: '4c',
+			fault: 'the user cancels while the reply streams (200 chunks, 100 ms apart)',
+			test: 'faults2.test.ts › cancel while the reply streams',
+			survived: true,
+			requestsLost: 0,
+			detail: `ended ${elapsed} ms after the cancel; 0 requests after it; follow-up OK; turn recorded as cancelled: ${streamedCancelled}`,
+		});
 	});
 });
 
@@ -147,7 +169,7 @@ function userOrAssistantText(request: ScriptedRequest): string {
 describe('Faults 5: turns of another participant in the same chat', () => {
 	beforeEach(resetSession);
 
-	it('another participant\'s turn between two Longhaul turns is not replayed, and the conversation goes on', async function () {
+	it("another participant's turn between two Longhaul turns is not replayed, and the conversation goes on", async function () {
 		this.timeout(60_000);
 		const first = agentScript({ id: 'o1', toolCalls: 0, finalText: 'First answer ALPHA-ANSWER.' });
 		await setHandler(first.handler);
@@ -169,11 +191,18 @@ describe('Faults 5: turns of another participant in the same chat', () => {
 		assert.match(three.markdown, /Third answer\./);
 		for (const request of third.agentRequests) {
 			const all = allText(request);
-			assert.ok(all.includes('first request ALPHA-REQUEST') && all.includes('First answer ALPHA-ANSWER.'), 'Longhaul\'s own earlier turn is in the prompt');
+			assert.ok(all.includes('first request ALPHA-REQUEST') && all.includes('First answer ALPHA-ANSWER.'), "Longhaul's own earlier turn is in the prompt");
 			assert.ok(all.includes('third request CHARLIE-REQUEST'));
-			assert.ok(!all.includes('BRAVO-OTHER-REQUEST') && !all.includes('Other participant reply'), 'the other participant\'s turn is not replayed to the model');
+			assert.ok(!all.includes('BRAVO-OTHER-REQUEST') && !all.includes('Other participant reply'), "the other participant's turn is not replayed to the model");
 		}
-		recordFaultResult({ id: '5b', fault: 'a turn of another participant (@scripted-other) between Longhaul turns', test: 'faults2.test.ts › another participant\'s turn between two Longhaul turns', survived: true, requestsLost: 0, detail: 'VS Code 1.139 leaves other participants\' turns out of ChatContext.history; the next Longhaul request works and holds both of its own turns' });
+		recordFaultResult({
+			id: '5b',
+			fault: 'a turn of another participant (@scripted-other) between Longhaul turns',
+			test: "faults2.test.ts › another participant's turn between two Longhaul turns",
+			survived: true,
+			requestsLost: 0,
+			detail: "VS Code 1.139 leaves other participants' turns out of ChatContext.history; the next Longhaul request works and holds both of its own turns",
+		});
 	});
 });
 
@@ -222,10 +251,12 @@ describe('Faults 5: damaged Longhaul metadata in a real chat history', () => {
 			4: m => delete m.longhaul,
 			5: m => (m.longhaul = 42),
 		};
-		const requests = [0, 1, 2, 3, 4, 5, 6].map(k => cloneRequest(template, 'DAMAGE-000', `DAMAGE-00${k}`, `d${k}`, m => {
-			renumberRounds(m, `d${k}`);
-			damage[k]?.(m);
-		}));
+		const requests = [0, 1, 2, 3, 4, 5, 6].map(k =>
+			cloneRequest(template, 'DAMAGE-000', `DAMAGE-00${k}`, `d${k}`, m => {
+				renumberRounds(m, `d${k}`);
+				damage[k]?.(m);
+			}),
+		);
 		await newChat();
 		await importChat(withRequests(exported, requests));
 		const logBefore = readLonghaulLog().length;
@@ -239,7 +270,9 @@ describe('Faults 5: damaged Longhaul metadata in a real chat history', () => {
 		const user = allText(prompt);
 		for (let k = 0; k <= 6; k++) assert.ok(user.includes(`DAMAGE-00${k} read two files`), `the user request of turn ${k} is kept (damaged or not)`);
 		const ids = toolResults(prompt).map(r => r.callId);
-		for (const k of [0, 6]) assert.ok(ids.includes(`dmg-0-d${k}`) && ids.includes(`dmg-1-d${k}`), `the intact turn ${k} keeps its tool rounds: ${ids.join(', ')}`);
+		for (const k of [0, 6]) {
+			assert.ok(ids.includes(`dmg-0-d${k}`) && ids.includes(`dmg-1-d${k}`), `the intact turn ${k} keeps its tool rounds: ${ids.join(', ')}`);
+		}
 		for (const k of [1, 2, 4, 5]) assert.ok(!ids.some(id => id.endsWith(`-d${k}`)), `turn ${k}'s unreadable record adds no rounds`);
 		assert.ok(ids.includes('dmg-1-d3'), 'the good round of the partly damaged turn 3 is kept');
 		assert.deepStrictEqual(unpairedCalls(prompt), [], 'every call in the prompt has a result');
@@ -249,7 +282,15 @@ describe('Faults 5: damaged Longhaul metadata in a real chat history', () => {
 		const notes = log.split('\n').filter(l => /history: /.test(l));
 		console.log(`      damaged history: ${notes.length} log notes`);
 		assert.ok(notes.length >= 4, `each damaged turn should be noted in the log, got: ${notes.join(' / ')}`);
-		recordFaultResult({ id: '5a', fault: 'ChatContext.history with an unknown schema version, truncated metadata, a broken round, no record, a number instead of a record (chat imported through workbench.action.chat.import)', test: 'faults2.test.ts › turns with an unknown schema version, truncated or wrong-typed metadata are skipped…', survived: true, requestsLost: 0, detail: `all 8 user requests in the next prompt; intact turns keep their rounds; ${notes.length} 'history:' notes in the log` });
+		recordFaultResult({
+			id: '5a',
+			fault:
+				'ChatContext.history with an unknown schema version, truncated metadata, a broken round, no record, a number instead of a record (chat imported through workbench.action.chat.import)',
+			test: 'faults2.test.ts › turns with an unknown schema version, truncated or wrong-typed metadata are skipped…',
+			survived: true,
+			requestsLost: 0,
+			detail: `all 8 user requests in the next prompt; intact turns keep their rounds; ${notes.length} 'history:' notes in the log`,
+		});
 	});
 });
 
@@ -283,7 +324,10 @@ describe('Faults 6: a history of 2,000 rounds', () => {
 	const ROUNDS_PER_TURN = 20;
 
 	/** Time from sending `query` to the model's first request for it, and that request. */
-	async function timeToFirstRequest(query: string, reply: (request: ScriptedRequest) => ScriptedReply): Promise<{ ms: number; first: ScriptedRequest; handled: HandledRequest }> {
+	async function timeToFirstRequest(
+		query: string,
+		reply: (request: ScriptedRequest) => ScriptedReply,
+	): Promise<{ ms: number; first: ScriptedRequest; handled: HandledRequest }> {
 		let firstAt: number | undefined;
 		let first: ScriptedRequest | undefined;
 		await setHandler(request => {
@@ -312,7 +356,12 @@ describe('Faults 6: a history of 2,000 rounds', () => {
 		await resetSession();
 
 		// One real turn of ROUNDS_PER_TURN trivial tool rounds, recorded by Longhaul...
-		const script = agentScript({ id: 'big', toolCalls: ROUNDS_PER_TURN, call: i => ({ name: WAIT_TOOL, input: { ms: 0, label: `round ${i}` } }), finalText: 'Big turn done.' });
+		const script = agentScript({
+			id: 'big',
+			toolCalls: ROUNDS_PER_TURN,
+			call: i => ({ name: WAIT_TOOL, input: { ms: 0, label: `round ${i}` } }),
+			finalText: 'Big turn done.',
+		});
 		await setHandler(script.handler);
 		const real = await sendChat('@longhaul BIGSESSION-000 long session request', { timeoutMs: 60_000 });
 		assert.strictEqual(real.errorMessage, undefined, `the real turn failed: ${real.errorMessage}`);
@@ -324,8 +373,11 @@ describe('Faults 6: a history of 2,000 rounds', () => {
 			const tag = `BIGSESSION-${String(k).padStart(3, '0')}`;
 			return cloneRequest(template, 'BIGSESSION-000', tag, `b${k}`, m => renumberRounds(m, `b${k}`));
 		});
-		const storedRounds = requests.reduce((n, r) => n + ((r.result?.metadata?.longhaul as { rounds: unknown[] }).rounds.length), 0);
-		const storedCalls = requests.reduce((n, r) => n + ((r.result?.metadata?.longhaul as { rounds: { toolCalls: unknown[] }[] }).rounds.reduce((c, round) => c + round.toolCalls.length, 0)), 0);
+		const storedRounds = requests.reduce((n, r) => n + (r.result?.metadata?.longhaul as { rounds: unknown[] }).rounds.length, 0);
+		const storedCalls = requests.reduce(
+			(n, r) => n + (r.result?.metadata?.longhaul as { rounds: { toolCalls: unknown[] }[] }).rounds.reduce((c, round) => c + round.toolCalls.length, 0),
+			0,
+		);
 		assert.ok(storedCalls >= 2_000, `the history should hold 2,000 tool rounds, holds ${storedCalls}`);
 		await newChat();
 		await importChat(withRequests(exported, requests));
@@ -346,10 +398,19 @@ describe('Faults 6: a history of 2,000 rounds', () => {
 		const detail = `${storedRounds} stored rounds (${storedCalls} tool calls) in ${TURNS} turns; send → first model request (${kind}): median ${median(samples)} ms (${samples.join(' / ')}) vs ${median(baseline)} ms in an empty chat (${baseline.join(' / ')}); extra for the history (VS Code + Longhaul): ${extra} ms; Longhaul's own history work in the same host (rebuild from metadata + render, first / repeated): ${own}; the prompt holds ${verbatim} tool results verbatim, ~${Math.round(allText(prompt).length / 4)} tokens of text`;
 		console.log(`      ${detail}`);
 
-		for (let k = 0; k < TURNS; k += 11) assert.ok(allText(prompt).includes(`BIGSESSION-${String(k).padStart(3, '0')} long session request`), `user request ${k} is in the prompt`);
+		for (let k = 0; k < TURNS; k += 11) {
+			assert.ok(allText(prompt).includes(`BIGSESSION-${String(k).padStart(3, '0')} long session request`), `user request ${k} is in the prompt`);
+		}
 		if (kind === 'the agent request') assert.strictEqual(verbatim, storedCalls, 'every stored round fits the 128k window and is sent verbatim');
 		// A generous sanity bound only; the number that matters is printed and recorded.
 		assert.ok(median(samples) < 10_000, `starting a request after 2,000 rounds took ${median(samples)} ms`);
-		recordFaultResult({ id: '6', fault: 'a history of 2,000 rounds (a real 20-round turn, exported and imported as 100 turns)', test: 'faults2.test.ts › a request after 2,000 stored rounds starts quickly', survived: true, requestsLost: 0, detail });
+		recordFaultResult({
+			id: '6',
+			fault: 'a history of 2,000 rounds (a real 20-round turn, exported and imported as 100 turns)',
+			test: 'faults2.test.ts › a request after 2,000 stored rounds starts quickly',
+			survived: true,
+			requestsLost: 0,
+			detail,
+		});
 	});
 });

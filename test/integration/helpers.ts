@@ -76,11 +76,13 @@ export async function sendChat(query: string, options: SendChatOptions = {}): Pr
 		// (or waits for a confirmation), so a participant that throws fails here with its message
 		// instead of a timeout.
 		const result = await withTimeout(
-			Promise.resolve(vscode.commands.executeCommand<ChatCommandResult | undefined>('workbench.action.chat.open', {
-				query,
-				modelSelector: options.modelSelector ?? SCRIPTED_MODEL_SELECTOR,
-				blockOnResponse: true,
-			})),
+			Promise.resolve(
+				vscode.commands.executeCommand<ChatCommandResult | undefined>('workbench.action.chat.open', {
+					query,
+					modelSelector: options.modelSelector ?? SCRIPTED_MODEL_SELECTOR,
+					blockOnResponse: true,
+				}),
+			),
 			timeoutMs,
 			`the chat response to ${JSON.stringify(query)} did not complete within ${timeoutMs} ms`,
 		);

@@ -73,7 +73,10 @@ function reportTests(runner: Mocha.Runner, root: Mocha.Suite, grep: RegExp | und
 	const startedAt = new Date().toISOString();
 	const tests: TestOutcome[] = [];
 	const seen = new Set<Mocha.Runnable>();
-	const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0].slice(0, 300);
+	const firstLine = (error: unknown) =>
+		String((error as Error)?.message ?? error)
+			.split('\n')[0]
+			.slice(0, 300);
 	const outcome = (runnable: Mocha.Runnable, state: TestState, kind: 'test' | 'hook', error?: unknown): TestOutcome => ({
 		fullTitle: runnable.fullTitle(),
 		title: runnable.title,

@@ -47,7 +47,9 @@ function agentRequestsWithSummary(script: SessionScript): { request: ScriptedReq
 async function longSession(mode: 'half-context' | 'legacy'): Promise<number[]> {
 	const script = createSessionScript({ toolCalls: 60, dataFile: DATA_FILE, finalText: 'LONG-SESSION-DONE' });
 	await setHandler(script.handler);
-	const handled = await withSetting('halfContextSummarization', mode === 'half-context', () => sendChat('@longhaul read the data file piece by piece', { timeoutMs: 50_000 }));
+	const handled = await withSetting('halfContextSummarization', mode === 'half-context', () =>
+		sendChat('@longhaul read the data file piece by piece', { timeoutMs: 50_000 }),
+	);
 	const metadata = handled.metadata as unknown as Metadata;
 
 	assert.strictEqual(handled.errorMessage, undefined, `the request failed: ${handled.errorMessage}`);
@@ -88,7 +90,10 @@ async function longSession(mode: 'half-context' | 'legacy'): Promise<number[]> {
 			assert.ok(!text.includes('<conversation-summary>\n'), `agent request ${i + 1} came before any summary`);
 			return;
 		}
-		assert.ok(text.includes(`<conversation-summary>\n${summaryMarker(newest)}`), `agent request ${i + 1} should hold SUMMARY-${newest} in <conversation-summary>`);
+		assert.ok(
+			text.includes(`<conversation-summary>\n${summaryMarker(newest)}`),
+			`agent request ${i + 1} should hold SUMMARY-${newest} in <conversation-summary>`,
+		);
 		assert.deepStrictEqual(summaryNumbersIn(text), [newest], `agent request ${i + 1} should show only the newest summary (SUMMARY-${newest})`);
 		assert.strictEqual(text.split('<conversation-summary>\n').length - 1, 1, `agent request ${i + 1} should have exactly one summary block`);
 		assert.ok(text.includes('read the data file piece by piece'), `agent request ${i + 1} should keep the user's request verbatim`);
@@ -97,7 +102,9 @@ async function longSession(mode: 'half-context' | 'legacy'): Promise<number[]> {
 	assert.strictEqual(keptAfterSummary.length, metadata.summarizations, 'each summarization should be followed by an agent request');
 	// Each round here has one call, and the summary is made before the next prompt is rendered, so
 	// that prompt holds exactly the rounds the notice says were kept verbatim.
-	notices.forEach((n, i) => assert.strictEqual(keptAfterSummary[i], Number(n[2]), `after summarization ${i + 1} the prompt should hold the ${n[2]} kept round(s)' results`));
+	notices.forEach((n, i) =>
+		assert.strictEqual(keptAfterSummary[i], Number(n[2]), `after summarization ${i + 1} the prompt should hold the ${n[2]} kept round(s)' results`),
+	);
 	return keptAfterSummary;
 }
 
@@ -126,7 +133,7 @@ describe('long sessions in a small window', function () {
 		assert.ok(mean(halfKept) >= 2 * mean(legacyKept), `half-context should keep at least twice as much: ${mean(halfKept)} vs ${mean(legacyKept)}`);
 	});
 
-	it('later requests in the same chat see the first request\'s summary and rounds rebuilt from metadata', async () => {
+	it("later requests in the same chat see the first request's summary and rounds rebuilt from metadata", async () => {
 		const script = createSessionScript({ toolCalls: 30, dataFile: DATA_FILE, finalText: 'FIRST-DONE' });
 		await setHandler(script.handler);
 		await withSetting('halfContextSummarization', true, async () => {
@@ -148,7 +155,7 @@ describe('long sessions in a small window', function () {
 			const secondPrompt = script.agentRequests[agentsBefore];
 			assert.ok(secondPrompt, 'the second request should reach the model');
 			let text = allText(secondPrompt);
-			assert.ok(text.includes('TASK-ALPHA: read the data file'), 'request 2 should see request 1\'s user text');
+			assert.ok(text.includes('TASK-ALPHA: read the data file'), "request 2 should see request 1's user text");
 			assert.ok(text.includes('TASK-BETA: now summarize what you read'), 'request 2 should see its own text');
 			const newestSeen = script.log.slice(0, script.log.indexOf(script.log.find(e => e.request === secondPrompt)!)).filter(e => e.kind === 'summarizer').length;
 			assert.ok(newestSeen >= newestAfterFirst);
@@ -157,7 +164,7 @@ describe('long sessions in a small window', function () {
 			assert.deepStrictEqual(pairingProblems(secondPrompt), []);
 			if (newestSeen === newestAfterFirst) {
 				// No summarization at the start of request 2: exactly the verbatim rounds of request 1 came back.
-				assert.deepStrictEqual(toolCallIds(secondPrompt), keptIds, 'request 2 should replay request 1\'s verbatim rounds from metadata');
+				assert.deepStrictEqual(toolCallIds(secondPrompt), keptIds, "request 2 should replay request 1's verbatim rounds from metadata");
 			}
 			for (const id of summarizedIds) assert.ok(!toolCallIds(secondPrompt).includes(id), `summarized call ${id} should not come back verbatim`);
 
@@ -169,8 +176,16 @@ describe('long sessions in a small window', function () {
 			for (const user of ['TASK-ALPHA: read the data file', 'TASK-BETA: now summarize what you read', 'TASK-GAMMA: one more time']) {
 				assert.ok(text.includes(user), `request 3 should see ${JSON.stringify(user)}`);
 			}
-			assert.ok(text.indexOf('TASK-ALPHA') < text.indexOf('TASK-BETA') && text.indexOf('TASK-BETA') < text.indexOf('TASK-GAMMA'), 'user requests stay in order');
-			const newestForThird = script.log.slice(0, script.log.findIndex(e => e.request === thirdPrompt)).filter(e => e.kind === 'summarizer').length;
+			assert.ok(
+				text.indexOf('TASK-ALPHA') < text.indexOf('TASK-BETA') && text.indexOf('TASK-BETA') < text.indexOf('TASK-GAMMA'),
+				'user requests stay in order',
+			);
+			const newestForThird = script.log
+				.slice(
+					0,
+					script.log.findIndex(e => e.request === thirdPrompt),
+				)
+				.filter(e => e.kind === 'summarizer').length;
 			assert.ok(text.includes(`<conversation-summary>\n${summaryMarker(newestForThird)}`), `request 3 should see the newest summary SUMMARY-${newestForThird}`);
 			assert.deepStrictEqual(summaryNumbersIn(text), [newestForThird]);
 			assert.deepStrictEqual(pairingProblems(thirdPrompt), []);

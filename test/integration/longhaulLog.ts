@@ -22,5 +22,7 @@ export function longhaulLogFiles(): string[] {
 
 /** The text of every Longhaul log file. */
 export function readLonghaulLog(): string {
-	return longhaulLogFiles().map(f => fs.readFileSync(f, 'utf8')).join('\n');
+	return longhaulLogFiles()
+		.map(f => fs.readFileSync(f, 'utf8'))
+		.join('\n');
 }

@@ -14,7 +14,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import Mocha = require('mocha');
 import type { HandledRequest } from '../../src/agent/api';
-import { percentile } from '../../src/common/percentile';
+import { percentile } from '../../src/common/stats/percentile';
 import { roundTimes, type ReplayReport } from '../fixtures/scripted-model/src/replayMode';
 import { loadReplayScript } from '../fixtures/scripted-model/src/replayScript';
 import { resetSession, scriptedModel, sendChat, withSetting } from './helpers';
@@ -97,11 +97,21 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 			const metadata = handled.map(h => h.metadata as unknown as Metadata);
 			const stored = metadata.reduce((n, m) => n + (m?.summarizations ?? 0), 0);
 			const failed = handled.filter(h => h.errorMessage !== undefined);
-			const count = (pattern: RegExp, sum = false) => handled.reduce((n, h) => n + [...h.markdown.matchAll(pattern)].reduce((s, m) => s + (sum ? Number(m[1]) : 1), 0), 0);
+			const count = (pattern: RegExp, sum = false) =>
+				handled.reduce((n, h) => n + [...h.markdown.matchAll(pattern)].reduce((s, m) => s + (sum ? Number(m[1]) : 1), 0), 0);
 			const removed = count(REMOVED_NOTICE, true);
 			const loopBreaks = count(/Loop breaker:/g);
 			const backgroundSummaries = count(/Prepared in the background/g);
-			const bg = metadata.reduce((t, m) => ({ started: t.started + m.background.started, readyAtOverflow: t.readyAtOverflow + m.background.readyAtOverflow, awaitedAtOverflow: t.awaitedAtOverflow + m.background.awaitedAtOverflow, used: t.used + m.background.used, discarded: t.discarded + m.background.discarded }), { started: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0 });
+			const bg = metadata.reduce(
+				(t, m) => ({
+					started: t.started + m.background.started,
+					readyAtOverflow: t.readyAtOverflow + m.background.readyAtOverflow,
+					awaitedAtOverflow: t.awaitedAtOverflow + m.background.awaitedAtOverflow,
+					used: t.used + m.background.used,
+					discarded: t.discarded + m.background.discarded,
+				}),
+				{ started: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0 },
+			);
 			const agentRequests = scripted.requests.filter(r => !isSummarizationRequest(r));
 			const offeredNames = agentRequests.length ? agentRequests[agentRequests.length - 1].tools : [];
 			const predicted = await predictReplay(script, report.userTexts, report.seen, mode);
@@ -117,14 +127,41 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 				`      summarizer calls: ${times.summarizerMs.map(fmt).join(', ')} ms; absorbed rounds ${summarizerEvents.map(e => `${e.from}+${e.count}${e.matched ? '' : '?'}`).join(', ')}; summary tokens ${summarizerEvents.map(e => `${e.summaryTokens}/${e.capTokens}`).join(', ')}`,
 				`      budget: ${offeredNames.length} tools offered (${predicted.equivalent.toolTokens} tokens), ${predicted.equivalent.messages} message tokens; instructions +${predicted.equivalent.instructionsDelta} tokens over the benchmark's, so the Node replay runs at window ${predicted.equivalent.benchWindow} (${predicted.equivalent.benchMessages} message tokens); results between the two result caps: ${resultsBetweenCaps(script, predicted.equivalent.toolResultCaps)}`,
 				`      Node replay at that window: ${expected.requests} requests, verbatimHorizonRounds ${expected.verbatimHorizonRounds}, verbatimAfterSummaryRounds ${expected.verbatimAfterSummaryRounds}, renderMs p50 ${expected.renderMsP50} p95 ${expected.renderMsP95}`,
-				...(background ? [`      background: started ${bg.started}, ready at the overflow ${bg.readyAtOverflow}, still running at the overflow ${bg.awaitedAtOverflow}, used ${bg.used}, discarded ${bg.discarded}; summaries ready before the overflow: ${stored ? ((100 * bg.readyAtOverflow) / stored).toFixed(0) : 0}% of ${stored}`] : []),
+				...(background
+					? [
+							`      background: started ${bg.started}, ready at the overflow ${bg.readyAtOverflow}, still running at the overflow ${bg.awaitedAtOverflow}, used ${bg.used}, discarded ${bg.discarded}; summaries ready before the overflow: ${stored ? ((100 * bg.readyAtOverflow) / stored).toFixed(0) : 0}% of ${stored}`,
+						]
+					: []),
 				...(report.problems.length ? [`      replay problems: ${report.problems.slice(0, 5).join(' | ')}`] : []),
 			];
-			report_(lines, { session: SESSION, mode: `${background ? `${mode}+background` : mode}-${k}`, background: bg, ownTimeMs: own, window: WINDOW, wallMs, requests: agentEvents.length, recordedRounds: script.recordedRounds, toolCalls: report.toolCallsServed, summarizations: stored, summarizerRequests: summarizerEvents.length, failedTurns: failed.length, removed, loopBreaks, backgroundSummaries, predicted: expected, equivalent: predicted.equivalent, times });
+			report_(lines, {
+				session: SESSION,
+				mode: `${background ? `${mode}+background` : mode}-${k}`,
+				background: bg,
+				ownTimeMs: own,
+				window: WINDOW,
+				wallMs,
+				requests: agentEvents.length,
+				recordedRounds: script.recordedRounds,
+				toolCalls: report.toolCallsServed,
+				summarizations: stored,
+				summarizerRequests: summarizerEvents.length,
+				failedTurns: failed.length,
+				removed,
+				loopBreaks,
+				backgroundSummaries,
+				predicted: expected,
+				equivalent: predicted.equivalent,
+				times,
+			});
 			logReplay(report);
 
 			// Every turn completed: 0 overflows (a PromptTooLargeError ends the turn with an error) and nothing removed to fit.
-			assert.deepStrictEqual(failed.map(h => h.errorMessage), [], 'no turn may fail (overflow)');
+			assert.deepStrictEqual(
+				failed.map(h => h.errorMessage),
+				[],
+				'no turn may fail (overflow)',
+			);
 			assert.strictEqual(expected.overflows, 0, 'the Node replay should not overflow either');
 			assert.strictEqual(removed, expected.elidedToolResults, 'tool results removed to fit: real vs Node replay');
 			// The recording was played as recorded, every call through vscode.lm.invokeTool.
@@ -135,20 +172,34 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 			assert.ok(offeredNames.includes('replay_tool'), `the replay tool should be offered, got ${offeredNames.join(', ')}`);
 			metadata.forEach((m, i) => {
 				assert.strictEqual(m.summarizationMode, mode);
-				assert.strictEqual(m.toolCalls, script.turns[i].rounds.reduce((n, r) => n + r.calls.length, 0), `turn ${i + 1}: tool calls`);
+				assert.strictEqual(
+					m.toolCalls,
+					script.turns[i].rounds.reduce((n, r) => n + r.calls.length, 0),
+					`turn ${i + 1}: tool calls`,
+				);
 			});
 			// The budget the prediction uses is the one the product charged.
-			const productSideTools = toolDefinitionsText(offeredNames.map(name => vscode.lm.tools.find(t => t.name === name)!).map(t => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })));
+			const productSideTools = toolDefinitionsText(
+				offeredNames
+					.map(name => vscode.lm.tools.find(t => t.name === name)!)
+					.map(t => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+			);
 			assert.strictEqual(report.seen.toolDefinitions, productSideTools, 'the tool definitions the model received should be the ones vscode.lm.tools holds');
 			// Every user message so far is in every agent prompt, word for word (users are never summarized away).
 			assert.strictEqual(agentRequests.length, agentEvents.length);
 			agentRequests.forEach((request, i) => {
 				const texts = request.messages.filter(m => m.role !== 'assistant').flatMap(m => m.parts.flatMap(p => (p.kind === 'text' ? [p.value] : [])));
-				for (let t = 0; t <= agentEvents[i].turn; t++) assert.ok(texts.includes(report.userTexts[t]), `request ${i + 1}: turn ${t + 1}'s user message is missing`);
+				for (let t = 0; t <= agentEvents[i].turn; t++) {
+					assert.ok(texts.includes(report.userTexts[t]), `request ${i + 1}: turn ${t + 1}'s user message is missing`);
+				}
 			});
-			report.userTexts.forEach((text, t) => assert.strictEqual(text, script.turns[t].user, `turn ${t + 1}: the model should receive the recorded user message`));
+			report.userTexts.forEach((text, t) =>
+				assert.strictEqual(text, script.turns[t].user, `turn ${t + 1}: the model should receive the recorded user message`),
+			);
 			if (WINDOW === 16000) assert.ok(stored > 0, 'a 16k window should need summarizations for this session');
-			own.forEach((o, i) => assert.strictEqual(o.rounds, agentEvents.filter(e => e.turn === i).length - 1, `turn ${i + 1}: one own-time sample per model request after the first`));
+			own.forEach((o, i) =>
+				assert.strictEqual(o.rounds, agentEvents.filter(e => e.turn === i).length - 1, `turn ${i + 1}: one own-time sample per model request after the first`),
+			);
 			if (background) {
 				// Every summary prepared in the background was either used at an overflow or discarded, and
 				// every stored summary came from the background or from a summarization at the overflow.
@@ -157,7 +208,10 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 				assert.strictEqual(bg.used + bg.discarded, bg.started, 'each background summary is used or discarded');
 				assert.ok(bg.used > 0, 'at least one background summary should be used');
 				// A job discarded at the end of a turn may be cancelled before its request goes out.
-				assert.ok(summarizerEvents.length >= stored && summarizerEvents.length <= bg.started + (stored - bg.used), `summarizer requests ${summarizerEvents.length}: between the ${stored} stored and the ${bg.started} background ones plus those made at the overflow`);
+				assert.ok(
+					summarizerEvents.length >= stored && summarizerEvents.length <= bg.started + (stored - bg.used),
+					`summarizer requests ${summarizerEvents.length}: between the ${stored} stored and the ${bg.started} background ones plus those made at the overflow`,
+				);
 				return;
 			}
 			// Summarizations: what the Node replay predicts for the same session, window and mode.
@@ -187,7 +241,10 @@ function report_(lines: string[], numbers: { session: string; mode: string } & R
 function logReplay(report: ReplayReport): void {
 	if (!process.env.LONGHAUL_REPLAY_LOG) return;
 	for (const e of report.events) {
-		say(e.kind === 'agent' ? `      agent t${e.turn} r${e.round}` : `      summarizer ${e.mode} from ${e.from} count ${e.count} matched ${e.matched} tokens ${e.summaryTokens}/${e.capTokens}`);
+		say(
+			e.kind === 'agent'
+				? `      agent t${e.turn} r${e.round}`
+				: `      summarizer ${e.mode} from ${e.from} count ${e.count} matched ${e.matched} tokens ${e.summaryTokens}/${e.capTokens}`,
+		);
 	}
 }
-

@@ -9,8 +9,8 @@
 // capped at that budget's summary share, by the fixture as by the benchmark, so both write the
 // same summaries. The recording is fed to the benchmark as Longhaul stores it (calls on the replay
 // tool, the closing rounds: replayScript.ts storedConversation).
-import { computeBudget, summaryBudget, toolResultBudget } from '../../src/common/budget';
-import { TiktokenTokenizer } from '../../src/common/tokenizer';
+import { computeBudget, summaryBudget, toolResultBudget } from '../../src/common/tokens/budget';
+import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { agentInstructions } from '../../src/prompts/agentInstructions';
 import { TOOL_NAMES, WORKSPACE, replaySession, type ReplayResult, type StrategyName } from '../../bench/replay/replay';
 import { BENCH_TOOL } from '../../bench/replay/session';
@@ -38,7 +38,8 @@ export interface BenchEquivalent {
 export function benchEquivalent(seen: ReplayBudgetInput): BenchEquivalent {
 	const toolTokens = seen.toolDefinitions ? tokenizer.countTokens(seen.toolDefinitions) : 0;
 	const real = computeBudget(seen.window, toolTokens);
-	const instructionsDelta = tokenizer.countTokens(seen.instructions) - tokenizer.countTokens(agentInstructions({ toolNames: TOOL_NAMES, workspace: WORKSPACE, hasDoneLedger: false }));
+	const instructionsDelta =
+		tokenizer.countTokens(seen.instructions) - tokenizer.countTokens(agentInstructions({ toolNames: TOOL_NAMES, workspace: WORKSPACE, hasDoneLedger: false }));
 	const benchMessages = real.messages - instructionsDelta;
 	const benchToolTokens = tokenizer.countTokens(JSON.stringify(BENCH_TOOL));
 	// The message budget grows by 0 or 1 token per token of window, so some window hits it exactly.
@@ -58,7 +59,12 @@ export function benchEquivalent(seen: ReplayBudgetInput): BenchEquivalent {
 }
 
 /** The benchmark's replay of the session as the participant lived it (user messages as they arrived). */
-export async function predictReplay(script: ReplayScript, userTexts: readonly string[], seen: ReplayBudgetInput, strategy: StrategyName): Promise<{ equivalent: BenchEquivalent; result: ReplayResult }> {
+export async function predictReplay(
+	script: ReplayScript,
+	userTexts: readonly string[],
+	seen: ReplayBudgetInput,
+	strategy: StrategyName,
+): Promise<{ equivalent: BenchEquivalent; result: ReplayResult }> {
 	const equivalent = benchEquivalent(seen);
 	const stored = storedConversation(script);
 	const conversation = { turns: stored.turns.map((t, i) => ({ ...t, user: userTexts[i] ?? t.user })), activeRounds: [] };

@@ -20,31 +20,57 @@ async function collect(response: vscode.LanguageModelChatResponse): Promise<{ te
 	return { text, calls };
 }
 
-const tool: vscode.LanguageModelChatTool = { name: 'test_lookup', description: 'Looks something up.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } };
+const tool: vscode.LanguageModelChatTool = {
+	name: 'test_lookup',
+	description: 'Looks something up.',
+	inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+};
 
 describe('scripted-model fixture', () => {
 	beforeEach(resetSession);
 
 	it('reports scripted tool calls and logs tool calls and results it receives', async () => {
 		const api = await scriptedModel();
-		api.setHandler(req => (req.messages.some(m => m.parts.some(p => p.kind === 'toolResult')) ? { text: 'done' } : { text: 'looking', toolCalls: [{ callId: 'c1', name: 'test_lookup', input: { q: 'x' } }] }));
+		api.setHandler(req =>
+			req.messages.some(m => m.parts.some(p => p.kind === 'toolResult'))
+				? { text: 'done' }
+				: { text: 'looking', toolCalls: [{ callId: 'c1', name: 'test_lookup', input: { q: 'x' } }] },
+		);
 		const m = await model();
 		const token = new vscode.CancellationTokenSource().token;
 
 		const first = await collect(await m.sendRequest([vscode.LanguageModelChatMessage.User('find x')], { tools: [tool] }, token));
 		assert.strictEqual(first.text, 'looking');
-		assert.deepStrictEqual(first.calls.map(c => [c.callId, c.name, c.input]), [['c1', 'test_lookup', { q: 'x' }]]);
+		assert.deepStrictEqual(
+			first.calls.map(c => [c.callId, c.name, c.input]),
+			[['c1', 'test_lookup', { q: 'x' }]],
+		);
 		assert.deepStrictEqual(lastRequest(api).tools, ['test_lookup']);
 
-		const second = await collect(await m.sendRequest([
-			vscode.LanguageModelChatMessage.User('find x'),
-			vscode.LanguageModelChatMessage.Assistant([new vscode.LanguageModelTextPart('looking'), new vscode.LanguageModelToolCallPart('c1', 'test_lookup', { q: 'x' })]),
-			vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart('c1', [new vscode.LanguageModelTextPart('x is 42')])]),
-		], { tools: [tool] }, token));
+		const second = await collect(
+			await m.sendRequest(
+				[
+					vscode.LanguageModelChatMessage.User('find x'),
+					vscode.LanguageModelChatMessage.Assistant([
+						new vscode.LanguageModelTextPart('looking'),
+						new vscode.LanguageModelToolCallPart('c1', 'test_lookup', { q: 'x' }),
+					]),
+					vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart('c1', [new vscode.LanguageModelTextPart('x is 42')])]),
+				],
+				{ tools: [tool] },
+				token,
+			),
+		);
 		assert.strictEqual(second.text, 'done');
 		assert.deepStrictEqual(lastRequest(api).messages, [
 			{ role: 'user', parts: [{ kind: 'text', value: 'find x' }] },
-			{ role: 'assistant', parts: [{ kind: 'text', value: 'looking' }, { kind: 'toolCall', callId: 'c1', name: 'test_lookup', input: { q: 'x' } }] },
+			{
+				role: 'assistant',
+				parts: [
+					{ kind: 'text', value: 'looking' },
+					{ kind: 'toolCall', callId: 'c1', name: 'test_lookup', input: { q: 'x' } },
+				],
+			},
 			{ role: 'user', parts: [{ kind: 'toolResult', callId: 'c1', text: 'x is 42' }] },
 		]);
 		assert.strictEqual(api.requests.length, 2);
@@ -66,7 +92,9 @@ describe('scripted-model fixture', () => {
 		const m = await model();
 		const source = new vscode.CancellationTokenSource();
 		const started = Date.now();
-		const pending = m.sendRequest([vscode.LanguageModelChatMessage.User('slow')], {}, source.token).then(collect, (error: Error) => ({ text: '', calls: [], error }));
+		const pending = m
+			.sendRequest([vscode.LanguageModelChatMessage.User('slow')], {}, source.token)
+			.then(collect, (error: Error) => ({ text: '', calls: [], error }));
 		setTimeout(() => source.cancel(), 300);
 		const result = await pending;
 		assert.ok(Date.now() - started < 10_000, 'cancellation should end the reply long before the scripted delay');

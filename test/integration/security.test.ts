@@ -19,10 +19,14 @@ async function invoke(name: string, input: object, token = new vscode.Cancellati
 }
 
 async function assertRefused(name: string, input: object, reason: RegExp): Promise<void> {
-	await assert.rejects(invoke(name, input), (error: Error) => {
-		assert.match(error.message, reason, `unexpected error for ${JSON.stringify(input)}`);
-		return true;
-	}, `${name} should refuse ${JSON.stringify(input)}`);
+	await assert.rejects(
+		invoke(name, input),
+		(error: Error) => {
+			assert.match(error.message, reason, `unexpected error for ${JSON.stringify(input)}`);
+			return true;
+		},
+		`${name} should refuse ${JSON.stringify(input)}`,
+	);
 }
 
 /** Invokes a tool and answers its text, or the error it was refused with. */
@@ -53,12 +57,15 @@ async function hostLag<T>(body: () => Promise<T>): Promise<{ result: T; lagMs: n
 
 /** Every file and link below `dir` with its content or target. */
 function snapshot(dir: string): string[] {
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
-		const full = path.join(dir, e.name);
-		if (e.isSymbolicLink()) return [`${e.name} -> ${fs.readlinkSync(full)}`];
-		if (e.isDirectory()) return [`${e.name}/`, ...snapshot(full).map(p => `${e.name}/${p}`)];
-		return [`${e.name}: ${fs.readFileSync(full, 'utf8').slice(0, 200)}`];
-	}).sort();
+	return fs
+		.readdirSync(dir, { withFileTypes: true })
+		.flatMap(e => {
+			const full = path.join(dir, e.name);
+			if (e.isSymbolicLink()) return [`${e.name} -> ${fs.readlinkSync(full)}`];
+			if (e.isDirectory()) return [`${e.name}/`, ...snapshot(full).map(p => `${e.name}/${p}`)];
+			return [`${e.name}: ${fs.readFileSync(full, 'utf8').slice(0, 200)}`];
+		})
+		.sort();
 }
 
 /** A hard link, or undefined where the two folders are on different file systems. */
@@ -163,7 +170,11 @@ describe('Security: file tools stay inside the workspace', () => {
 		const inside = `${DATA_DIR}/created-by-edit.txt`;
 		fs.rmSync(path.join(workspaceRoot(), inside), { force: true });
 		const targets = [inside, '../escape-by-edit.txt', `${DATA_DIR}/link-dir/escape-by-edit.txt`, path.join(outside, 'escape-abs.txt')];
-		const script = agentScript({ id: 'write', toolCalls: targets.length, call: i => ({ name: 'longhaul_editFile', input: { path: targets[i], newText: 'written by the security test\n' } }) });
+		const script = agentScript({
+			id: 'write',
+			toolCalls: targets.length,
+			call: i => ({ name: 'longhaul_editFile', input: { path: targets[i], newText: 'written by the security test\n' } }),
+		});
 		await setHandler(script.handler);
 		let done = false;
 		const pending = sendChat('@longhaul write some files', { timeoutMs: 25_000 }).finally(() => (done = true));
@@ -210,7 +221,11 @@ describe('Security: file tools stay inside the workspace', () => {
 			{ path: `${DATA_DIR}/climb.txt` },
 			...(hard ? [{ path: `${DATA_DIR}/hard.txt`, overwrite: true }] : []),
 		];
-		const script = agentScript({ id: 'dangling', toolCalls: targets.length, call: i => ({ name: 'longhaul_editFile', input: { ...targets[i], newText: 'EVIL written through a link\n' } }) });
+		const script = agentScript({
+			id: 'dangling',
+			toolCalls: targets.length,
+			call: i => ({ name: 'longhaul_editFile', input: { ...targets[i], newText: 'EVIL written through a link\n' } }),
+		});
 		await setHandler(script.handler);
 		let done = false;
 		const pending = sendChat('@longhaul write notes', { timeoutMs: 35_000 }).finally(() => (done = true));
@@ -227,7 +242,15 @@ describe('Security: file tools stay inside the workspace', () => {
 		assert.strictEqual(results.length, targets.length);
 		results.forEach((r, i) => assert.match(r.text, /^Error: .*(symbolic link|hard links)/, `${targets[i].path}: ${r.text}`));
 		assert.deepStrictEqual(snapshot(outside), before, 'nothing outside the workspace may be created or changed');
-		recordFaultResult({ id: 'S-dangling', fault: 'editFile through dangling links and a hard link, confirmations accepted', test: 'security.test.ts', survived: true, requestsLost: 0, writesOutside: 0, detail: `${targets.length} writes refused (${hard ? 'hard link included' : 'no hard link: another file system'}); the outside folder unchanged` });
+		recordFaultResult({
+			id: 'S-dangling',
+			fault: 'editFile through dangling links and a hard link, confirmations accepted',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			writesOutside: 0,
+			detail: `${targets.length} writes refused (${hard ? 'hard link included' : 'no hard link: another file system'}); the outside folder unchanged`,
+		});
 	});
 
 	it('searchText and findFiles leave out files behind links that lead outside', async () => {
@@ -237,7 +260,15 @@ describe('Security: file tools stay inside the workspace', () => {
 		assert.match(search, /^0 match\(es\)/);
 		const found = await invoke('longhaul_findFiles', { pattern: `${DATA_DIR}/**/*secret*` });
 		assert.ok(!found.includes('link-dir/secret.txt'), `findFiles listed a file behind a link: ${found}`);
-		recordFaultResult({ id: 'S-search-links', fault: 'searchText / findFiles through links that lead outside', test: 'security.test.ts', survived: true, requestsLost: 0, writesOutside: 0, detail: `searchText: "${search.split('\n')[0]}"; findFiles: "${found.split('\n')[0]}"` });
+		recordFaultResult({
+			id: 'S-search-links',
+			fault: 'searchText / findFiles through links that lead outside',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			writesOutside: 0,
+			detail: `searchText: "${search.split('\n')[0]}"; findFiles: "${found.split('\n')[0]}"`,
+		});
 	});
 
 	it('readFile answers a named pipe at once and refuses a hard link to an outside file', async function () {
@@ -253,7 +284,14 @@ describe('Security: file tools stay inside the workspace', () => {
 			const read = await outcome('longhaul_readFile', { path: `${DATA_DIR}/read-hard.txt` });
 			assert.match(read, /^Error: .*2 hard links/);
 		}
-		recordFaultResult({ id: 'S-pipe', fault: 'readFile of a named pipe and of a hard link to an outside file', test: 'security.test.ts', survived: true, requestsLost: 0, detail: `the pipe was refused in ${pipeMs} ms; ${hard ? 'the hard link was refused' : 'hard link not tried (another file system)'}` });
+		recordFaultResult({
+			id: 'S-pipe',
+			fault: 'readFile of a named pipe and of a hard link to an outside file',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `the pipe was refused in ${pipeMs} ms; ${hard ? 'the hard link was refused' : 'hard link not tried (another file system)'}`,
+		});
 	});
 
 	it('odd paths: a name starting with .. is read; link loops and over-long names are refusals', async () => {
@@ -285,10 +323,19 @@ describe('Security: file tools stay inside the workspace', () => {
 		fs.writeFileSync(path.join(data, 'evil-big.txt'), `${xy}z\n`);
 		const source = new vscode.CancellationTokenSource();
 		setTimeout(() => source.cancel(), 1_000);
-		const cancelled = await hostLag(() => outcome('longhaul_searchText', { query: '(?:x|y|xy|yx){1,999}z', isRegexp: true, include: `${DATA_DIR}/evil-big.txt` }, source.token));
+		const cancelled = await hostLag(() =>
+			outcome('longhaul_searchText', { query: '(?:x|y|xy|yx){1,999}z', isRegexp: true, include: `${DATA_DIR}/evil-big.txt` }, source.token),
+		);
 		assert.ok(cancelled.ms >= 900 && cancelled.ms < 3_000, `the search answered ${cancelled.ms} ms after it started (cancelled at 1 s)`);
 		assert.ok(cancelled.lagMs < 1_000, `the extension host was blocked ${cancelled.lagMs} ms`);
-		recordFaultResult({ id: 'S-regex', fault: '(a+)+$ on 28 a\'s and a !, then a long search cancelled', test: 'security.test.ts', survived: true, requestsLost: 0, detail: `(a+)+$: answered in ${blowup.ms} ms, host blocked at most ${blowup.lagMs} ms; cancel at 1 s: answered after ${cancelled.ms} ms, host blocked at most ${cancelled.lagMs} ms` });
+		recordFaultResult({
+			id: 'S-regex',
+			fault: "(a+)+$ on 28 a's and a !, then a long search cancelled",
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `(a+)+$: answered in ${blowup.ms} ms, host blocked at most ${blowup.lagMs} ms; cancel at 1 s: answered after ${cancelled.ms} ms, host blocked at most ${cancelled.lagMs} ms`,
+		});
 	});
 
 	it('a folder swapped for a link to the outside in a tight loop: 200 reads never return the outside file', async function () {
@@ -297,7 +344,9 @@ describe('Security: file tools stay inside the workspace', () => {
 		fs.mkdirSync(path.join(data, 'swap'));
 		fs.writeFileSync(path.join(data, 'swap', 'secret.txt'), 'inside text');
 		// Swaps swap/ (a folder) and a link to the outside folder as fast as a shell can.
-		const swapper = spawn('/bin/sh', ['-c', `cd '${data}' && while :; do mv swap swap.tmp && ln -s '${outside}' swap && rm swap && mv swap.tmp swap; done`], { stdio: 'ignore' });
+		const swapper = spawn('/bin/sh', ['-c', `cd '${data}' && while :; do mv swap swap.tmp && ln -s '${outside}' swap && rm swap && mv swap.tmp swap; done`], {
+			stdio: 'ignore',
+		});
 		let inside = 0;
 		let refused = 0;
 		try {
@@ -311,7 +360,14 @@ describe('Security: file tools stay inside the workspace', () => {
 			swapper.kill('SIGKILL');
 			await new Promise(r => swapper.once('exit', r));
 		}
-		recordFaultResult({ id: 'S-swap', fault: 'a folder swapped for a link to the outside while it is read (200 reads)', test: 'security.test.ts', survived: true, requestsLost: 0, detail: `0 reads returned the outside file; ${inside} read the inside file, ${refused} were refused` });
+		recordFaultResult({
+			id: 'S-swap',
+			fault: 'a folder swapped for a link to the outside while it is read (200 reads)',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `0 reads returned the outside file; ${inside} read the inside file, ${refused} were refused`,
+		});
 	});
 
 	it('in a trusted workspace the writing tools are registered and offered to the model', async () => {
@@ -329,15 +385,14 @@ describe('Security: file tools stay inside the workspace', () => {
 	});
 });
 
-
 // Issue 17: longhaul_runCommand in the real host. The tool is called directly (prepareInvocation for
 // the confirmation it would show, invoke as after Allow), so the test sees exactly what it builds.
 describe('Security: command confirmation and runner', () => {
 	const token = () => new vscode.CancellationTokenSource().token;
 	const run = (input: object, cancel = token()) =>
-		Promise.resolve(runCommandTool.invoke({ input, toolInvocationToken: undefined } as unknown as vscode.LanguageModelToolInvocationOptions<{ command: string }>, cancel)).then(
-			result => (result?.content ?? []).map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''),
-		);
+		Promise.resolve(
+			runCommandTool.invoke({ input, toolInvocationToken: undefined } as unknown as vscode.LanguageModelToolInvocationOptions<{ command: string }>, cancel),
+		).then(result => (result?.content ?? []).map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''));
 
 	interface MdToken {
 		type: string;
@@ -353,14 +408,23 @@ describe('Security: command confirmation and runner', () => {
 		for (const command of [hidden, tricky]) {
 			const prepared = await runCommandTool.prepareInvocation!({ input: { command } }, token());
 			const markdown = (prepared?.confirmationMessages?.message as vscode.MarkdownString).value;
-			const blocks = markdownIt().parse(markdown, {}).filter(t => t.type === 'fence');
+			const blocks = markdownIt()
+				.parse(markdown, {})
+				.filter(t => t.type === 'fence');
 			assert.strictEqual(blocks.length, 1, `one code block expected:\n${markdown}`);
 			const shown = blocks[0].content.replace(/\n$/, '').replace(/⟪U\+([0-9A-F]{4,6})⟫/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
 			assert.strictEqual(shown, command);
-			assert.ok(!/[\u202E\r\u001B\u200B]/.test(blocks[0].content), 'hidden characters are shown as markers');
+			assert.ok(!['\u202E', '\r', '\u001B', '\u200B'].some(c => blocks[0].content.includes(c)), 'hidden characters are shown as markers');
 		}
 		assert.throws(() => runCommandTool.prepareInvocation!({ input: { command: `echo ${'x'.repeat(10_000)}` } }, token()), /10000 characters/);
-		recordFaultResult({ id: 'S-confirm-exact', fault: 'commands that hide a line from a fixed-fence confirmation; control and bidi characters; 10,001 characters', test: 'security.test.ts', survived: true, requestsLost: 0, detail: 'one code block that reads back as the command; hidden characters shown as ⟪U+XXXX⟫; the long command refused before any confirmation' });
+		recordFaultResult({
+			id: 'S-confirm-exact',
+			fault: 'commands that hide a line from a fixed-fence confirmation; control and bidi characters; 10,001 characters',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: 'one code block that reads back as the command; hidden characters shown as ⟪U+XXXX⟫; the long command refused before any confirmation',
+		});
 	});
 
 	it('a timeout or a cancel answers within a second even when a descendant left the process group', async function () {
@@ -377,7 +441,14 @@ describe('Security: command confirmation and runner', () => {
 		const cancelMs = Date.now() - started;
 		assert.match(cancelled, /^cancelled/);
 		assert.ok(cancelMs < 1_500, `answered ${cancelMs} ms after the start (cancel at 0.5 s)`);
-		recordFaultResult({ id: 'S-hang', fault: 'setsid sleep 12 with a 2 s timeout, and cancelled at 0.5 s', test: 'security.test.ts', survived: true, requestsLost: 0, detail: `timeout: answered after ${timeoutMs} ms; cancel: answered after ${cancelMs} ms` });
+		recordFaultResult({
+			id: 'S-hang',
+			fault: 'setsid sleep 12 with a 2 s timeout, and cancelled at 0.5 s',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `timeout: answered after ${timeoutMs} ms; cancel: answered after ${cancelMs} ms`,
+		});
 	});
 
 	it('a long output keeps its end with the exact count of what was cut; a timeoutSeconds that is not a number is the default', async function () {
@@ -389,6 +460,13 @@ describe('Security: command confirmation and runner', () => {
 		assert.match(text, new RegExp(`${total} characters of output, ${total - 20_000} cut from the middle`));
 		const notANumber = await run({ command: 'sleep 0.5; echo finished', timeoutSeconds: 'soon' });
 		assert.match(notANumber, /^exit code 0\nfinished/);
-		recordFaultResult({ id: 'S-output', fault: '2 MB of output with the error at the end; timeoutSeconds "soon"', test: 'security.test.ts', survived: true, requestsLost: 0, detail: `the end was kept; ${total - 20_000} of ${total} characters reported cut; "soon" ran with the default limit` });
+		recordFaultResult({
+			id: 'S-output',
+			fault: '2 MB of output with the error at the end; timeoutSeconds "soon"',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `the end was kept; ${total - 20_000} of ${total} characters reported cut; "soon" ran with the default limit`,
+		});
 	});
 });

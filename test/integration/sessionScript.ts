@@ -135,7 +135,9 @@ export function createSessionScript(options: SessionScriptOptions): SessionScrip
 		}
 		const call = nextCall();
 		callsThisRequest++;
-		const pad = options.roundTextChars ? ` ${'Looking further into the workspace. '.repeat(Math.ceil(options.roundTextChars / 36)).slice(0, options.roundTextChars)}` : '';
+		const pad = options.roundTextChars
+			? ` ${'Looking further into the workspace. '.repeat(Math.ceil(options.roundTextChars / 36)).slice(0, options.roundTextChars)}`
+			: '';
 		return {
 			text: `Step ${callsThisRequest}.${pad}`,
 			toolCalls: [{ callId: `call-${chatRequest}-${callsThisRequest}`, ...call }],

@@ -34,7 +34,12 @@ async function otherResults(): Promise<OtherResult[]> {
  * Asks @scripted-other to invoke `tool` inside a chat request. Checks that nothing has happened
  * while the confirmation waits (`notYet`), then answers it with `command` and returns the result.
  */
-async function invokeInChat(tool: string, input: object, command: 'workbench.action.chat.acceptTool' | 'workbench.action.chat.skipTool', notYet: () => void): Promise<OtherResult> {
+async function invokeInChat(
+	tool: string,
+	input: object,
+	command: 'workbench.action.chat.acceptTool' | 'workbench.action.chat.skipTool',
+	notYet: () => void,
+): Promise<OtherResult> {
 	const prompt = `invoke ${tool} ${JSON.stringify(input)}`;
 	const before = (await otherResults()).length;
 	// With blockOnResponse the command returns once the confirmation is showing.
@@ -87,8 +92,19 @@ describe('Security: commands run only after confirmation', () => {
 		assert.ok(!fs.existsSync(file), 'a declined command must not run');
 		assert.doesNotMatch(result.toolResult ?? '', /exit code/, 'the declined command must not report an exit code');
 		// VS Code answers a skipped call itself ("The user chose to skip the tool call…") or throws a cancellation.
-		assert.ok(/skip/i.test(result.toolResult ?? '') || /cancel/i.test(`${result.toolErrorName} ${result.toolError}`), `unexpected result of a declined call: ${JSON.stringify(result)}`);
-		recordFaultResult({ id: 'S-decline', fault: 'longhaul_runCommand inside a chat request, Skip pressed', test: 'trust.test.ts › a longhaul_runCommand whose confirmation is declined (Skip) never runs', survived: true, requestsLost: 0, writesOutside: 0, detail: `the command did not run; the caller got: ${JSON.stringify((result.toolResult ?? result.toolError ?? '').slice(0, 80))}` });
+		assert.ok(
+			/skip/i.test(result.toolResult ?? '') || /cancel/i.test(`${result.toolErrorName} ${result.toolError}`),
+			`unexpected result of a declined call: ${JSON.stringify(result)}`,
+		);
+		recordFaultResult({
+			id: 'S-decline',
+			fault: 'longhaul_runCommand inside a chat request, Skip pressed',
+			test: 'trust.test.ts › a longhaul_runCommand whose confirmation is declined (Skip) never runs',
+			survived: true,
+			requestsLost: 0,
+			writesOutside: 0,
+			detail: `the command did not run; the caller got: ${JSON.stringify((result.toolResult ?? result.toolError ?? '').slice(0, 80))}`,
+		});
 	});
 
 	it('longhaul_runCommand waits for the confirmation in the chat and runs once allowed', async function () {
@@ -100,7 +116,15 @@ describe('Security: commands run only after confirmation', () => {
 		assert.strictEqual(result.toolError, undefined, `the allowed command failed: ${result.toolError}`);
 		assert.match(result.toolResult ?? '', /exit code 0/);
 		assert.strictEqual(fs.readFileSync(file, 'utf8').trim(), 'accepted', 'the allowed command should have run');
-		recordFaultResult({ id: 'S-confirm', fault: 'longhaul_runCommand inside a chat request, Allow pressed', test: 'trust.test.ts › longhaul_runCommand waits for the confirmation in the chat and runs once allowed', survived: true, requestsLost: 0, writesOutside: 0, detail: 'nothing ran during 1.5 s of pending confirmation; after Allow: exit code 0, the file was written' });
+		recordFaultResult({
+			id: 'S-confirm',
+			fault: 'longhaul_runCommand inside a chat request, Allow pressed',
+			test: 'trust.test.ts › longhaul_runCommand waits for the confirmation in the chat and runs once allowed',
+			survived: true,
+			requestsLost: 0,
+			writesOutside: 0,
+			detail: 'nothing ran during 1.5 s of pending confirmation; after Allow: exit code 0, the file was written',
+		});
 	});
 });
 
@@ -139,13 +163,27 @@ describe('Security: the Longhaul log at the default level', () => {
 		assert.match(handled.markdown, new RegExp(SECRET_REPLY), 'the reply reached the chat');
 
 		let logs = '';
-		await waitFor(() => /summarization \{/.test((logs = readLonghaulLog())), 10_000, `no summarization statistics in the Longhaul log (files: ${JSON.stringify(longhaulLogFiles())})`);
+		await waitFor(
+			() => /summarization \{/.test((logs = readLonghaulLog())),
+			10_000,
+			`no summarization statistics in the Longhaul log (files: ${JSON.stringify(longhaulLogFiles())})`,
+		);
 		const stats = logs.split('\n').filter(l => /summarization \{/.test(l));
 		assert.match(stats[stats.length - 1], /"summarized":\d+.*"kept":\d+.*"durationMs":\d+/, 'the statistics line has the counts');
 		for (const secret of [SECRET_PROMPT, SECRET_FILE, SECRET_REPLY, SECRET_SUMMARY, 'private file content']) {
 			assert.ok(!logs.includes(secret), `the Longhaul log must not contain ${secret}`);
 		}
-		console.log(`      Longhaul log: ${logs.split('\n').filter(l => l.trim()).length} lines in ${longhaulLogFiles().length} file(s), ${stats.length} summarization statistics lines, no prompt content`);
-		recordFaultResult({ id: 'S-log', fault: 'the Longhaul log at the default level (Info) after a session with summarization', test: 'trust.test.ts › holds statistics of a session that summarized, but no prompt text…', survived: true, requestsLost: 0, writesOutside: 0, detail: `${stats.length} statistics line(s) logged; none of the prompt, tool-result, reply or summary markers appear` });
+		console.log(
+			`      Longhaul log: ${logs.split('\n').filter(l => l.trim()).length} lines in ${longhaulLogFiles().length} file(s), ${stats.length} summarization statistics lines, no prompt content`,
+		);
+		recordFaultResult({
+			id: 'S-log',
+			fault: 'the Longhaul log at the default level (Info) after a session with summarization',
+			test: 'trust.test.ts › holds statistics of a session that summarized, but no prompt text…',
+			survived: true,
+			requestsLost: 0,
+			writesOutside: 0,
+			detail: `${stats.length} statistics line(s) logged; none of the prompt, tool-result, reply or summary markers appear`,
+		});
 	});
 });

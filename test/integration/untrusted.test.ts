@@ -41,10 +41,18 @@ describe('Untrusted workspace: writing and running tools are withheld, reading w
 			return LONGHAUL_WRITING.includes(name) || (info?.tags ?? []).some(tag => WRITING_TAGS.includes(tag));
 		});
 		assert.deepStrictEqual(writing, [], 'no writing or running tool may be offered in an untrusted workspace');
-		assert.ok(!offered.includes('run_in_terminal'), 'VS Code\'s run_in_terminal must not be offered either');
+		assert.ok(!offered.includes('run_in_terminal'), "VS Code's run_in_terminal must not be offered either");
 		const read = toolResults(script.agentRequests[1]).find(r => r.callId === 'untrusted-read-0');
 		assert.match(read?.text ?? '', /File 1 line 0/, 'the read should return the file');
-		recordFaultResult({ id: 'S-untrusted-offer', fault: 'untrusted workspace: tools offered to the model', test: 'untrusted.test.ts › the model is offered no writing or running tool, and a read goes through', survived: true, requestsLost: 0, writesOutside: 0, detail: `${offered.length} tools offered, none writing or running; longhaul_readFile returned the file` });
+		recordFaultResult({
+			id: 'S-untrusted-offer',
+			fault: 'untrusted workspace: tools offered to the model',
+			test: 'untrusted.test.ts › the model is offered no writing or running tool, and a read goes through',
+			survived: true,
+			requestsLost: 0,
+			writesOutside: 0,
+			detail: `${offered.length} tools offered, none writing or running; longhaul_readFile returned the file`,
+		});
 	});
 
 	it('writing and running tools called anyway are refused and change nothing', async function () {
@@ -65,10 +73,36 @@ describe('Untrusted workspace: writing and running tools are withheld, reading w
 		assert.strictEqual(results.length, 2);
 		for (const result of results) assert.match(result.text, /^Error: /, `a withheld tool should give an error result: ${result.text}`);
 		// Directly through vscode.lm.invokeTool, as another extension could: refused before any confirmation.
-		await assert.rejects(Promise.resolve(vscode.lm.invokeTool('longhaul_runCommand', { input: { command: 'echo ran > untrusted-ran.txt' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)), /not trusted/);
-		await assert.rejects(Promise.resolve(vscode.lm.invokeTool('longhaul_editFile', { input: { path: target, newText: 'x' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)), /not trusted/);
+		await assert.rejects(
+			Promise.resolve(
+				vscode.lm.invokeTool(
+					'longhaul_runCommand',
+					{ input: { command: 'echo ran > untrusted-ran.txt' }, toolInvocationToken: undefined },
+					new vscode.CancellationTokenSource().token,
+				),
+			),
+			/not trusted/,
+		);
+		await assert.rejects(
+			Promise.resolve(
+				vscode.lm.invokeTool(
+					'longhaul_editFile',
+					{ input: { path: target, newText: 'x' }, toolInvocationToken: undefined },
+					new vscode.CancellationTokenSource().token,
+				),
+			),
+			/not trusted/,
+		);
 		assert.ok(!fs.existsSync(path.join(workspaceRoot(), target)), 'no file may be written');
 		assert.ok(!fs.existsSync(marker), 'no command may run');
-		recordFaultResult({ id: 'S-untrusted-refuse', fault: 'untrusted workspace: longhaul_editFile / longhaul_runCommand called anyway (agent loop and vscode.lm.invokeTool)', test: 'untrusted.test.ts › writing and running tools called anyway are refused and change nothing', survived: true, requestsLost: 0, writesOutside: 0, detail: 'agent loop: error results; invokeTool: refused with "not trusted" before any confirmation; no file written, no command run' });
+		recordFaultResult({
+			id: 'S-untrusted-refuse',
+			fault: 'untrusted workspace: longhaul_editFile / longhaul_runCommand called anyway (agent loop and vscode.lm.invokeTool)',
+			test: 'untrusted.test.ts › writing and running tools called anyway are refused and change nothing',
+			survived: true,
+			requestsLost: 0,
+			writesOutside: 0,
+			detail: 'agent loop: error results; invokeTool: refused with "not trusted" before any confirmation; no file written, no command run',
+		});
 	});
 });

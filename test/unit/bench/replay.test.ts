@@ -11,7 +11,7 @@ import { MASKED_STRATEGIES } from '../../../bench/replay/masking';
 import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../../bench/replay/replay';
 import { loadSession } from '../../../bench/replay/session';
 import { standInSummary } from '../../../bench/replay/standInSummary';
-import { TiktokenTokenizer } from '../../../src/common/tokenizer';
+import { TiktokenTokenizer } from '../../../src/common/tokens/tokenizer';
 
 const WINDOW = 8_000;
 /** Masked rounds are shown smaller than the ceiling (which sizes rounds unmasked) assumes, and may replace every summary. */
@@ -21,7 +21,17 @@ const isMasked = (strategy: StrategyName) => (MASKED_STRATEGIES as readonly stri
 function syntheticSession(): object {
 	const round = (t: number, r: number) => ({
 		response: `Step ${t}.${r}: I will look at part ${r} of the parser.\nSecond line that the stand-in ignores.`,
-		toolCalls: [{ id: `c${t}-${r}`, name: 'bash', arguments: JSON.stringify({ command: `sed -n ${r * 40},${r * 40 + 40}p src/parser${t}.py` }), result: Array.from({ length: 10 + ((r * 7 + t) % 30) }, (_, i) => `${String(i).padStart(4)}  def function_${t}_${r}_${i}(value): return value * ${i} # ${'x'.repeat(i % 20)}`).join('\n') }],
+		toolCalls: [
+			{
+				id: `c${t}-${r}`,
+				name: 'bash',
+				arguments: JSON.stringify({ command: `sed -n ${r * 40},${r * 40 + 40}p src/parser${t}.py` }),
+				result: Array.from(
+					{ length: 10 + ((r * 7 + t) % 30) },
+					(_, i) => `${String(i).padStart(4)}  def function_${t}_${r}_${i}(value): return value * ${i} # ${'x'.repeat(i % 20)}`,
+				).join('\n'),
+			},
+		],
 	});
 	return {
 		source: 'synthetic',
@@ -81,7 +91,9 @@ describe('replay benchmark', function () {
 			r.perRequest.forEach((q, i) => {
 				assert.ok(q.verbatimRounds >= 0 && q.verbatimRounds <= i, `${strategy} request ${i}: horizon ${q.verbatimRounds}`);
 				assert.ok(q.limitRounds <= i, `${strategy} request ${i}: limit ${q.limitRounds}`);
-				if (!q.overflow && strategy !== 'keep-head-tail' && !isMasked(strategy)) assert.ok(q.verbatimRounds <= q.limitRounds, `${strategy} request ${i}: ${q.verbatimRounds} > ${q.limitRounds}`);
+				if (!q.overflow && strategy !== 'keep-head-tail' && !isMasked(strategy)) {
+					assert.ok(q.verbatimRounds <= q.limitRounds, `${strategy} request ${i}: ${q.verbatimRounds} > ${q.limitRounds}`);
+				}
 			});
 			assert.ok(r.metrics.verbatimHorizonRounds <= r.metrics.verbatimLimitRounds + 1e-9 || strategy === 'keep-head-tail' || isMasked(strategy), strategy);
 			assert.ok(r.metrics.intactHorizonRounds <= r.metrics.verbatimHorizonRounds + 1e-9, `${strategy}: intact ≤ shown`);
@@ -109,7 +121,10 @@ describe('replay benchmark', function () {
 	});
 
 	it('masking first: fewer summaries, less summarizer input, no overflow, a horizon that does not fall', () => {
-		for (const [mode, masked] of [['legacy', 'legacy+mask'], ['half-context', 'half-context+mask']] as const) {
+		for (const [mode, masked] of [
+			['legacy', 'legacy+mask'],
+			['half-context', 'half-context+mask'],
+		] as const) {
 			const plain = results.get(mode)!.metrics;
 			const m = results.get(masked)!.metrics;
 			assert.equal(m.overflows, 0, masked);
@@ -136,7 +151,14 @@ describe('replay benchmark', function () {
 
 	it('the stand-in summary absorbs the previous one and respects its cap', () => {
 		const tokenizer = new TiktokenTokenizer();
-		const entries = [{ kind: 'user' as const, text: 'Fix it\nmore' }, { kind: 'round' as const, interrupted: false, round: { id: 'a', response: 'First line\nsecond', toolCalls: [{ id: 'c', name: 'bash', arguments: '{"command":"ls"}', result: 'x' }] } }];
+		const entries = [
+			{ kind: 'user' as const, text: 'Fix it\nmore' },
+			{
+				kind: 'round' as const,
+				interrupted: false,
+				round: { id: 'a', response: 'First line\nsecond', toolCalls: [{ id: 'c', name: 'bash', arguments: '{"command":"ls"}', result: 'x' }] },
+			},
+		];
 		const text = standInSummary(entries, 'OLD SUMMARY', 1000, tokenizer);
 		assert.equal(text, 'OLD SUMMARY\nuser: Fix it\n- First line\n  bash: {"command":"ls"}');
 		const long = standInSummary(entries, 'word '.repeat(5000), 300, tokenizer);
@@ -155,11 +177,34 @@ describe('replay benchmark', function () {
 	});
 
 	it('--json prints exactly one JSON object with the documented fields on stdout', () => {
-		const stdout = execFileSync(process.execPath, [join(__dirname, '../../../bench/replay/main.js'), '--session', file, '--window', '8k', '--strategy', 'half-context', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+		const stdout = execFileSync(
+			process.execPath,
+			[join(__dirname, '../../../bench/replay/main.js'), '--session', file, '--window', '8k', '--strategy', 'half-context', '--json'],
+			{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+		);
 		const lines = stdout.trim().split('\n');
 		assert.equal(lines.length, 1);
 		const parsed = JSON.parse(lines[0]);
-		for (const field of ['session', 'window', 'strategy', 'requests', 'summarizations', 'summarizerInputTokens', 'mainInputTokens', 'overflows', 'verbatimHorizonRounds', 'verbatimAfterSummaryRounds', 'verbatimLimitRounds', 'fillRatioMean', 'fillRatioMin', 'prefixReuse', 'renderMsP50', 'renderMsP95', 'planMsP50', 'tokenizedPerNewToken']) {
+		for (const field of [
+			'session',
+			'window',
+			'strategy',
+			'requests',
+			'summarizations',
+			'summarizerInputTokens',
+			'mainInputTokens',
+			'overflows',
+			'verbatimHorizonRounds',
+			'verbatimAfterSummaryRounds',
+			'verbatimLimitRounds',
+			'fillRatioMean',
+			'fillRatioMin',
+			'prefixReuse',
+			'renderMsP50',
+			'renderMsP95',
+			'planMsP50',
+			'tokenizedPerNewToken',
+		]) {
 			assert.ok(field in parsed, field);
 		}
 		assert.equal(parsed.session, 'synthetic');

@@ -58,7 +58,18 @@ describe('longhaul-plan', () => {
 	it('reports a fallback reason when half-context hands over to legacy', () => {
 		const plan = JSON.parse(run('--input', fixture('two-turns.json'), '--mode', 'half').stdout);
 		assert.ok(!('fallbackReason' in plan));
-		const session = { turns: [{ user: 'u', rounds: [{ response: 'a', toolCalls: [] }, { response: 'b', toolCalls: [] }] }], activeRounds: [{ response: 'c', toolCalls: [] }] };
+		const session = {
+			turns: [
+				{
+					user: 'u',
+					rounds: [
+						{ response: 'a', toolCalls: [] },
+						{ response: 'b', toolCalls: [] },
+					],
+				},
+			],
+			activeRounds: [{ response: 'c', toolCalls: [] }],
+		};
 		const fallback = JSON.parse(runPlanCommand(['--input', 'mem.json'], () => JSON.stringify(session)).stdout);
 		assert.equal(fallback.mode, 'legacy');
 		assert.equal(fallback.fallbackReason, 'not-enough-rounds');
@@ -81,7 +92,14 @@ describe('longhaul-plan', () => {
 	it('--explain describes the plan for people', () => {
 		const result = run('--input', fixture('summarized-and-interrupted.json'), '--explain');
 		assert.equal(result.exitCode, EXIT_OK);
-		for (const part of ['half-context', 'summarize:    1 round: lex-3', 'anchor:       lex-3 (turn 0, round 2)', 'the summary on lex-2', 'inside turn 0', 'lex-4']) {
+		for (const part of [
+			'half-context',
+			'summarize:    1 round: lex-3',
+			'anchor:       lex-3 (turn 0, round 2)',
+			'the summary on lex-2',
+			'inside turn 0',
+			'lex-4',
+		]) {
 			assert.ok(result.stdout.includes(part), `missing "${part}" in:\n${result.stdout}`);
 		}
 	});

@@ -1,10 +1,15 @@
 // Small builders for test conversations. Round ids follow the CLI defaults:
 // `t<turn>r<round>` for past turns and `a<round>` for the request in progress.
-import type { Conversation, Round, Turn } from '../../../src/common/conversation';
-import { flattenRounds } from '../../../src/common/flatten';
+import type { Conversation, Round, Turn } from '../../../src/common/conversation/conversation';
+import { flattenRounds } from '../../../src/common/conversation/flatten';
 
 export function makeRound(id: string, extra: Partial<Round> = {}): Round {
-	return { id, response: `response of ${id}`, toolCalls: [{ id: `call-${id}`, name: 'readFile', arguments: `{"path":"${id}.ts"}`, result: `contents of ${id}` }], ...extra };
+	return {
+		id,
+		response: `response of ${id}`,
+		toolCalls: [{ id: `call-${id}`, name: 'readFile', arguments: `{"path":"${id}.ts"}`, result: `contents of ${id}` }],
+		...extra,
+	};
 }
 
 export interface TurnSpec {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Raw } from '@vscode/prompt-tsx';
 import { BudgetExceededError } from '@vscode/prompt-tsx/dist/base/materialized';
-import type { Conversation } from '../../../src/common/conversation';
+import type { Conversation } from '../../../src/common/conversation/conversation';
 import { measureAgentPrompt, renderAgentPrompt } from '../../../src/prompts/render';
 import { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from '../../../src/prompts/toolResultText';
 import { agentProps, call, conversation, interruptedCall, outline, round, roundOutline, textOf, tokenizer } from './fixtures';
@@ -86,7 +86,13 @@ describe('AgentPrompt', () => {
 			{ id: 'x2', type: 'function', function: { name: 'searchText', arguments: '{"query":"foo(bar"}' } },
 		]);
 		const tools = messages.filter(m => m.role === Raw.ChatRole.Tool) as Raw.ToolChatMessage[];
-		assert.deepEqual(tools.map(m => [m.toolCallId, textOf(m)]), [['x1', 'line 1\n\tline 2\n'], ['x2', '3 matches']]);
+		assert.deepEqual(
+			tools.map(m => [m.toolCallId, textOf(m)]),
+			[
+				['x1', 'line 1\n\tline 2\n'],
+				['x2', '3 matches'],
+			],
+		);
 	});
 
 	it('answers every tool call right after its assistant message, in call order', async () => {
@@ -97,17 +103,23 @@ describe('AgentPrompt', () => {
 			const m = messages[i];
 			if (m.role !== Raw.ChatRole.Assistant || !m.toolCalls) continue;
 			const answers = messages.slice(i + 1, i + 1 + m.toolCalls.length) as Raw.ToolChatMessage[];
-			assert.deepEqual(answers.map(a => [a.role, a.toolCallId]), m.toolCalls.map(c => [Raw.ChatRole.Tool, c.id]));
+			assert.deepEqual(
+				answers.map(a => [a.role, a.toolCallId]),
+				m.toolCalls.map(c => [Raw.ChatRole.Tool, c.id]),
+			);
 		}
 		const toolMessages = messages.filter(m => m.role === Raw.ChatRole.Tool).length;
-		const calls = messages.reduce((n, m) => n + (m.role === Raw.ChatRole.Assistant ? m.toolCalls?.length ?? 0 : 0), 0);
+		const calls = messages.reduce((n, m) => n + (m.role === Raw.ChatRole.Assistant ? (m.toolCalls?.length ?? 0) : 0), 0);
 		assert.equal(toolMessages, calls);
 		assert.equal(calls, 1 + 3 + 1);
 	});
 
 	it('closes calls that never got a result with the interrupted result', async () => {
 		const interrupted = round('t0r0', { toolCalls: [call('done', 'finished output'), interruptedCall('cut'), interruptedCall('never', 'runCommand')] });
-		const conv: Conversation = { turns: [{ user: 'u', rounds: [interrupted], cancelled: true }], activeRounds: [round('a0', { toolCalls: [interruptedCall('live')] })] };
+		const conv: Conversation = {
+			turns: [{ user: 'u', rounds: [interrupted], cancelled: true }],
+			activeRounds: [round('a0', { toolCalls: [interruptedCall('live')] })],
+		};
 		const { messages } = await render(conv);
 		const results = (messages.filter(m => m.role === Raw.ChatRole.Tool) as Raw.ToolChatMessage[]).map(m => [m.toolCallId, textOf(m)]);
 		assert.deepEqual(results, [
@@ -123,13 +135,19 @@ describe('AgentPrompt', () => {
 		const conv: Conversation = { turns: [], activeRounds: [round('a0', { toolCalls: [call('e', ''), call('w', '  \n')] })] };
 		const { messages } = await render(conv);
 		const results = (messages.filter(m => m.role === Raw.ChatRole.Tool) as Raw.ToolChatMessage[]).map(m => [m.toolCallId, textOf(m)]);
-		assert.deepEqual(results, [['e', EMPTY_TOOL_RESULT], ['w', EMPTY_TOOL_RESULT]]);
+		assert.deepEqual(results, [
+			['e', EMPTY_TOOL_RESULT],
+			['w', EMPTY_TOOL_RESULT],
+		]);
 	});
 
 	it('puts the attached references ahead of the request text in the request message', async () => {
 		const { messages } = await render(conversation([1], 0), {
 			request: 'explain this',
-			references: [{ name: 'src/a.ts', text: 'export const a = 1;' }, { name: 'say "hi"', text: 'value' }],
+			references: [
+				{ name: 'src/a.ts', text: 'export const a = 1;' },
+				{ name: 'say "hi"', text: 'value' },
+			],
 		});
 		const request = textOf(messages[messages.length - 1]);
 		assert.equal(
@@ -143,7 +161,11 @@ describe('AgentPrompt', () => {
 			const conv = conversation([2], 1, { t0r0: 'S' });
 			const { messages, doneLedgerOmitted } = await render(conv, { doneLedger: '- edited src/a.ts' });
 			assert.equal(doneLedgerOmitted, false);
-			assert.deepEqual(outline(messages).slice(1, 4), ['user:request 0', 'user:<conversation-summary>\nS\n</conversation-summary>', 'user:<done-ledger>\n- edited src/a.ts\n</done-ledger>']);
+			assert.deepEqual(outline(messages).slice(1, 4), [
+				'user:request 0',
+				'user:<conversation-summary>\nS\n</conversation-summary>',
+				'user:<done-ledger>\n- edited src/a.ts\n</done-ledger>',
+			]);
 			assert.match(textOf(messages[0]), /<done-ledger>/);
 		});
 
@@ -171,10 +193,13 @@ describe('AgentPrompt budget', () => {
 			...['t1r0', 't1r1', 't1r2', 't1r3', 't1r4'].flatMap(roundOutline),
 			...Array.from({ length: 10 }, (_, i) => roundOutline(`a${i}`)).flat(),
 		];
-		assert.deepEqual(outline(messages).filter(line => !line.startsWith('user:') && line !== 'system'), expected);
+		assert.deepEqual(
+			outline(messages).filter(line => !line.startsWith('user:') && line !== 'system'),
+			expected,
+		);
 	});
 
-	it('throws prompt-tsx\'s BudgetExceededError when the prompt is one token over, instead of pruning', async () => {
+	it("throws prompt-tsx's BudgetExceededError when the prompt is one token over, instead of pruning", async () => {
 		const props = agentProps(conversation([5, 5], 10));
 		const { tokenCount } = await measureAgentPrompt(props, tokenizer);
 		await assert.rejects(renderAgentPrompt(props, { tokenizer, budget: tokenCount - 1 }), (error: unknown) => {
@@ -207,6 +232,8 @@ describe('AgentPrompt budget', () => {
 	it('throws when the prompt does not fit even without the done ledger', async () => {
 		const props = agentProps(conversation([3], 4), { doneLedger: 'ledger' });
 		const withoutLedger = await measureAgentPrompt({ ...props, doneLedger: undefined }, tokenizer);
-		await assert.rejects(renderAgentPrompt(props, { tokenizer, budget: withoutLedger.tokenCount - 1, doneLedgerOptional: true }), { name: 'BudgetExceededError' });
+		await assert.rejects(renderAgentPrompt(props, { tokenizer, budget: withoutLedger.tokenCount - 1, doneLedgerOptional: true }), {
+			name: 'BudgetExceededError',
+		});
 	});
 });

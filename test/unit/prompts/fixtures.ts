@@ -1,7 +1,7 @@
 // Builders and readers for the prompt tests.
 import { Raw } from '@vscode/prompt-tsx';
-import type { Conversation, Round, ToolCall } from '../../../src/common/conversation';
-import { TiktokenTokenizer } from '../../../src/common/tokenizer';
+import type { Conversation, Round, ToolCall } from '../../../src/common/conversation/conversation';
+import { TiktokenTokenizer } from '../../../src/common/tokens/tokenizer';
 import type { AgentPromptProps } from '../../../src/prompts/agentPrompt';
 
 /** One tokenizer for all prompt tests: building the encoder takes about half a second. */

@@ -22,17 +22,37 @@ function entries(): SummarizerInputEntry[] {
 
 async function render(props: Partial<SummarizerPromptProps> = {}) {
 	const { messages, tokenCount } = await renderSummarizerPrompt({ mode: 'full', rounds: entries(), ...props }, { tokenizer, budget: BIG });
-	assert.deepEqual(messages.map(m => m.role), [Raw.ChatRole.System, Raw.ChatRole.User]);
+	assert.deepEqual(
+		messages.map(m => m.role),
+		[Raw.ChatRole.System, Raw.ChatRole.User],
+	);
 	return { system: textOf(messages[0]), user: textOf(messages[1]), tokenCount };
 }
 
 describe('SummarizerPrompt', () => {
 	it('asks for an <analysis> pass and a <summary> with the eight sections', async () => {
 		const { system } = await render();
-		for (const step of ['Chronological review', 'Intent mapping', 'Technical inventory', 'Code archaeology', 'Progress assessment', 'Context validation', 'Recent commands analysis']) {
+		for (const step of [
+			'Chronological review',
+			'Intent mapping',
+			'Technical inventory',
+			'Code archaeology',
+			'Progress assessment',
+			'Context validation',
+			'Recent commands analysis',
+		]) {
 			assert.ok(system.includes(step), step);
 		}
-		for (const section of ['Conversation overview', 'Technical foundation', 'Codebase status', 'Problem resolution', 'Progress tracking', 'Active work state', 'Recent operations', 'Continuation plan']) {
+		for (const section of [
+			'Conversation overview',
+			'Technical foundation',
+			'Codebase status',
+			'Problem resolution',
+			'Progress tracking',
+			'Active work state',
+			'Recent operations',
+			'Continuation plan',
+		]) {
 			assert.ok(system.includes(section), section);
 		}
 		assert.match(system, /<analysis>/);
@@ -86,7 +106,10 @@ describe('SummarizerPrompt', () => {
 	});
 
 	it('throws BudgetExceededError when it does not fit; Simple can fit where Full does not', async () => {
-		const bulky: SummarizerInputEntry[] = Array.from({ length: 20 }, (_, i) => ({ kind: 'round', round: round(`r${i}`, { toolCalls: [call(`c${i}`, LONG_RESULT)] }) }));
+		const bulky: SummarizerInputEntry[] = Array.from({ length: 20 }, (_, i) => ({
+			kind: 'round',
+			round: round(`r${i}`, { toolCalls: [call(`c${i}`, LONG_RESULT)] }),
+		}));
 		const full = await renderSummarizerPrompt({ mode: 'full', rounds: bulky }, { tokenizer, budget: BIG });
 		const simple = await renderSummarizerPrompt({ mode: 'simple', rounds: bulky }, { tokenizer, budget: BIG });
 		assert.ok(simple.tokenCount < full.tokenCount);

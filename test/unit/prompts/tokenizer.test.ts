@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { OutputMode, Raw } from '@vscode/prompt-tsx';
-import { LINE_COUNTED_CHARS, MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TiktokenTokenizer } from '../../../src/common/tokenizer';
+import { LINE_COUNTED_CHARS, MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TiktokenTokenizer } from '../../../src/common/tokens/tokenizer';
 import { tokenizer as warmTokenizer } from './fixtures';
 
 describe('TiktokenTokenizer (o200k_base)', () => {
@@ -66,11 +66,14 @@ describe('TiktokenTokenizer (o200k_base)', () => {
 
 	it('counts long texts line by line: exact, or a token over per run of blank lines, and a known output costs nothing inside a larger text', () => {
 		const t = new TiktokenTokenizer();
-		const output = Array.from({ length: 120 }, (_, i) => `${String(i + 1).padStart(4)}: const value${i} = compute(${i}, "src/file${i % 7}.ts"); // ${'x'.repeat(i % 13)}`).join('\n');
+		const output = Array.from(
+			{ length: 120 },
+			(_, i) => `${String(i + 1).padStart(4)}: const value${i} = compute(${i}, "src/file${i % 7}.ts"); // ${'x'.repeat(i % 13)}`,
+		).join('\n');
 		assert.ok(output.length > LINE_COUNTED_CHARS);
 		const exact = t.encode(output).length;
-		assert.equal(t.countTokens(output), exact, 'no blank lines: exactly the encoder\'s count');
-		const withBlanks = output.replace(/\n( {2}10|  20|  30):/g, '\n\n\n$1:');
+		assert.equal(t.countTokens(output), exact, "no blank lines: exactly the encoder's count");
+		const withBlanks = output.replace(/\n( {2}10| {2}20| {2}30):/g, '\n\n\n$1:');
 		const blankRuns = (withBlanks.match(/\n\n+/g) ?? []).length;
 		const counted = t.countTokens(withBlanks);
 		const exactWithBlanks = t.encode(withBlanks).length;
@@ -80,7 +83,10 @@ describe('TiktokenTokenizer (o200k_base)', () => {
 		const transcript = `<tool-result>\n${output}\n</tool-result>\n<tool-result>\n${output}\n</tool-result>`;
 		const inTranscript = t.countTokens(transcript);
 		// New: the framing lines, and the output's last line, now followed by a line break.
-		assert.ok(t.stats().tokenizedChars - before < 300, `only a few lines are new, not the ${transcript.length} characters: ${t.stats().tokenizedChars - before} encoded`);
+		assert.ok(
+			t.stats().tokenizedChars - before < 300,
+			`only a few lines are new, not the ${transcript.length} characters: ${t.stats().tokenizedChars - before} encoded`,
+		);
 		assert.ok(Math.abs(inTranscript - t.encode(transcript).length) <= 2);
 	});
 
@@ -100,7 +106,7 @@ describe('TiktokenTokenizer (o200k_base)', () => {
 });
 
 describe('tokenizer constants', () => {
-	it('match prompt-tsx\'s enums', () => {
+	it("match prompt-tsx's enums", () => {
 		const t = new TiktokenTokenizer();
 		assert.equal(t.mode, OutputMode.Raw);
 		assert.equal(t.tokenLength({ type: Raw.ChatCompletionContentPartKind.Opaque, value: {}, tokenUsage: 7 }), 7);

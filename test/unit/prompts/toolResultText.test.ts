@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Raw } from '@vscode/prompt-tsx';
-import type { Conversation } from '../../../src/common/conversation';
+import type { Conversation } from '../../../src/common/conversation/conversation';
 import { renderAgentPrompt } from '../../../src/prompts/render';
 import { truncateToolResult, truncateToolResultChars } from '../../../src/prompts/toolResultText';
 import { agentProps, call, round, textOf, tokenizer } from './fixtures';
@@ -52,7 +52,7 @@ describe('tool result truncation', () => {
 		assert.equal(tools[1], 'tiny');
 	});
 
-	it('has a character-based variant for the summarizer\'s Simple mode', () => {
+	it("has a character-based variant for the summarizer's Simple mode", () => {
 		assert.equal(truncateToolResultChars('abc', 3), 'abc');
 		const cut = truncateToolResultChars('a'.repeat(600) + 'b'.repeat(400), 100);
 		assert.equal(cut, `${'a'.repeat(60)}\n[... 900 characters of tool output truncated ...]\n${'b'.repeat(40)}`);

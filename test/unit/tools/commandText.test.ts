@@ -22,7 +22,10 @@ function shownCommand(markdown: string): string {
 	const fences = tokens.filter(t => t.type === 'fence' || t.type === 'code_block');
 	assert.equal(fences.length, 1, `one code block expected, got ${fences.length}:\n${markdown}`);
 	const outside = tokens.filter(t => t.type === 'inline').map(t => t.content);
-	assert.ok(outside.every(text => /^Longhaul wants to run in .*:$|invisible or control character\(s\) are shown as/s.test(text)), `text outside the block: ${JSON.stringify(outside)}`);
+	assert.ok(
+		outside.every(text => /^Longhaul wants to run in .*:$|invisible or control character\(s\) are shown as/s.test(text)),
+		`text outside the block: ${JSON.stringify(outside)}`,
+	);
 	return fromVisible(fences[0].content.replace(/\n$/, ''));
 }
 
@@ -34,12 +37,55 @@ const OLD_CONFIRMATION = (command: string) => `Longhaul wants to run in \`.\`:\n
 // `echo EVIL`, then a second code block.
 const HIDDEN_LINE = ["cat >/dev/null <<'DOC'", '```', "[x]: /u '", 'DOC', 'echo EVIL', ": '", '```sh', "'"].join('\n');
 
-const pieces = ['`', '``', '```', '````', '~~~', '\n', '\r', '\r\n', ' ', '    ', '\t', '\u202E', '\u2066', '\u200B', '\u00A0', '\u2028', '\u001B[2K', '\0', '⟪U+0041⟫', '⟪', '<!--', '-->', "<<'EOF'", 'EOF', 'echo EVIL', '[a]: /x "', '#', '> ', '- ', '\\', '$(', 'a', '\uD800', '\uDC00', '😀', '\uFE0F', '\u3164', '<div>', '&amp;'];
+const pieces = [
+	'`',
+	'``',
+	'```',
+	'````',
+	'~~~',
+	'\n',
+	'\r',
+	'\r\n',
+	' ',
+	'    ',
+	'\t',
+	'\u202E',
+	'\u2066',
+	'\u200B',
+	'\u00A0',
+	'\u2028',
+	'\u001B[2K',
+	'\0',
+	'⟪U+0041⟫',
+	'⟪',
+	'<!--',
+	'-->',
+	"<<'EOF'",
+	'EOF',
+	'echo EVIL',
+	'[a]: /x "',
+	'#',
+	'> ',
+	'- ',
+	'\\',
+	'$(',
+	'a',
+	'\uD800',
+	'\uDC00',
+	'😀',
+	'\uFE0F',
+	'\u3164',
+	'<div>',
+	'&amp;',
+];
 
 describe('commandText: the confirmation shows the exact command (issue 17)', () => {
 	it('control: the old fixed fence hides a line that the shell runs', () => {
 		const tokens = md.parse(OLD_CONFIRMATION(HIDDEN_LINE), {});
-		const blocks = tokens.filter(t => t.type === 'fence').map(t => t.content).join('');
+		const blocks = tokens
+			.filter(t => t.type === 'fence')
+			.map(t => t.content)
+			.join('');
 		assert.ok(!blocks.includes('echo EVIL') && !tokens.some(t => t.type === 'inline' && t.content.includes('echo EVIL')), 'the old rendering hid echo EVIL');
 	});
 
@@ -53,7 +99,7 @@ describe('commandText: the confirmation shows the exact command (issue 17)', () 
 		const c = commandConfirmation(command, '.');
 		assert.ok(c.ok);
 		const block = md.parse(c.markdown, {}).find(t => t.type === 'fence')!.content;
-		assert.ok(!/[\u202E\u202C\r\u001B\u00A0\u200B]/.test(block), 'no hidden character reaches the block');
+		assert.ok(!['\u202E', '\u202C', '\r', '\u001B', '\u00A0', '\u200B'].some(c => block.includes(c)), 'no hidden character reaches the block');
 		assert.match(block, /⟪U\+202E⟫/);
 		assert.match(c.markdown, /6 invisible or control character\(s\) are shown as ⟪U\+XXXX⟫/);
 		assert.equal(shownCommand(c.markdown), command);
@@ -72,23 +118,36 @@ describe('commandText: the confirmation shows the exact command (issue 17)', () 
 		const hostile = fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map(parts => parts.join(''));
 		const anyText = fc.string({ unit: 'binary', maxLength: 200 });
 		fc.assert(
-			fc.property(fc.oneof(hostile, anyText), fc.oneof(fc.constant('.'), hostile.filter(s => s !== '')), (command, folder) => {
-				const c = commandConfirmation(command, folder);
-				assert.ok(c.ok);
-				assert.equal(shownCommand(c.markdown), command);
-			}),
+			fc.property(
+				fc.oneof(hostile, anyText),
+				fc.oneof(
+					fc.constant('.'),
+					hostile.filter(s => s !== ''),
+				),
+				(command, folder) => {
+					const c = commandConfirmation(command, folder);
+					assert.ok(c.ok);
+					assert.equal(shownCommand(c.markdown), command);
+				},
+			),
 			{ numRuns: 2000 },
 		);
 	});
 
 	it('inline code shows any non-empty text exactly, on one line', () => {
 		fc.assert(
-			fc.property(fc.oneof(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 20 }).map(p => p.join('')), fc.string({ unit: 'binary', minLength: 1 })), text => {
-				const tokens = md.parseInline(inlineCode(text), {})[0].children!;
-				assert.equal(tokens.length, 1, `one code span for ${JSON.stringify(text)}: ${JSON.stringify(tokens.map(t => t.type))}`);
-				assert.equal(tokens[0].type, 'code_inline');
-				assert.equal(fromVisible(tokens[0].content), text);
-			}),
+			fc.property(
+				fc.oneof(
+					fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 20 }).map(p => p.join('')),
+					fc.string({ unit: 'binary', minLength: 1 }),
+				),
+				text => {
+					const tokens = md.parseInline(inlineCode(text), {})[0].children!;
+					assert.equal(tokens.length, 1, `one code span for ${JSON.stringify(text)}: ${JSON.stringify(tokens.map(t => t.type))}`);
+					assert.equal(tokens[0].type, 'code_inline');
+					assert.equal(fromVisible(tokens[0].content), text);
+				},
+			),
 			{ numRuns: 2000 },
 		);
 		assert.equal(visible('a\nb', false).text, 'a⟪U+000A⟫b');

@@ -144,7 +144,13 @@ describe('pathGuard: tools stay inside the workspace folders', () => {
 		});
 
 		it('turns any error of the file system into a refusal', () => {
-			const denied = { lstat: () => { throw Object.assign(new Error('denied'), { code: 'EACCES' }); }, readlink: fs.readlinkSync, realpath: (p: string) => p };
+			const denied = {
+				lstat: () => {
+					throw Object.assign(new Error('denied'), { code: 'EACCES' });
+				},
+				readlink: fs.readlinkSync,
+				realpath: (p: string) => p,
+			};
 			const r = resolveInsideRoots([root], 'src/a.ts', denied);
 			assert.equal(r.ok, false);
 			assert.match((r as { reason: string }).reason, /EACCES/);

@@ -15,12 +15,15 @@ const MB = 1024 * 1024;
 
 /** Every file and link below `dir` with its content or target, to compare before and after. */
 function snapshot(dir: string): string[] {
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
-		const full = path.join(dir, e.name);
-		if (e.isSymbolicLink()) return [`${e.name} -> ${fs.readlinkSync(full)}`];
-		if (e.isDirectory()) return [`${e.name}/`, ...snapshot(full).map(p => `${e.name}/${p}`)];
-		return [`${e.name}: ${fs.readFileSync(full, 'utf8')}`];
-	}).sort();
+	return fs
+		.readdirSync(dir, { withFileTypes: true })
+		.flatMap(e => {
+			const full = path.join(dir, e.name);
+			if (e.isSymbolicLink()) return [`${e.name} -> ${fs.readlinkSync(full)}`];
+			if (e.isDirectory()) return [`${e.name}/`, ...snapshot(full).map(p => `${e.name}/${p}`)];
+			return [`${e.name}: ${fs.readFileSync(full, 'utf8')}`];
+		})
+		.sort();
 }
 
 function reasonOf(r: { ok: boolean; reason?: string }): string {
@@ -172,11 +175,30 @@ describe('safeFs: reads and writes that cannot leave the workspace (issue 17)', 
 		this.timeout(120_000);
 		const names = ['a', 'b', '..c', 'd d'];
 		const targets = [
-			'../outside', '../outside/secret.txt', '../outside/missing.txt', '../outside/dir', '../outside/new',
-			path.join(outside, 'secret.txt'), path.join(outside, 'new-abs'), '/', '..', '../..', '.', 'a', 'a/b', 'b/../..',
-			'a/../../outside/secret.txt', 'missing', 'missing/deeper', '../ws/a', 'b',
+			'../outside',
+			'../outside/secret.txt',
+			'../outside/missing.txt',
+			'../outside/dir',
+			'../outside/new',
+			path.join(outside, 'secret.txt'),
+			path.join(outside, 'new-abs'),
+			'/',
+			'..',
+			'../..',
+			'.',
+			'a',
+			'a/b',
+			'b/../..',
+			'a/../../outside/secret.txt',
+			'missing',
+			'missing/deeper',
+			'../ws/a',
+			'b',
 			// Entries sit in ws/run-N/ or one folder below it.
-			'../../outside', '../../outside/secret.txt', '../../../outside/dir', '../../outside/brand-new',
+			'../../outside',
+			'../../outside/secret.txt',
+			'../../../outside/dir',
+			'../../outside/brand-new',
 		];
 		const entry = fc.record({
 			dir: fc.constantFrom('', 'a/', 'b/'),
@@ -210,10 +232,13 @@ describe('safeFs: reads and writes that cannot leave the workspace (issue 17)', 
 				assert.deepEqual(snapshot(outside), before, `set-up changed the outside folder: ${JSON.stringify(entries)}`);
 				for (const o of ops) {
 					const r =
-						o.kind === 'read' ? await readInside([run], o.path, MB)
-						: o.kind === 'create' ? await createInside([run], o.path, 'written')
-						: o.kind === 'update' ? await updateInside([run], o.path, () => 'updated', MB)
-						: await listInside([run], o.path);
+						o.kind === 'read'
+							? await readInside([run], o.path, MB)
+							: o.kind === 'create'
+								? await createInside([run], o.path, 'written')
+								: o.kind === 'update'
+									? await updateInside([run], o.path, () => 'updated', MB)
+									: await listInside([run], o.path);
 					if (r.ok) assert.ok(isInside(run, r.path), `${o.kind} ${o.path} answered for ${r.path}`);
 					if (r.ok && 'data' in r) assert.ok(!(r.data as Buffer).toString().includes(SECRET), `read ${o.path} leaked`);
 					assert.deepEqual(snapshot(outside), before, `${o.kind} ${o.path} changed the outside folder`);

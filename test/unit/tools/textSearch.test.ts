@@ -62,12 +62,15 @@ describe('textSearch: guarded files, linear-time matching off the main thread (i
 	it('finds text inside and skips links that lead outside, hard links and named pipes, without hanging', async function () {
 		this.timeout(10_000);
 		const result = await searchInWorker(request(['inside.txt', 'link-dir/secret.txt', 'link-file.txt', 'hard.txt', 'pipe'], 'secret'), { timeLimitMs: 5_000 });
-		assert.deepEqual(result.hits.map(h => [path.basename(h.file), h.line]), [['inside.txt', 2]]);
+		assert.deepEqual(
+			result.hits.map(h => [path.basename(h.file), h.line]),
+			[['inside.txt', 2]],
+		);
 		assert.equal(result.refused, 4);
 		assert.ok(!JSON.stringify(result).includes(SECRET));
 	});
 
-	it('matches (a+)+$ on 28 and 5,000 a\'s at once, without blocking the event loop', async function () {
+	it("matches (a+)+$ on 28 and 5,000 a's at once, without blocking the event loop", async function () {
 		this.timeout(10_000);
 		const started = Date.now();
 		const { result, lagMs } = await maxLag(() => searchInWorker(request(['evil.txt'], '(a+)+$', true), { timeLimitMs: 5_000 }));
@@ -88,7 +91,11 @@ describe('textSearch: guarded files, linear-time matching off the main thread (i
 		assert.equal(result.stopped, 'time');
 		assert.ok(Date.now() - started < 3_500, `took ${Date.now() - started} ms`);
 		assert.ok(lagMs < 500, `the event loop was blocked ${lagMs} ms`);
-		assert.deepEqual(result.hits.map(h => h.line), [1], 'hits found before the limit are kept');
+		assert.deepEqual(
+			result.hits.map(h => h.line),
+			[1],
+			'hits found before the limit are kept',
+		);
 	});
 
 	it('a cancel ends the search at once', async function () {

@@ -1,0 +1,28 @@
+// Whether a summary planned earlier (in the background) may still be attached to the
+// conversation as it is now. Rounds are only ever appended, but in the meantime another
+// summary may have been made or the anchor may be gone (a new request rebuilt the history).
+import type { Conversation } from '../conversation/conversation';
+import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
+import type { SummarizationPlan } from './plan';
+
+export type Applicability = { readonly ok: true } | { readonly ok: false; readonly reason: 'anchor-gone' | 'anchor-summarized' | 'summaries-changed' };
+
+/**
+ * A summary made for `plan` absorbed the summary that was newest then (`plan.previousSummary`)
+ * and covers every round up to its anchor. It is still right for `conversation` when that
+ * summary is still the newest one and the anchor is still an unsummarized round; otherwise
+ * attaching it would drop or duplicate what another summary says (seed 004), so it is discarded.
+ */
+export function summaryPlanApplicability(conversation: Conversation, plan: Pick<SummarizationPlan, 'anchorRoundId' | 'previousSummary'>): Applicability {
+	const flat = flattenRounds(conversation);
+	const anchorIndex = flat.findIndex(f => f.round.id === plan.anchorRoundId);
+	if (anchorIndex < 0) {
+		return { ok: false, reason: 'anchor-gone' };
+	}
+	const newest = newestSummaryIndex(flat);
+	const newestId = newest >= 0 ? flat[newest].round.id : undefined;
+	if (newestId !== plan.previousSummary?.roundId) {
+		return { ok: false, reason: newest >= anchorIndex ? 'anchor-summarized' : 'summaries-changed' };
+	}
+	return anchorIndex > newest ? { ok: true } : { ok: false, reason: 'anchor-summarized' };
+}

@@ -1,0 +1,506 @@
+// The done-ledger: extraction per tool family, incremental build, rendering under a cap, storage.
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import type { Conversation, Round, ToolCall, Turn } from '../../../../src/common/conversation/conversation';
+import { conversationFromSessionJson } from '../../../../src/common/persistence/corpusFormat';
+import { addUserRequest, buildLedger, emptyLedger, extendLedger, ledgerAtRequestStart, type DoneLedger } from '../../../../src/common/ledger/doneLedger';
+import { commandLine, editLine, groupByDirectory, LEDGER_HEADING, renderDoneLedger } from '../../../../src/common/ledger/doneLedgerRender';
+import { decodeTurnRecord, encodeTurnRecord, METADATA_KEY, rebuildConversation } from '../../../../src/common/persistence/metadata';
+import { shellEffects } from '../../../../src/common/shell/shellCommand';
+import { commandOutcome } from '../../../../src/common/ledger/toolCallFacts';
+import { TiktokenTokenizer } from '../../../../src/common/tokens/tokenizer';
+
+let callCounter = 0;
+function call(name: string, args: object | string, result?: string): ToolCall {
+	const id = `c${++callCounter}`;
+	const text = typeof args === 'string' ? args : JSON.stringify(args);
+	return result === undefined ? { id, name, arguments: text } : { id, name, arguments: text, result };
+}
+function round(id: string, ...toolCalls: ToolCall[]): Round {
+	return { id, response: `response ${id}`, toolCalls };
+}
+/** The ledger of one round of calls. */
+function ledgerOf(...calls: ToolCall[]): DoneLedger {
+	return extendLedger(emptyLedger(), round('r', ...calls));
+}
+
+const tokenizer = new TiktokenTokenizer();
+const countTokens = (text: string) => tokenizer.countTokens(text);
+
+describe('done-ledger', () => {
+	describe("Longhaul's own tools", () => {
+		it('records reads, creations, edits and overwrites by path, with counts', () => {
+			const l = ledgerOf(
+				call('longhaul_readFile', { path: 'src/a.ts' }, 'src/a.ts lines 1-10 of 10\n1 x'),
+				call('longhaul_readFile', { path: 'src/a.ts', startLine: 5 }, 'src/a.ts lines 5-10 of 10\n5 x'),
+				call('longhaul_editFile', { path: 'src/new.ts', newText: 'x' }, 'Created src/new.ts (1 lines).'),
+				call('longhaul_editFile', { path: 'src/a.ts', oldText: 'a', newText: 'b' }, 'Edited src/a.ts at line 3.'),
+				call('longhaul_editFile', { path: 'src/a.ts', oldText: 'b', newText: 'c' }, 'Edited src/a.ts at line 3.'),
+				call('longhaul_editFile', { path: 'src/b.ts', newText: 'x', overwrite: true }, 'Overwrote src/b.ts (1 lines).'),
+			);
+			assert.deepEqual(
+				l.reads.map(r => [r.path, r.count]),
+				[['src/a.ts', 2]],
+			);
+			assert.deepEqual(
+				l.edits.map(e => [e.path, e.count, e.failed, e.created]),
+				[
+					['src/new.ts', 1, 0, true],
+					['src/a.ts', 2, 0, false],
+					['src/b.ts', 1, 0, false],
+				],
+			);
+			assert.equal(l.steps, 6);
+		});
+
+		it('counts a refused edit as a failed attempt, not an edit, and skips failed reads', () => {
+			const l = ledgerOf(
+				call(
+					'longhaul_editFile',
+					{ path: 'src/a.ts', oldText: 'zz', newText: 'y' },
+					'Error: the tool longhaul_editFile failed: oldText occurs 0 times in src/a.ts; it must occur exactly once.',
+				),
+				call('longhaul_readFile', { path: 'missing.ts' }, 'Error: the tool longhaul_readFile failed: ENOENT'),
+			);
+			assert.deepEqual(
+				l.edits.map(e => [e.path, e.count, e.failed]),
+				[['src/a.ts', 0, 1]],
+			);
+			assert.deepEqual(l.reads, []);
+			assert.equal(editLine(l.edits[0]), '- src/a.ts (1 failed attempt)');
+		});
+
+		it('records commands with the exit status runCommand reports, and the latest outcome of a repeated command', () => {
+			const l = ledgerOf(
+				call('longhaul_runCommand', { command: 'npm test' }, 'exit code 1\n3 failing'),
+				call('longhaul_runCommand', { command: 'npm run build' }, 'timed out after 120 s\n...'),
+				call('longhaul_runCommand', { command: 'npm test' }, 'exit code 0\nall passed'),
+				call('longhaul_runCommand', { command: 'make' }, 'cancelled\n'),
+				call(
+					'longhaul_runCommand',
+					{ command: 'rm -rf /' },
+					'Error: the tool longhaul_runCommand failed: This workspace is not trusted; Longhaul does not run commands in it.',
+				),
+				call('longhaul_runCommand', { command: 'sleep 100' }),
+			);
+			assert.deepEqual(
+				l.commands.map(c => [c.command, c.count, c.outcome, c.failed]),
+				[
+					['npm test', 2, 'exit 0', false],
+					['npm run build', 1, 'timed out', true],
+					['make', 1, 'cancelled', true],
+					['rm -rf /', 1, 'not run: This workspace is not trusted; Longhaul does not run commands in it.', true],
+					['sleep 100', 1, 'no result (interrupted)', true],
+				],
+			);
+			assert.equal(commandLine(l.commands[0]), '- `npm test`: exit 0 (run 2 times)');
+		});
+
+		it('records listings, file finds and text searches as searches', () => {
+			const l = ledgerOf(
+				call('longhaul_listDirectory', { path: 'src' }, 'src: 3 entries'),
+				call('longhaul_findFiles', { pattern: '**/*.ts' }, '2 file(s) match'),
+				call('longhaul_searchText', { query: 'TODO', include: 'src/**' }, '1 match(es)'),
+			);
+			assert.deepEqual(
+				l.searches.map(s => s.digest),
+				['list src', 'find **/*.ts', 'search "TODO" in src/**'],
+			);
+			assert.deepEqual([l.reads, l.edits, l.commands, l.others], [[], [], [], []]);
+		});
+	});
+
+	describe('VS Code / Copilot tools', () => {
+		it('reads, creations, replacements, inserts, multi-replacements and patches', () => {
+			const patch = '*** Begin Patch\n*** Update File: /w/src/x.ts\n@@\n-a\n+b\n*** Add File: /w/src/y.ts\n+new\n*** End Patch';
+			const l = ledgerOf(
+				call('read_file', { filePath: '/w/src/x.ts', startLine: 1, endLine: 40 }, 'text'),
+				call('create_file', { filePath: '/w/src/z.ts', content: 'x' }, 'The following files were successfully edited'),
+				call('replace_string_in_file', { filePath: '/w/src/x.ts', oldString: 'a', newString: 'b' }, 'ok'),
+				call('insert_edit_into_file', { filePath: '/w/src/x.ts', code: '...', explanation: 'e' }, 'ok'),
+				call(
+					'multi_replace_string_in_file',
+					{
+						replacements: [
+							{ filePath: '/w/a.ts', oldString: 'a', newString: 'b' },
+							{ filePath: '/w/b.ts', oldString: 'a', newString: 'b' },
+						],
+					},
+					'ok',
+				),
+				call('apply_patch', { input: patch, explanation: 'e' }, 'ok'),
+			);
+			assert.deepEqual(
+				l.reads.map(r => r.path),
+				['/w/src/x.ts'],
+			);
+			assert.deepEqual(
+				l.edits.map(e => [e.path, e.count, e.created]),
+				[
+					['/w/src/z.ts', 1, true],
+					['/w/src/x.ts', 3, false],
+					['/w/a.ts', 1, false],
+					['/w/b.ts', 1, false],
+					['/w/src/y.ts', 1, true],
+				],
+			);
+		});
+
+		it('terminal commands, searches, and the latest todo list as the plan', () => {
+			const l = ledgerOf(
+				call('run_in_terminal', { command: 'cd /w && npm test', explanation: 'run', isBackground: false }, 'Command exited with code 2'),
+				call('file_search', { query: '**/*.md' }, 'a.md'),
+				call('grep_search', { query: 'foo', isRegexp: false, includePattern: 'src/**' }, 'hits'),
+				call(
+					'manage_todo_list',
+					{
+						todoList: [
+							{ id: 1, title: 'Write parser', status: 'completed' },
+							{ id: 2, title: 'Test it', status: 'not-started' },
+						],
+					},
+					'ok',
+				),
+				call(
+					'manage_todo_list',
+					{
+						todoList: [
+							{ id: 1, title: 'Write parser', status: 'completed' },
+							{ id: 2, title: 'Test it', status: 'in-progress' },
+						],
+					},
+					'ok',
+				),
+			);
+			assert.deepEqual(
+				l.commands.map(c => [c.command, c.outcome]),
+				[['npm test', 'exit 2']],
+			);
+			assert.deepEqual(
+				l.searches.map(s => s.digest),
+				['find **/*.md', 'search "foo" in src/**'],
+			);
+			assert.deepEqual(l.plan, { tool: 'manage_todo_list', text: '[x] Write parser\n[~] Test it', round: 'r' });
+		});
+	});
+
+	describe('corpus tools (mini-swe-agent bash, OpenHands execute_bash and str_replace_editor)', () => {
+		it('bash: reads, searches, in-place and heredoc edits, and commands with <returncode>', () => {
+			const l = ledgerOf(
+				call('bash', { command: 'cat src/marshmallow/schema.py | head -50' }, '<returncode>0</returncode>\n<output>...</output>'),
+				call('bash', { command: "sed -n '100,140p' src/marshmallow/schema.py" }, '<returncode>0</returncode>'),
+				call('bash', { command: 'grep -rn "validates" src/ | head' }, '<returncode>0</returncode>'),
+				call('bash', { command: "sed -i 's/a/b/' src/marshmallow/schema.py" }, '<returncode>0</returncode>\n<output>\n</output>'),
+				call('bash', { command: "cat > reproduce.py << 'EOF'\nimport os\nos.system('rm -rf x')\nEOF" }, '<returncode>0</returncode>'),
+				call('bash', { command: 'cd /testbed && python reproduce.py' }, '<returncode>1</returncode>\n<output>Traceback</output>'),
+				call('bash', { command: '# try the tests\npython -m pytest tests/test_schema.py -q 2>&1 | tail -5' }, '<returncode>0</returncode>'),
+			);
+			assert.deepEqual(
+				l.reads.map(r => [r.path, r.count]),
+				[['src/marshmallow/schema.py', 2]],
+			);
+			assert.deepEqual(
+				l.searches.map(s => s.digest),
+				['grep -rn "validates" src/ | head'],
+			);
+			assert.deepEqual(
+				l.edits.map(e => [e.path, e.count]),
+				[
+					['src/marshmallow/schema.py', 1],
+					['reproduce.py', 1],
+				],
+			);
+			assert.deepEqual(
+				l.commands.map(c => [c.command, c.outcome, c.failed]),
+				[
+					['python reproduce.py', 'exit 1', true],
+					['python -m pytest tests/test_schema.py -q 2>&1 | tail -5', 'exit 0', false],
+				],
+			);
+		});
+
+		it('str_replace_editor: view is a read (or a listing), create/str_replace/insert are edits, ERROR answers are failed attempts', () => {
+			const p = '/workspace/ponyc/src/libponyc/expr/match.c';
+			const l = ledgerOf(
+				call('str_replace_editor', { command: 'view', path: p }, "Here's the result of running `cat -n` on " + p),
+				call('str_replace_editor', { command: 'view', path: '/workspace/ponyc' }, "Here's the files and directories up to 2 levels deep in /workspace/ponyc"),
+				call(
+					'str_replace_editor',
+					{ command: 'str_replace', path: p, old_str: 'a', new_str: 'b' },
+					'ERROR:\nNo replacement was performed, old_str `a` did not appear verbatim',
+				),
+				call('str_replace_editor', { command: 'insert', path: p, insert_line: 3, new_str: 'x' }, 'The file ' + p + ' has been edited.'),
+				call(
+					'str_replace_editor',
+					{ command: 'create', path: '/workspace/t.pony', file_text: 'actor Main' },
+					'File created successfully at: /workspace/t.pony',
+				),
+			);
+			assert.deepEqual(
+				l.reads.map(r => r.path),
+				[p],
+			);
+			assert.deepEqual(
+				l.searches.map(s => s.digest),
+				['list /workspace/ponyc'],
+			);
+			assert.deepEqual(
+				l.edits.map(e => [e.path, e.count, e.failed, e.created]),
+				[
+					[p, 1, 1, false],
+					['/workspace/t.pony', 1, 0, true],
+				],
+			);
+		});
+
+		it('execute_bash without an exit status keeps the last output line as the outcome', () => {
+			const l = ledgerOf(call('execute_bash', { command: 'cd /workspace/ponyc && make' }, "/bin/sh: 1: cd: can't cd\nmake: *** [Makefile:192: build] Error 2"));
+			assert.deepEqual(
+				l.commands.map(c => [c.command, c.outcome]),
+				[['make', 'no exit status reported; last output line: make: *** [Makefile:192: build] Error 2']],
+			);
+		});
+
+		it('any other tool is a generic entry: its name and a short argument digest', () => {
+			const l = ledgerOf(
+				call('think', { thought: 'The bug is in make_pattern_type, where the iso capability is aliased' }, 'Your thought has been logged.'),
+				call('mystery', 'not json at all', 'ok'),
+			);
+			assert.deepEqual(
+				l.others.map(o => [o.tool, o.digest]),
+				[
+					['think', 'thought="The bug is in make_pattern_type, where …"'],
+					['mystery', 'not json at all'],
+				],
+			);
+		});
+	});
+
+	describe('shell command lines', () => {
+		it('splits at operators outside quotes and ignores heredoc bodies and comments', () => {
+			assert.deepEqual(shellEffects('grep "a|b;c" f.txt').reads, []);
+			assert.equal(shellEffects('grep "a|b;c" f.txt').inspectOnly, true);
+			const heredoc = shellEffects("cat <<'EOF' > out.py\nrm -rf /\nEOF\n# comment\nls");
+			assert.deepEqual(heredoc.writes, ['out.py']);
+			assert.equal(heredoc.runs, false);
+			assert.equal(shellEffects('echo hi > /dev/null 2>&1').inspectOnly, true);
+			assert.deepEqual(shellEffects('python x.py | tee log.txt').writes, ['log.txt']);
+			assert.equal(shellEffects('cd /a && cd b && make -j2').normalized, 'make -j2');
+			assert.equal(shellEffects('git diff HEAD').inspectOnly, true);
+			assert.equal(shellEffects('git commit -m x').runs, true);
+		});
+	});
+
+	describe('commandOutcome', () => {
+		it('reads the exit status in every reported form', () => {
+			assert.deepEqual(commandOutcome('<returncode>127</returncode>'), { outcome: 'exit 127', failed: true });
+			assert.deepEqual(commandOutcome('exit code 0\nok'), { outcome: 'exit 0', failed: false });
+			assert.deepEqual(commandOutcome('out\n[The command completed with exit code 3.]'), { outcome: 'exit 3', failed: true });
+			assert.deepEqual(commandOutcome(undefined), { outcome: 'no result (interrupted)', failed: true });
+		});
+	});
+
+	describe('incremental build', () => {
+		const turns: Turn[] = [
+			{
+				user: 'Fix the parser',
+				rounds: [
+					round('t0r0', call('bash', { command: 'cat a.py' }, '<returncode>0</returncode>')),
+					round('t0r1', call('bash', { command: "sed -i 's/x/y/' a.py" }, '<returncode>0</returncode>')),
+				],
+			},
+			{ user: 'Now run the tests', rounds: [round('t1r0', call('bash', { command: 'pytest' }, '<returncode>1</returncode>'))] },
+		];
+		const conversation: Conversation = { turns, activeRounds: [round('a0', call('bash', { command: 'pytest -x' }, '<returncode>0</returncode>'))] };
+
+		it('a request and rounds folded in one by one give the ledger built from scratch', () => {
+			let l = emptyLedger();
+			for (const t of turns) {
+				l = addUserRequest(l, t.user);
+				for (const r of t.rounds) l = extendLedger(l, r);
+			}
+			l = extendLedger(addUserRequest(l, 'Make it pass'), conversation.activeRounds[0]);
+			assert.deepEqual(l, buildLedger(conversation, 'Make it pass'));
+			assert.deepEqual(l.requests, ['Fix the parser', 'Now run the tests', 'Make it pass']);
+		});
+
+		it('ledgerAtRequestStart: the stored ledger plus the later turns equals the ledger from scratch, and ignores elided results later', () => {
+			const stored = [buildLedger({ turns: [turns[0]], activeRounds: [] }), undefined];
+			// The first turn's results were later elided: the stored ledger is what counts.
+			const elided: Turn[] = [
+				{ ...turns[0], rounds: turns[0].rounds.map(r => ({ ...r, toolCalls: r.toolCalls.map(c => ({ ...c, result: '[elided]' })) })) },
+				turns[1],
+			];
+			const resumed = ledgerAtRequestStart(elided, stored, 'Next');
+			assert.deepEqual(resumed, buildLedger({ turns, activeRounds: [] }, 'Next'));
+			assert.deepEqual(ledgerAtRequestStart(turns, [undefined, undefined], 'Next'), resumed);
+		});
+
+		it('property: folding any split of the rounds gives the same ledger as one pass', () => {
+			const callArb = fc.oneof(
+				fc
+					.record({
+						name: fc.constant('bash'),
+						command: fc.constantFrom('cat a.py', 'pytest', "sed -i 's/a/b/' b.py", 'ls', 'python x.py > out.txt'),
+						code: fc.integer({ min: 0, max: 2 }),
+					})
+					.map(c => call(c.name, { command: c.command }, `<returncode>${c.code}</returncode>`)),
+				fc.constantFrom('a.ts', 'b/c.ts').map(p => call('longhaul_readFile', { path: p }, 'text')),
+				fc.constantFrom('a.ts', 'b/c.ts').map(p => call('longhaul_editFile', { path: p, oldText: 'x', newText: 'y' }, 'Edited')),
+				fc.string({ maxLength: 10 }).map(s => call('other_tool', { s }, 'ok')),
+			);
+			fc.assert(
+				fc.property(fc.array(fc.array(callArb, { maxLength: 3 }), { maxLength: 12 }), fc.nat(), (roundCalls, cut) => {
+					const rounds = roundCalls.map((calls, i) => round(`a${i}`, ...calls));
+					const k = rounds.length ? cut % (rounds.length + 1) : 0;
+					const whole = buildLedger({ turns: [], activeRounds: rounds }, 'go');
+					const stored = buildLedger({ turns: [], activeRounds: rounds.slice(0, k) }, 'go');
+					const resumed = rounds.slice(k).reduce(extendLedger, stored);
+					assert.deepEqual(resumed, whole);
+					assert.equal(whole.steps, roundCalls.flat().length);
+				}),
+				{ numRuns: 200 },
+			);
+		});
+	});
+
+	describe('rendering under a cap', () => {
+		/** A long session: 3 requests, 120 files read under two trees, 40 edits, 60 commands. */
+		function bigLedger(): DoneLedger {
+			let l = emptyLedger();
+			l = addUserRequest(l, 'Port the parser to the new AST API. ' + 'Details follow. '.repeat(30));
+			const calls: ToolCall[] = [];
+			for (let i = 0; i < 120; i++) calls.push(call('longhaul_readFile', { path: `${i % 2 ? 'src/parser' : 'test/unit'}/file${i}.ts` }, 'text'));
+			for (let i = 0; i < 40; i++) calls.push(call('longhaul_editFile', { path: `src/parser/file${i}.ts`, oldText: 'a', newText: 'b' }, 'Edited'));
+			for (let i = 0; i < 60; i++) calls.push(call('longhaul_runCommand', { command: `npm test -- --grep case${i}` }, `exit code ${i % 3 ? 0 : 1}\n`));
+			l = extendLedger(l, round('a0', ...calls.slice(0, 110)));
+			l = addUserRequest(l, 'Also update the docs.');
+			l = extendLedger(l, round('a1', ...calls.slice(110)));
+			return addUserRequest(l, 'And the changelog.');
+		}
+
+		it('renders every entry on its own line when it fits', () => {
+			const l = ledgerOf(call('longhaul_runCommand', { command: 'npm test' }, 'exit code 0\n'), call('longhaul_readFile', { path: 'a.ts' }, 'x'));
+			const text = renderDoneLedger(addUserRequest(l, 'Run the tests'), { maxTokens: 1000, countTokens });
+			assert.equal(
+				text,
+				[
+					LEDGER_HEADING,
+					'User requests, oldest first:',
+					'1. Run the tests',
+					'Commands run (outcome of the latest run):',
+					'- `npm test`: exit 0',
+					'Files read:',
+					'- a.ts',
+				].join('\n'),
+			);
+			assert.equal(renderDoneLedger(emptyLedger(), { maxTokens: 1000, countTokens }), '');
+		});
+
+		it('over the cap, merges the oldest reads into directory groups first and keeps the newest edits and commands whole', () => {
+			const l = bigLedger();
+			const full = renderDoneLedger(l, { maxTokens: 1e9, countTokens });
+			const cap = Math.floor(countTokens(full) * 0.6);
+			const text = renderDoneLedger(l, { maxTokens: cap, countTokens });
+			assert.ok(countTokens(text) <= cap, `${countTokens(text)} > ${cap}`);
+			assert.match(text, /^- \d+ files under src\/parser\/ \(\d+ reads\)$/m);
+			assert.match(text, /^- \d+ files under test\/unit\/ \(\d+ reads\)$/m);
+			assert.ok(text.includes(editLine(l.edits[l.edits.length - 1])));
+			assert.ok(text.includes(commandLine(l.commands[l.commands.length - 1])));
+			for (const [i, r] of l.requests.entries()) assert.ok(text.includes(`${i + 1}. ${r.slice(0, 20)}`), `request ${i + 1}`);
+		});
+
+		it('property: never over the cap, and every request is still there (shortened or by number)', () => {
+			const l = bigLedger();
+			fc.assert(
+				fc.property(fc.integer({ min: 60, max: 4000 }), cap => {
+					const text = renderDoneLedger(l, { maxTokens: cap, countTokens });
+					if (text === '') return; // not even the most compact form fits: nothing is shown, the caller reports it
+					assert.ok(countTokens(text) <= cap, `${countTokens(text)} > ${cap}`);
+					const byNumber = /^1\.(?:–(\d+)\.)? \(shown word for word/m.exec(text);
+					const hidden = byNumber ? Number(byNumber[1] ?? 1) : 0;
+					l.requests.forEach((r, i) => {
+						if (i >= hidden) assert.ok(text.includes(`${i + 1}. ${r.slice(0, 10)}`), `cap ${cap}: request ${i + 1}`);
+					});
+				}),
+				{ numRuns: 40 },
+			);
+			assert.ok(renderDoneLedger(l, { maxTokens: 200, countTokens }) !== '', 'the compact form fits 200 tokens');
+		});
+
+		it('groups directories at the deepest level that keeps the group count small', () => {
+			assert.deepEqual(
+				groupByDirectory(['a/b/c/1.ts', 'a/b/c/2.ts', 'a/b/d/3.ts', 'x/4.ts'], 2).map(g => [g.dir, g.paths.length]),
+				[
+					['a/b', 3],
+					['x', 1],
+				],
+			);
+		});
+	});
+
+	describe('storage in the turn record', () => {
+		const ledger = extendLedger(
+			addUserRequest(emptyLedger(), 'Fix it'),
+			round(
+				'r1',
+				call('longhaul_runCommand', { command: 'make' }, 'exit code 2\n'),
+				call('manage_todo_list', { todoList: [{ title: 'a', status: 'completed' }] }, 'ok'),
+			),
+		);
+
+		it('round-trips through JSON; records without a ledger decode as before', () => {
+			const record = encodeTurnRecord({ rounds: [], doneLedger: ledger });
+			const decoded = decodeTurnRecord(JSON.parse(JSON.stringify(record)));
+			assert.deepEqual(decoded.errors, []);
+			assert.deepEqual(decoded.record!.doneLedger, ledger);
+			const without = decodeTurnRecord({ schemaVersion: 1, rounds: [], summaries: [] });
+			assert.deepEqual(without.errors, []);
+			assert.ok(!('doneLedger' in without.record!));
+		});
+
+		it('a bad ledger is a typed issue naming the field and is left out; the rest of the record is kept', () => {
+			const bad = JSON.parse(JSON.stringify(encodeTurnRecord({ rounds: [round('r1')], doneLedger: ledger })));
+			bad.doneLedger.commands[0].count = 'two';
+			const decoded = decodeTurnRecord(bad);
+			assert.deepEqual(
+				decoded.errors.map(e => [e.kind, e.path]),
+				[['wrong-type', 'doneLedger.commands[0].count']],
+			);
+			assert.equal(decoded.record!.doneLedger, undefined);
+			assert.equal(decoded.record!.rounds.length, 1);
+			assert.equal(decodeTurnRecord({ schemaVersion: 1, rounds: [], summaries: [], doneLedger: 'x' }).errors[0].kind, 'wrong-type');
+			assert.equal(decodeTurnRecord({ schemaVersion: 1, rounds: [], summaries: [], doneLedger: { requests: [] } }).errors[0].path, 'doneLedger.steps');
+		});
+
+		it('rebuildConversation hands back the ledger stored with each history entry', () => {
+			const history = [
+				{ user: 'Fix it', metadata: { [METADATA_KEY]: encodeTurnRecord({ rounds: [], doneLedger: ledger }) } },
+				{ user: 'More', metadata: { [METADATA_KEY]: encodeTurnRecord({ rounds: [] }) } },
+			];
+			const { doneLedgers, issues } = rebuildConversation(history);
+			assert.deepEqual(issues, []);
+			assert.deepEqual(doneLedgers, [ledger, undefined]);
+		});
+	});
+
+	describe('on a real corpus session', () => {
+		const file = join(process.env.LONGHAUL_CORPUS ?? resolve('../shared/corpus'), 'oh-ponyc-4588.json');
+
+		it('oh-ponyc-4588: match.c edited (with failed attempts), make run, all requests, within a 600-token cap', function () {
+			if (!existsSync(file)) this.skip();
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const conversation = conversationFromSessionJson(JSON.parse(require('node:fs').readFileSync(file, 'utf8')));
+			const l = buildLedger(conversation);
+			const match = l.edits.find(e => e.path.endsWith('src/libponyc/expr/match.c'));
+			assert.ok(match && match.count > 0 && match.failed > 0, JSON.stringify(match));
+			assert.ok(l.commands.some(c => c.command === 'make'));
+			assert.equal(l.requests.length, conversation.turns.length + (conversation.activeRounds.length ? 0 : 0));
+			const text = renderDoneLedger(l, { maxTokens: 600, countTokens });
+			assert.ok(countTokens(text) <= 600);
+			assert.ok(text.includes(editLine(match)));
+		});
+	});
+});
