@@ -6,7 +6,8 @@
 //   harmless blocks while /bin/sh ran a hidden line).
 // - Characters that show nothing or move the text (control characters such as CR or ESC,
 //   bidirectional overrides, zero-width and other invisible characters, spaces other than the
-//   plain space, line separators, unassigned and private-use code points) are shown as ⟪U+XXXX⟫.
+//   plain space, line separators, unassigned and private-use code points, and piles of three or
+//   more combining marks, which draw over neighbouring lines) are shown as ⟪U+XXXX⟫.
 //   The marker's own opening bracket is shown the same way, so the display maps back to exactly
 //   one command.
 // - Commands longer than MAX_COMMAND_CHARS are refused: VS Code cuts confirmation markdown at
@@ -27,6 +28,8 @@ const MARK_CLOSE = '⟫';
  */
 const HIDDEN = /[\p{Cc}\p{Cf}\p{DI}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Zs}\u2800⟪]/gu;
 
+const COMBINING_PILE = /\p{M}{3,}/gu;
+
 export interface VisibleText {
 	readonly text: string;
 	/** How many characters were shown as ⟪U+XXXX⟫. */
@@ -40,11 +43,18 @@ function marker(char: string): string {
 /** `text` with every hidden character shown as ⟪U+XXXX⟫ (newlines and tabs kept when `multiline`). */
 export function visible(text: string, multiline: boolean): VisibleText {
 	let marked = 0;
-	const shown = text.replace(HIDDEN, char => {
-		if (char === ' ' || (multiline && (char === '\n' || char === '\t'))) return char;
-		marked++;
-		return marker(char);
-	});
+	const shown = text
+		.replace(HIDDEN, char => {
+			if (char === ' ' || (multiline && (char === '\n' || char === '\t'))) return char;
+			marked++;
+			return marker(char);
+		})
+		// A pile of combining marks draws over the lines around it and can cover one: past two in a
+		// row (more than any script needs on one letter), each is shown as a marker.
+		.replace(COMBINING_PILE, pile => {
+			marked += [...pile].length;
+			return [...pile].map(marker).join('');
+		});
 	return { text: shown, marked };
 }
 

@@ -77,6 +77,8 @@ const pieces = [
 	'\u3164',
 	'<div>',
 	'&amp;',
+	'\u0301',
+	'\u0336\u0334\u0335',
 ];
 
 describe('commandText: the confirmation shows the exact command (issue 17)', () => {
@@ -103,6 +105,17 @@ describe('commandText: the confirmation shows the exact command (issue 17)', () 
 		assert.match(block, /⟪U\+202E⟫/);
 		assert.match(c.markdown, /6 invisible or control character\(s\) are shown as ⟪U\+XXXX⟫/);
 		assert.equal(shownCommand(c.markdown), command);
+	});
+
+	it('shows a pile of combining marks (which can draw over other lines) as markers, and keeps a single accent', () => {
+		const zalgo = `echo ok${'\u0336\u0334\u0335'.repeat(30)}\nrm -rf build`;
+		const c = commandConfirmation(zalgo, '.');
+		assert.ok(c.ok);
+		const block = md.parse(c.markdown, {}).find(t => t.type === 'fence')!.content;
+		assert.ok(!/\p{M}/u.test(block), 'no combining mark reaches the block');
+		assert.equal(shownCommand(c.markdown), zalgo);
+		assert.equal(visible('café naïve', true).text, 'café naïve');
+		assert.equal(visible('cafe\u0301', true).text, 'cafe\u0301');
 	});
 
 	it('refuses commands longer than 10,000 characters with a clear message', () => {
