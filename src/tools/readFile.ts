@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { truncateMiddle } from '../common/shrinking/truncate';
+import { cutMiddle } from '../common/shrinking/cutText';
 import { readInside } from './safeFs';
 import { displayPath, textResult, workspaceRoots } from './workspaceRoots';
 
@@ -41,6 +41,6 @@ export const readFileTool: vscode.LanguageModelTool<ReadFileInput> = {
 			.slice(start - 1, end)
 			.map((line, i) => `${start + i}: ${line}`)
 			.join('\n');
-		return textResult(`${displayPath(file)} lines ${start}-${end} of ${lines.length}\n${truncateMiddle(numbered, MAX_CHARS)}`);
+		return textResult(`${displayPath(file)} lines ${start}-${end} of ${lines.length}\n${cutMiddle(numbered, MAX_CHARS)}`);
 	},
 };
