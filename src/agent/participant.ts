@@ -108,7 +108,7 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 			maxToolCallsExceeded: state.maxToolCallsExceeded || undefined,
 			cancelled: state.cancelled || undefined,
 			refused: refused || undefined,
-			summaries: state.newSummaries,
+			summaryBlocks: state.newSummaries,
 			doneLedger: storeLedger ? state.ledger : undefined,
 		}),
 		summarizations: state.summarizations,

@@ -2,13 +2,15 @@
 // The prompt-tsx components in src/prompts render these entries; keeping the
 // order here makes it testable without a renderer.
 //
-// Rules (seed 003 and 004, docs/decisions.md):
+// Rules (seed 003 and 004, docs/decisions.md decision 3):
 // - every user request stays verbatim, in conversation order, summarized or not;
-// - only the newest summary is rendered, at the position of the round it is anchored on:
-//   it absorbed the earlier summaries when it was written, so nothing is lost and nothing repeats;
+// - each turn's summary block (summaryBlocks.ts) comes right after that turn's user message (or,
+//   for the request in progress, right after the request), where the first round it replaces
+//   was: `[user1] [summary1] [user2] [summary2] … [userN] [live rounds]`;
 // - every round after the newest summary is rendered verbatim, in order.
 import { hasUnansweredCalls, type Conversation, type Round } from './conversation';
 import { flattenRounds, newestSummaryIndex } from './flatten';
+import { blocksOf, type SummaryBlock } from './summaryBlocks';
 import type { RoundLocation } from '../planning/plan';
 
 export type PromptEntry =
@@ -16,37 +18,38 @@ export type PromptEntry =
 	| { readonly kind: 'user'; readonly turnIndex: number; readonly text: string }
 	/** The place of the request in progress (the renderer adds its prompt and references). */
 	| { readonly kind: 'request' }
-	/** The newest summary, standing in for its anchor round and everything before it. */
-	| { readonly kind: 'summary'; readonly roundId: string; readonly text: string; readonly location: RoundLocation }
+	/** A turn's summary block (summaryBlocks.ts), standing in for the rounds it covers. `roundId` is its anchor. */
+	| { readonly kind: 'summary'; readonly roundId: string; readonly text: string; readonly location: RoundLocation; readonly condensed?: boolean }
 	/** A round kept verbatim. `interrupted` when some of its calls have no result. */
 	| { readonly kind: 'round'; readonly round: Round; readonly location: RoundLocation; readonly interrupted: boolean };
 
 export function layoutPrompt(conversation: Conversation): PromptEntry[] {
 	const flat = flattenRounds(conversation);
-	const summaryAt = newestSummaryIndex(flat);
+	const covered = newestSummaryIndex(flat);
+	const turnCount = conversation.turns.length;
+	const blockOf = new Map<number, SummaryBlock>();
+	for (const block of blocksOf(flat, turnCount)) blockOf.set(block.turnIndex, block);
 	const entries: PromptEntry[] = [];
 	let flatIndex = 0;
 
-	const pushRounds = (count: number) => {
+	const pushTurn = (turnIndex: number, count: number) => {
+		const block = blockOf.get(turnIndex);
+		if (block) {
+			entries.push({ kind: 'summary', roundId: block.roundId, text: block.text, location: block.anchor, ...(block.condensed ? { condensed: true } : {}) });
+		}
 		for (let i = 0; i < count; i++, flatIndex++) {
+			if (flatIndex <= covered) continue;
 			const at = flat[flatIndex];
-			if (flatIndex < summaryAt) {
-				continue;
-			}
 			const location: RoundLocation = { source: at.source, turnIndex: at.turnIndex, roundIndex: at.roundIndex };
-			if (flatIndex === summaryAt) {
-				entries.push({ kind: 'summary', roundId: at.round.id, text: at.round.summary!, location });
-			} else {
-				entries.push({ kind: 'round', round: at.round, location, interrupted: hasUnansweredCalls(at.round) });
-			}
+			entries.push({ kind: 'round', round: at.round, location, interrupted: hasUnansweredCalls(at.round) });
 		}
 	};
 
 	conversation.turns.forEach((turn, turnIndex) => {
 		entries.push({ kind: 'user', turnIndex, text: turn.user });
-		pushRounds(turn.rounds.length);
+		pushTurn(turnIndex, turn.rounds.length);
 	});
 	entries.push({ kind: 'request' });
-	pushRounds(conversation.activeRounds.length);
+	pushTurn(turnCount, conversation.activeRounds.length);
 	return entries;
 }

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { layoutPrompt, type PromptEntry } from '../../../../src/common/conversation/promptLayout';
-import { planHalfContext, applySummary } from '../../../../src/common/planning/planners';
+import { planHalfContext } from '../../../../src/common/planning/planners';
+import { applySummaryBlocks } from '../../../../src/common/summaries/applySummary';
+import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
 import { makeConversation, makeRound } from '../../helpers/conversations';
 
 /** A compact picture of the layout: `U0` user of turn 0, `S:id` summary, round ids, `REQ` the request in progress. */
@@ -24,35 +26,84 @@ describe('prompt layout', () => {
 		assert.deepEqual(shape(layoutPrompt(makeConversation({ turns: [2, 1], active: 2 }))), ['U0', 't0r0', 't0r1', 'U1', 't1r0', 'REQ', 'a0', 'a1']);
 	});
 
-	it('the newest summary stands at its anchor, replacing it and every earlier round; user requests stay verbatim', () => {
-		const c = makeConversation({ turns: [2, 3], active: 1, summaries: { t1r1: 'S' } });
-		assert.deepEqual(shape(layoutPrompt(c)), ['U0', 'U1', 'S:t1r1', 't1r2', 'REQ', 'a0']);
+	it("a block stands right after its turn's user message, replacing its turn's rounds up to its anchor; user requests stay verbatim", () => {
+		const c = makeConversation({ turns: [2, 3], active: 1, summaries: { t0r1: 'S0', t1r1: 'S1' } });
+		assert.deepEqual(shape(layoutPrompt(c)), ['U0', 'S:t0r1', 'U1', 'S:t1r1', 't1r2', 'REQ', 'a0']);
 	});
 
-	it("a split inside a turn keeps that turn's user message ahead of the summary and its kept rounds", () => {
+	it("a split inside a turn keeps that turn's user message ahead of its block and its kept rounds", () => {
 		const c = makeConversation({ turns: [3, 4, 3] });
 		const plan = planHalfContext(c);
-		const entries = layoutPrompt(applySummary(c, plan.anchorRoundId, 'S'));
+		const entries = layoutPrompt(applySummaryBlocks(c, plan, ['S0', 'S1']));
 		assert.equal(plan.splitInsideTurnIndex, 1);
-		assert.deepEqual(shape(entries), ['U0', 'U1', 'S:t1r1', 't1r2', 't1r3', 'U2', 't2r0', 't2r1', 't2r2', 'REQ']);
+		assert.deepEqual(shape(entries), ['U0', 'S:t0r2', 'U1', 'S:t1r1', 't1r2', 't1r3', 'U2', 't2r0', 't2r1', 't2r2', 'REQ']);
 		const user1 = entries.findIndex(e => e.kind === 'user' && e.turnIndex === 1);
 		const firstKept = entries.findIndex(e => e.kind === 'round' && e.round.id === plan.keepRoundIds[0]);
 		assert.ok(user1 < firstKept);
 		assert.equal((entries[user1] as { text: string }).text, 'request 1');
 	});
 
-	it('only the newest summary is rendered: older ones were absorbed into it', () => {
-		const c = makeConversation({ turns: [3, 3], active: 2, summaries: { t0r1: 'S-old', t1r0: 'S-new' } });
+	it('every turn keeps its own block (seed 004, root cause 1); within one turn only the newest, which absorbed the older', () => {
+		const c = makeConversation({ turns: [3, 3], active: 4, summaries: { t0r1: 'S0-old', t0r2: 'S0', t1r2: 'S1', a1: 'Sa' } });
 		const summaries = layoutPrompt(c).filter(e => e.kind === 'summary');
 		assert.deepEqual(
 			summaries.map(e => (e as { text: string }).text),
-			['S-new'],
+			['S0', 'S1', 'Sa'],
+		);
+		assert.deepEqual(shape(layoutPrompt(c)), ['U0', 'S:t0r2', 'U1', 'S:t1r2', 'REQ', 'S:a1', 'a2', 'a3']);
+		assert.deepEqual(
+			summaryBlocks(c).map(b => [b.turnIndex, b.roundIds.join(',')]),
+			[
+				[0, 't0r0,t0r1,t0r2'],
+				[1, 't1r0,t1r1,t1r2'],
+				[2, 'a0,a1'],
+			],
 		);
 	});
 
-	it('an active anchor puts the summary after the request marker', () => {
-		const c = makeConversation({ turns: [2], active: 4, summaries: { a1: 'S' } });
-		assert.deepEqual(shape(layoutPrompt(c)), ['U0', 'REQ', 'S:a1', 'a2', 'a3']);
+	it('a compaction spanning turns 1-3 renders [u1] [S1] [u2] [S2] [u3] [S3] [recent], not [u1] [u2] [u3] [S] (seed 004, root cause 2)', () => {
+		const c = makeConversation({ turns: [2, 2, 4], active: 2 });
+		const plan = planHalfContext(c);
+		assert.deepEqual(plan.summarizeRoundIds, ['t0r0', 't0r1', 't1r0', 't1r1', 't2r0']);
+		const entries = layoutPrompt(applySummaryBlocks(c, plan, ['S0', 'S1', 'S2']));
+		assert.deepEqual(shape(entries), ['U0', 'S:t0r1', 'U1', 'S:t1r1', 'U2', 'S:t2r0', 't2r1', 't2r2', 't2r3', 'REQ', 'a0', 'a1']);
+	});
+
+	it('a summary written by 0.1.0 (spanning turns) stands for everything before it; blocks before it are not shown, later ones are', () => {
+		const base = makeConversation({ turns: [2, 3, 2], active: 3, summaries: { t0r1: 'old', t1r1: 'V1', t2r1: 'S2' } });
+		const c = {
+			...base,
+			turns: base.turns.map((t, i) => (i === 1 ? { ...t, rounds: t.rounds.map(r => (r.id === 't1r1' ? { ...r, summarySpansTurns: true } : r)) } : t)),
+		};
+		assert.deepEqual(shape(layoutPrompt(c)), ['U0', 'U1', 'S:t1r1', 'U2', 'S:t2r1', 'REQ', 'a0', 'a1', 'a2']);
+		const blocks = summaryBlocks(c);
+		assert.deepEqual(
+			blocks.map(b => [b.turnIndex, b.roundIds.join(','), b.spansTurns]),
+			[
+				[1, 't0r0,t0r1,t1r0,t1r1', true],
+				[2, 't1r2,t2r0,t2r1', false],
+			],
+		);
+	});
+
+	it('an active anchor puts the block right after the request', () => {
+		const c = makeConversation({ turns: [2], active: 4, summaries: { t0r1: 'S0', a1: 'S' } });
+		assert.deepEqual(shape(layoutPrompt(c)), ['U0', 'S:t0r1', 'REQ', 'S:a1', 'a2', 'a3']);
+		assert.deepEqual(
+			summaryBlocks(c).map(b => [b.turnIndex, b.roundIds]),
+			[
+				[0, ['t0r0', 't0r1']],
+				[1, ['a0', 'a1']],
+			],
+		);
+	});
+
+	it('marks a condensed block', () => {
+		const base = makeConversation({ turns: [2], active: 2, summaries: { t0r1: 'S0' } });
+		const c = { ...base, turns: [{ ...base.turns[0], rounds: [base.turns[0].rounds[0], { ...base.turns[0].rounds[1], summaryCondensed: true }] }] };
+		const entry = layoutPrompt(c).find(e => e.kind === 'summary');
+		assert.equal(entry?.kind === 'summary' && entry.condensed, true);
+		assert.equal(summaryBlocks(c)[0].condensed, true);
 	});
 
 	it('marks verbatim rounds whose calls lack results as interrupted, and records locations', () => {

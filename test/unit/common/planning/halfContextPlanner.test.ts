@@ -201,8 +201,17 @@ describe('half-context planner (setting on)', () => {
 			const legacy = planLegacy(c);
 			assert.deepEqual(half.summarizeRoundIds, ['a0', 'a1', 'a2']);
 			assert.deepEqual(legacy.summarizeRoundIds, ['a0', 'a1', 'a2', 'a3', 'a4']);
-			assert.equal(half.previousSummary?.text, 'written by legacy');
-			assert.equal(legacy.previousSummary?.text, 'written by legacy');
+			// The summary ends turn 0, so it is turn 0's block: neither plan absorbs it.
+			assert.equal(half.previousSummary, undefined);
+			assert.equal(legacy.previousSummary, undefined);
+			assert.equal(half.newestSummaryRoundId, 't0r5');
+			assert.equal(legacy.newestSummaryRoundId, 't0r5');
+		});
+
+		it('a plan that continues a turn with a block absorbs that block, whichever planner wrote it', () => {
+			const c = makeConversation({ turns: [2], active: 8, summaries: { a1: 'written by legacy' } });
+			assert.deepEqual(planHalfContext(c).previousSummary, { roundId: 'a1', text: 'written by legacy' });
+			assert.deepEqual(planLegacy(c).previousSummary, { roundId: 'a1', text: 'written by legacy' });
 		});
 	});
 
