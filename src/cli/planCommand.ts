@@ -70,10 +70,11 @@ export function parseArgs(argv: readonly string[]): CliArgs | { readonly error: 
 				const w = value();
 				const m = w === undefined ? null : /^(\d+(?:\.\d+)?)(k)?$/i.exec(w.trim());
 				const n = m ? Math.round(Number(m[1]) * (m[2] ? 1000 : 1)) : NaN;
-				if (!(n >= 1000))
+				if (!(n >= 1000)) {
 					return {
 						error: `--window must be a number of tokens of at least 1000, such as 16000 or 16k; got ${w === undefined ? 'nothing' : JSON.stringify(w)}`,
 					};
+				}
 				window = n;
 				break;
 			}
