@@ -1,16 +1,13 @@
 // One summary block (src/common/conversation/summaryBlocks.ts): the summary of a turn's older
 // rounds, rendered right after that turn's user message, where the first round it replaces was.
 import { PromptElement, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
+import { CONDENSED_NOTE } from '../common/conversation/summaryBlocks';
 
 export interface SummaryMessageProps extends BasePromptElementProps {
 	readonly summary: string;
 	/** The block was condensed to keep all blocks within the summary budget: the prompt says so. */
 	readonly condensed?: boolean;
 }
-
-/** What a condensed block says about itself, ahead of its text. */
-export const CONDENSED_NOTE =
-	'[Condensed: this older summary was shortened to keep every summary within the context window. Details it no longer gives are gone; read files again rather than guessing.]';
 
 export function summaryMessageText(summary: string, condensed = false): string {
 	return `<conversation-summary>\n${condensed ? CONDENSED_NOTE + '\n' : ''}${summary.trim()}\n</conversation-summary>`;

@@ -14,6 +14,10 @@ import type { Conversation } from './conversation';
 import { flattenRounds, newestSummaryIndex, type FlatRound } from './flatten';
 import type { RoundLocation } from '../planning/plan';
 
+/** What a condensed block says about itself, ahead of its text, in the prompt. */
+export const CONDENSED_NOTE =
+	'[Condensed: this older summary was shortened to keep every summary within the context window. Details it no longer gives are gone; read files again rather than guessing.]';
+
 export interface SummaryBlock {
 	/** The turn the block belongs to: past turns 0…n−1, the request in progress n. */
 	readonly turnIndex: number;

@@ -4,6 +4,7 @@
 import type { Conversation, Round, ToolCall, Turn } from '../conversation/conversation';
 import type { DoneLedger } from '../ledger/doneLedger';
 import { decodeDoneLedger } from '../ledger/doneLedgerCodec';
+import { flattenRounds } from '../conversation/flatten';
 import { withSummary } from '../summaries/applySummary';
 import { decodeRound, isObject, join, readObject, type DecodeIssue } from './roundDecoder';
 
@@ -69,6 +70,27 @@ export interface TurnRecordInput {
 /** A block as plain JSON: flags only when set. */
 function plainBlock(block: StoredSummaryBlock): StoredSummaryBlock {
 	return { roundId: block.roundId, text: block.text, ...(block.condensed ? { condensed: true } : {}), ...(block.spansTurns ? { spansTurns: true } : {}) };
+}
+
+/**
+ * The summaries `after` carries that `before` does not (new blocks, blocks that absorbed an older
+ * text of their turn, condensed blocks), oldest first: what a request stores of the summaries it
+ * made. The agent compares the conversation before and after each fit and each /compact.
+ */
+export function summaryChanges(before: Conversation, after: Conversation): StoredSummaryBlock[] {
+	const old = new Map<string, Round>();
+	for (const at of flattenRounds(before)) if (at.round.summary !== undefined) old.set(at.round.id, at.round);
+	const changes: StoredSummaryBlock[] = [];
+	for (const at of flattenRounds(after)) {
+		const round = at.round;
+		if (round.summary === undefined) continue;
+		const was = old.get(round.id);
+		if (was && was.summary === round.summary && !was.summaryCondensed === !round.summaryCondensed && !was.summarySpansTurns === !round.summarySpansTurns) {
+			continue;
+		}
+		changes.push(plainBlock({ roundId: round.id, text: round.summary, condensed: round.summaryCondensed, spansTurns: round.summarySpansTurns }));
+	}
+	return changes;
 }
 
 /**
