@@ -15,6 +15,7 @@ import { summaryBlocks, type SummaryBlock } from '../../src/common/conversation/
 import { flattenRounds } from '../../src/common/conversation/flatten';
 import { currentRequestText } from '../../src/prompts/currentRequestMessage';
 import { summaryMessageText } from '../../src/prompts/summaryMessage';
+import { shortenedRequestNote } from '../../src/common/conversation/promptLayout';
 
 export interface BlockOrderMetrics {
 	/** Summary blocks in the last prompt; null for strategies without blocks. */
@@ -43,6 +44,13 @@ function textOf(message: Raw.ChatMessage): string {
 	return message.content.map(part => (part.type === Raw.ChatCompletionContentPartKind.Text ? part.text : '')).join('');
 }
 
+/** The message is the request `user`: word for word, or its first lines followed by the shortened-request note (promptLayout.ts). */
+function isRequest(message: string, user: string): boolean {
+	if (message === user) return true;
+	const note = message.lastIndexOf('\n' + shortenedRequestNote(0).slice(0, 40));
+	return note > 0 && user.startsWith(message.slice(0, note));
+}
+
 export function blockOrderProbe(enabled: boolean): BlockOrderProbe {
 	let previous: ReadonlyMap<number, SummaryBlock> = new Map();
 	let lastCount = 0;
@@ -66,12 +74,18 @@ export function blockOrderProbe(enabled: boolean): BlockOrderProbe {
 			let violated = false;
 			let last = -1;
 			for (const block of blocks) {
-				const at = texts.indexOf(summaryMessageText(block.text, block.condensed));
+				// Searched after the previous block: condensed blocks of different turns may read alike.
+				const at = texts.indexOf(summaryMessageText(block.text, block.condensed), last + 1);
 				const userText = block.turnIndex === turnCount ? currentRequestText(request, []) : conversation.turns[block.turnIndex].user;
 				const before = at > 0 ? messages[at - 1] : undefined;
-				if (at < 0 || at <= last || before?.role !== Raw.ChatRole.User || texts[at - 1] !== userText) {
+				if (at < 0 || at <= last || before?.role !== Raw.ChatRole.User || !isRequest(texts[at - 1], userText)) {
 					violated = true;
-					problem(`request ${requestIndex}: the block of turn ${block.turnIndex} is ${at < 0 ? 'missing' : 'not right after its user message'}`);
+					problem(
+						`request ${requestIndex}: the block of turn ${block.turnIndex} is ${at < 0 ? 'missing' : 'not right after its user message'}` +
+							(process.env.LONGHAUL_BENCH_DEBUG
+								? ` (at ${at}, last ${last}, before: ${JSON.stringify(texts[at - 1]?.slice(0, 80))}, expected ${JSON.stringify(userText.slice(0, 80))})`
+								: ''),
+					);
 				}
 				last = Math.max(last, at);
 			}

@@ -15,7 +15,7 @@ import { flattenRounds } from '../../src/common/conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../../src/common/planning/plan';
 import { planOrNothing } from '../../src/common/planning/planners';
 import type { PromptEntry } from '../../src/common/conversation/promptLayout';
-import { layoutPrompt } from '../../src/common/conversation/promptLayout';
+import { layoutPrompt, olderRequestsBudget } from '../../src/common/conversation/promptLayout';
 import { produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
 import { summarizerEntries, type SummarizerEntry } from '../../src/common/summaries/summarizerInput';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
@@ -202,8 +202,10 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		toolNames: TOOL_NAMES,
 		workspace: WORKSPACE,
 		maxToolResultTokens,
+		olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 		doneLedger: fit.ledgerSuspended ? undefined : continuity.ledgerText(conversation),
 	});
+	const layoutOptions = { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens: (text: string) => tok.countTokens(text) };
 	const timedRender = async <T>(run: () => Promise<T>): Promise<T> => {
 		const start = performance.now();
 		try {
@@ -366,7 +368,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		}
 		const prompt = result.kind === 'fits' ? result.prompt : await measureAgentPrompt(props(conversation), tok);
 		blocks.recordRequest(conversation, request, prompt.messages);
-		return { prompt, overflow: result.kind === 'refused', ...verbatimFromLayout(layoutPrompt(conversation)) };
+		return { prompt, overflow: result.kind === 'refused', ...verbatimFromLayout(layoutPrompt(conversation, layoutOptions)) };
 	};
 
 	const withoutDropped = (): Conversation => ({
@@ -611,6 +613,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		multiTurnSummarizations,
 		keptTokensMean: keptTokens.length ? Math.round(mean(keptTokens)) : null,
 	};
+	if (process.env.LONGHAUL_BENCH_DEBUG) for (const p of blocks.problems) process.stderr.write(`block order: ${p}\n`);
 	return { metrics, perRequest: records };
 }
 

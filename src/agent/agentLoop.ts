@@ -10,6 +10,7 @@ import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
 import { summaryBudget } from '../common/tokens/budget';
 import { summaryChanges } from '../common/persistence/metadata';
+import { olderRequestsBudget } from '../common/conversation/promptLayout';
 import { log } from './log';
 import { callModel } from './modelCall';
 import { countTokens, measureAgent, renderAgent, isBudgetExceeded, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
@@ -91,6 +92,7 @@ async function agentSteps(
 			references: run.references,
 			toolNames: chatTools.map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
+			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: state.ledgerShown?.text,
 		};
 	};

@@ -7,6 +7,7 @@
 // Nothing is deleted: each earlier text stays stored in the record of the request that made it.
 import type { Conversation, Round } from '../conversation/conversation';
 import { CONDENSED_NOTE, summaryBlocks, type SummaryBlock } from '../conversation/summaryBlocks';
+import { firstLines } from '../shrinking/truncate';
 import { updateRounds, withSummary } from './applySummary';
 
 /** A block condensed for the first time is asked to shrink to at most this share of its size. */
@@ -80,26 +81,4 @@ export async function condenseOldestBlocks(
 		condensed.push({ turnIndex: block.turnIndex, roundId: block.roundId, fromTokens: textTokens, toTokens: countTokens(text), by });
 	}
 	return { conversation: changes.size ? updateRounds(conversation, changes) : conversation, condensed, totalTokens: total };
-}
-
-/**
- * The first lines of `text` that fit in `maxTokens`; when even the first line does not, its
- * beginning, cut at a character count scaled to fit, with an ellipsis. Never empty for a non-empty text.
- */
-export function firstLines(text: string, maxTokens: number, countTokens: (text: string) => number): string {
-	const lines = text.trim().split('\n');
-	const kept: string[] = [];
-	let used = 0;
-	for (const line of lines) {
-		const cost = countTokens(line) + (kept.length ? 1 : 0);
-		if (used + cost > maxTokens) break;
-		kept.push(line);
-		used += cost;
-	}
-	if (kept.length) return kept.join('\n');
-	let head = lines[0];
-	while (head.length > 1 && countTokens(head + '…') > maxTokens) {
-		head = head.slice(0, Math.max(1, Math.floor((head.length * maxTokens) / countTokens(head + '…')) - 1));
-	}
-	return head + '…';
 }

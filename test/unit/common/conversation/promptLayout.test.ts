@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { layoutPrompt, type PromptEntry } from '../../../../src/common/conversation/promptLayout';
+import { layoutPrompt, SHORTENED_REQUEST_TOKENS, type PromptEntry } from '../../../../src/common/conversation/promptLayout';
+import { blockRows } from '../../../../src/common/conversation/blockListing';
 import { planHalfContext } from '../../../../src/common/planning/planners';
 import { applySummaryBlocks } from '../../../../src/common/summaries/applySummary';
 import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
@@ -98,12 +99,65 @@ describe('prompt layout', () => {
 		);
 	});
 
+	it('blockRows: what /context lists for each block (request, rounds within it, size)', () => {
+		const base = makeConversation({ turns: [3, 4], active: 3, summaries: { t0r2: 'S0', t1r3: 'S1', a0: 'Sa' } });
+		const rows = blockRows(base, b => b.text.length);
+		assert.deepEqual(
+			rows.map(r => [r.request, r.current, r.firstRound, r.lastRound, r.roundCount, r.fromEarlier, r.tokens]),
+			[
+				[1, false, 1, 3, 3, false, 2],
+				[2, false, 1, 4, 4, false, 2],
+				[3, true, 1, 1, 1, false, 2],
+			],
+		);
+	});
+
 	it('marks a condensed block', () => {
 		const base = makeConversation({ turns: [2], active: 2, summaries: { t0r1: 'S0' } });
 		const c = { ...base, turns: [{ ...base.turns[0], rounds: [base.turns[0].rounds[0], { ...base.turns[0].rounds[1], summaryCondensed: true }] }] };
 		const entry = layoutPrompt(c).find(e => e.kind === 'summary');
 		assert.equal(entry?.kind === 'summary' && entry.condensed, true);
 		assert.equal(summaryBlocks(c)[0].condensed, true);
+	});
+
+	describe('requests of summarized turns, when older requests crowd the window', () => {
+		const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+		const long = (t: number) => Array.from({ length: 30 }, (_, i) => `request ${t} line ${i} ` + 'word '.repeat(20)).join('\n');
+		const c = (summaries: Record<string, string>) => {
+			const base = makeConversation({ turns: [2, 2, 2], active: 2, summaries });
+			return { ...base, turns: base.turns.map((turn, t) => ({ ...turn, user: long(t) })) };
+		};
+
+		it('are shortened to their first lines, oldest first, with a note, only as far as needed', () => {
+			const conversation = c({ t0r1: 'S0', t1r1: 'S1', t2r0: 'S2' });
+			const total = conversation.turns.reduce((n, t) => n + words(t.user), 0);
+			// Room for all but about one request: only the oldest is shortened.
+			const entries = layoutPrompt(conversation, { olderRequestsMaxTokens: total - 400, countTokens: words });
+			const users = entries.filter((e): e is Extract<PromptEntry, { kind: 'user' }> => e.kind === 'user');
+			assert.deepEqual(
+				users.map(u => u.shortened === true),
+				[true, false, false],
+			);
+			assert.ok(users[0].text.length < conversation.turns[0].user.length);
+			assert.ok(conversation.turns[0].user.startsWith(users[0].text.slice(0, users[0].text.lastIndexOf('\n'))));
+			assert.match(
+				users[0].text,
+				/\[Request shortened to fit the context window: \d+ more tokens left out\. The work done for it is summarized right after it\.\]$/,
+			);
+			assert.ok(words(users[0].text) <= SHORTENED_REQUEST_TOKENS + 30);
+			assert.deepEqual(shape(entries), ['U0', 'S:t0r1', 'U1', 'S:t1r1', 'U2', 'S:t2r0', 't2r1', 'REQ', 'a0', 'a1']);
+		});
+
+		it('never the request of a turn with verbatim rounds, nor the request in progress; never without a budget', () => {
+			const conversation = c({ t0r1: 'S0', t1r0: 'S1' });
+			const users = layoutPrompt(conversation, { olderRequestsMaxTokens: 1, countTokens: words }).filter(e => e.kind === 'user');
+			assert.deepEqual(
+				users.map(u => u.kind === 'user' && u.shortened === true),
+				[true, false, false],
+				'turn 1 still shows t1r1 verbatim, turn 2 has no block',
+			);
+			assert.ok(layoutPrompt(conversation).every(e => e.kind !== 'user' || !e.shortened));
+		});
 	});
 
 	it('marks verbatim rounds whose calls lack results as interrupted, and records locations', () => {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Conversation } from '../../../../src/common/conversation/conversation';
 import { CONDENSED_NOTE, summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
-import { CONDENSED_FLOOR_TOKENS, blockTokens, condenseOldestBlocks, firstLines } from '../../../../src/common/summaries/condenseBlocks';
+import { CONDENSED_FLOOR_TOKENS, blockTokens, condenseOldestBlocks } from '../../../../src/common/summaries/condenseBlocks';
+import { firstLines } from '../../../../src/common/shrinking/truncate';
 import { summaryChanges } from '../../../../src/common/persistence/metadata';
 import { makeConversation } from '../../helpers/conversations';
 
