@@ -7,7 +7,10 @@ import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
 import { noteToolCall } from '../common/fitting/fitSession';
 import { BackgroundSummarizer } from './backgroundSummary';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
-import { logSummary, modelSummarizer, type SummarizerContext } from './compaction';
+import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
+import { summaryBudget } from '../common/tokens/budget';
+import { summaryChanges } from '../common/persistence/metadata';
+import { olderRequestsBudget } from '../common/conversation/promptLayout';
 import { log } from './log';
 import { callModel } from './modelCall';
 import { countTokens, measureAgent, renderAgent, isBudgetExceeded, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
@@ -89,6 +92,7 @@ async function agentSteps(
 			references: run.references,
 			toolNames: chatTools.map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
+			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: state.ledgerShown?.text,
 		};
 	};
@@ -188,6 +192,7 @@ async function renderFitting(
 ): Promise<RenderedPrompt> {
 	const { budget } = summarizer;
 	const summarize = modelSummarizer(summarizer);
+	const condense = modelCondenser(summarizer);
 	const waited = async <T>(pending: Promise<T>): Promise<T> => {
 		const start = performance.now();
 		try {
@@ -211,16 +216,24 @@ async function renderFitting(
 			measure: async conversation => (await measureAgent(input(conversation))).tokenCount,
 			showsLedger: () => state.ledgerShown !== undefined,
 			takePrepared: conversation => waited(background.takeAtOverflow(conversation)),
-			summarize: (conversation, plan) => {
+			summarize: (conversation, request) => {
 				run.stream.progress('Summarizing conversation history…');
-				return waited(summarize(conversation, plan));
+				return waited(summarize(conversation, request));
 			},
+			condense: condense && ((block, target) => waited(condense(block, target))),
 			countTokens,
 			isCancelled: () => run.token.isCancellationRequested,
 			cancellationError: () => new vscode.CancellationError(),
 		},
-		{ mode: run.settings.summarizationMode, messageBudget: budget.messages, maskOldToolResults: run.settings.maskOldToolResults },
+		{
+			mode: run.settings.summarizationMode,
+			messageBudget: budget.messages,
+			maskOldToolResults: run.settings.maskOldToolResults,
+			summaryBudget: summaryBudget(budget),
+		},
 	);
+	// Blocks made, absorbed or condensed by this fit go into this turn's record.
+	if (result.events.length) state.newSummaries.push(...summaryChanges(state.conversation, result.conversation));
 	state.conversation = result.conversation;
 	for (const event of result.events) {
 		record(state, event);
@@ -252,7 +265,6 @@ function record(state: RequestState, event: FitEvent): void {
 			log().info(`masking declined (${event.reason}): ${event.olderPartTokens} tokens in the older rounds`);
 			break;
 		case 'summarized':
-			state.newSummaries.push({ roundId: event.prepared.plan.anchorRoundId, text: event.prepared.summary });
 			state.summarizations++;
 			if (event.source === 'model') logSummary('overflow', event.prepared);
 			break;
@@ -265,8 +277,12 @@ function record(state: RequestState, event: FitEvent): void {
 		case 'elided':
 			log().info(`truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`);
 			break;
+		case 'condensed':
+			log().info(
+				`condensed ${event.blocks.length} older summary blocks: ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`,
+			);
+			break;
 		case 'dropped':
-			state.newSummaries.push({ roundId: event.plan.anchorRoundId, text: event.text });
 			state.droppedRounds += event.plan.summarizeRoundIds.length;
 			log().info(`truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`);
 			break;
