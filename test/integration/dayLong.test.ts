@@ -62,8 +62,9 @@ function checkBlockOrder(request: ScriptedRequest, report: ReplayReport): { turn
 		const isUser =
 			before?.role === 'user' && (texts[i - 1] === user || (texts[i - 1].includes('[Request shortened') && user.startsWith(texts[i - 1].split('\n')[0])));
 		if (!isUser) problems.push(`message ${i}: the block of turn ${turn} is not right after that turn's user message`);
-		if (turns.length && turns[turns.length - 1] >= turn)
-			{problems.push(`message ${i}: the block of turn ${turn} comes after the block of turn ${turns[turns.length - 1]}`);}
+		if (turns.length && turns[turns.length - 1] >= turn) {
+			problems.push(`message ${i}: the block of turn ${turn} comes after the block of turn ${turns[turns.length - 1]}`);
+		}
 		turns.push(turn);
 	});
 	return { turns, problems };
