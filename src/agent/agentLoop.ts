@@ -230,6 +230,7 @@ async function renderFitting(
 			messageBudget: budget.messages,
 			maskOldToolResults: run.settings.maskOldToolResults,
 			summaryBudget: summaryBudget(budget),
+			minKeep: summarizer.minKeep,
 		},
 	);
 	// Blocks made, absorbed or condensed by this fit go into this turn's record.
