@@ -12,12 +12,15 @@
 // the outcome of its latest run) are checked against the prompt actually sent. A fact is visible
 // when it is there verbatim (the request's text in a user message; a kept round holding a call
 // that edited the file, or that ran the command with that same outcome, its result not elided)
-// or when its own ledger line is in the prompt (a merged group line does not count). The value
-// is the mean of the per-request shares; 1.0 means nothing done was out of sight.
+// or when the ledger in the prompt names it (ledgerReader.ts: the file's full path among the
+// edits, the command with its latest outcome, shortened only where it still identifies exactly
+// one command; a merged group line does not count). The value is the mean of the per-request
+// shares; 1.0 means nothing done was out of sight.
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { addUserRequest, emptyLedger, extendLedger, ledgerRequestText, type DoneLedger } from '../../src/common/ledger/doneLedger';
-import { commandLine, editLine, ledgerForPrompt, renderDoneLedger, requestLine, type LedgerForPrompt } from '../../src/common/ledger/doneLedgerRender';
+import { ledgerForPrompt, renderDoneLedger, requestLine, type LedgerForPrompt } from '../../src/common/ledger/doneLedgerRender';
+import { namedCommands, readLedger } from './ledgerReader';
 import { toolCallFacts } from '../../src/common/ledger/toolCallFacts';
 
 export interface ContinuityMetrics {
@@ -89,6 +92,8 @@ export function visibleFacts(
 		f.edits.forEach(p => verbatimEdits.add(p));
 		f.commands.forEach(c => verbatimCommands.add(c));
 	}
+	const inLedger = readLedger(text);
+	const ledgerCommands = namedCommands(inLedger, ledger.commands);
 	let facts = 0;
 	let visible = 0;
 	requests.forEach((user, i) => {
@@ -98,11 +103,12 @@ export function visibleFacts(
 	for (const edit of ledger.edits) {
 		if (edit.count === 0) continue; // only failed attempts: nothing was edited
 		facts++;
-		if (verbatimEdits.has(edit.path) || hasLine(text, editLine(edit))) visible++;
+		if (verbatimEdits.has(edit.path) || inLedger.edits.has(edit.path)) visible++;
 	}
 	for (const command of ledger.commands) {
 		facts++;
-		if (verbatimCommands.has(`${command.command}\u0000${command.outcome}`) || hasLine(text, commandLine(command))) visible++;
+		const key = `${command.command}\u0000${command.outcome}`;
+		if (verbatimCommands.has(key) || ledgerCommands.has(key)) visible++;
 	}
 	return { facts, visible };
 }

@@ -122,7 +122,7 @@ export function commandOutcome(result: string | undefined): { outcome: string; f
 	const refused = /^Error: the tool \S+ failed: (.*)/s.exec(result);
 	if (refused) return { outcome: `not run: ${oneLine(refused[1], 80)}`, failed: true };
 	const lastLine = result.trim().split(/\r?\n/).pop()?.trim();
-	return { outcome: lastLine ? `no exit status reported; last output line: ${oneLine(lastLine, 80)}` : 'no exit status reported, no output', failed: false };
+	return { outcome: lastLine ? `no exit status; last line: ${oneLine(lastLine, 80)}` : 'no exit status, no output', failed: false };
 }
 
 function shellFacts(command: string, result: string | undefined): ToolFact[] {
