@@ -25,8 +25,9 @@ const MAX_TEXT = 1000;
 
 /** The input as given by the model, or a message saying what is wrong with it. */
 export function parseRecallInput(raw: unknown): { input: RecallInput } | { error: string } {
-	if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-		{return { error: 'The input must be an object such as {"query": "text"} or {"round": 12}.' };}
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+		return { error: 'The input must be an object such as {"query": "text"} or {"round": 12}.' };
+	}
 	const o = raw as Record<string, unknown>;
 	const input: { -readonly [K in keyof RecallInput]: RecallInput[K] } = {};
 	for (const key of ['query', 'tool', 'path'] as const) {
