@@ -11,7 +11,7 @@
 import type { Conversation } from '../conversation/conversation';
 import type { DoneLedger, LedgerCall, LedgerCommand, LedgerEdit, LedgerRead } from './doneLedger';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
-import { dirOf, groupByDirectory, type PathGroup } from './ledgerPaths';
+import { dirOf, groupEntriesByDirectory } from './ledgerPaths';
 import { ELLIPSIS, identifyingForms, trimCommand } from './ledgerCommands';
 
 export { groupByDirectory } from './ledgerPaths';
@@ -100,14 +100,9 @@ const under = (dir: string) => (dir === '' ? '' : dir === '/' ? ' under /' : ` u
 const MAX_GROUP_LINES = 6;
 
 function mergedPathLines<T extends { path: string }>(entries: readonly T[], describe: (group: readonly T[]) => string): string[] {
-	const byPath = new Map(entries.map(e => [e.path, e]));
-	return groupByDirectory(
-		entries.map(e => e.path),
-		MAX_GROUP_LINES,
-	).map((g: PathGroup) => {
-		const group = g.paths.map(p => byPath.get(p)!);
-		return `- ${g.paths.length === 1 ? g.paths[0] : `${g.paths.length} files${under(g.dir)}`} (${describe(group)})`;
-	});
+	return groupEntriesByDirectory(entries, e => e.path, MAX_GROUP_LINES).map(
+		g => `- ${g.entries.length === 1 ? g.entries[0].path : `${g.entries.length} files${under(g.dir)}`} (${describe(g.entries)})`,
+	);
 }
 
 function mergedReads(reads: readonly LedgerRead[]): string[] {
@@ -152,7 +147,8 @@ function mergedCalls(calls: readonly LedgerCall[], what: readonly [one: string, 
 	if (!calls.length) return [];
 	const byTool = new Map<string, number>();
 	for (const c of calls) {
-		const key = c.tool === 'search' ? c.digest.split(' ')[0] : c.tool;
+		const space = c.digest.indexOf(' ');
+		const key = c.tool === 'search' ? (space === -1 ? c.digest : c.digest.slice(0, space)) : c.tool;
 		byTool.set(key, (byTool.get(key) ?? 0) + c.count);
 	}
 	const total = calls.reduce((s, c) => s + c.count, 0);
@@ -216,6 +212,8 @@ interface Layout {
 	readonly commandText: ReadonlyMap<LedgerCommand, string>;
 	/** Position of each command in the ledger (single commands are shown in the order they were first run). */
 	readonly commandOrder: ReadonlyMap<LedgerCommand, number>;
+	/** Per category, its group lines with every entry merged and their cost with the heading (filled on first use). */
+	readonly allMerged: Map<Category, { readonly lines: readonly string[]; readonly cost: number }>;
 }
 
 /** The single lines of a path category: files sharing a directory under one directory line, sorted by path. */
@@ -285,11 +283,11 @@ function planLines(ledger: DoneLedger, layout: Layout): string[] {
 	return [`Latest plan (${ledger.plan.tool}):`, ...text.split('\n')];
 }
 
-function assemble(ledger: DoneLedger, layout: Layout, plans: readonly SectionPlan[]): string {
+function assemble(ledger: DoneLedger, layout: Layout, plans: readonly SectionPlan[], cost: LineCost): string {
 	const lines = fixedLines(ledger, layout);
 	for (const category of ORDER) {
 		const plan = plans.find(p => p.category === category)!;
-		const body = sectionLines(plan, layout);
+		const body = plan.single === 0 ? allMerged(plan, layout, cost).lines : sectionLines(plan, layout);
 		if (body.length) lines.push(TITLES[category], ...body); // a heading only with lines under it
 	}
 	lines.push(...planLines(ledger, layout));
@@ -301,50 +299,87 @@ function assemble(ledger: DoneLedger, layout: Layout, plans: readonly SectionPla
 /**
  * Chooses how many of each category's newest entries keep their own line within `budget`:
  * edits first, then commands, others, searches, reads. Once a category cannot keep all its
- * entries, the categories after it keep none. Costs are those of the lines as they will be
- * shown (a file joining another under a directory line costs the difference); the group lines
- * of the merged rest are measured for each count tried (a binary search, so n·log n).
+ * entries, the categories after it keep none. Each category first sets aside what its group
+ * lines cost with every entry merged (a little more than they cost with fewer merged, so the
+ * caller retries with what is left over); single lines are measured as they will be shown (a
+ * file joining another under a directory line costs the difference), and only until the room
+ * is used up, so the work does not grow with the number of entries that stay merged.
  */
 function fill(plans: readonly SectionPlan[], layout: Layout, budget: number, cost: LineCost): void {
-	const mergedCost = (plan: SectionPlan, single: number): number => {
-		if (single >= plan.entries.length) return 0;
-		const saved = plan.single;
-		plan.single = single;
-		const merged = sectionLines({ ...plan, entries: plan.entries.slice(single), single: 0 }, layout);
-		plan.single = saved;
-		return merged.length ? cost.sum(merged) : 0;
-	};
-	const headingCost = (plan: SectionPlan) => (plan.entries.length ? cost.of(TITLES[plan.category]) : 0);
-	const allMerged = new Map<Category, number>();
+	const reserve = new Map<Category, number>();
 	let remaining = budget;
 	for (const plan of plans) {
 		plan.single = 0;
-		const r = plan.entries.length ? headingCost(plan) + mergedCost(plan, 0) : 0;
-		allMerged.set(plan.category, r);
+		const r = allMerged(plan, layout, cost).cost;
+		reserve.set(plan.category, r);
 		remaining -= r;
 	}
 	for (const plan of plans) {
 		if (plan.entries.length === 0) continue;
-		remaining += allMerged.get(plan.category)!;
-		// Cost of the first k single lines (prefix sums), measured only as far as they can fit.
+		const r = reserve.get(plan.category)!;
+		remaining += r;
+		const heading = cost.of(TITLES[plan.category]);
 		const incremental = incrementalCosts(plan, layout, cost);
-		const singles = [headingCost(plan)];
+		// Prefix sums of the single lines, measured only while they can still fit.
+		const singles = [heading];
 		while (singles.length <= plan.entries.length && singles[singles.length - 1] <= remaining) {
 			singles.push(singles[singles.length - 1] + incremental(singles.length - 1));
 		}
-		const total = (k: number) => singles[k] + mergedCost(plan, k);
-		// The largest k whose lines fit (total grows with k: each single line costs more than it saves in a group line).
-		let lo = 0;
-		let hi = singles.length - 1;
-		while (lo < hi) {
-			const mid = Math.ceil((lo + hi) / 2);
-			if (total(mid) <= remaining) lo = mid;
-			else hi = mid - 1;
+		const all = plan.entries.length;
+		let k: number;
+		if (singles.length > all && singles[all] <= remaining)
+			k = all; // every entry on its own line, no group line
+		else {
+			// Some stay merged: their group lines need room too.
+			k = Math.min(singles.length - 1, all - 1);
+			while (k > 0 && singles[k] + r - heading > remaining) k--;
 		}
-		plan.single = total(lo) <= remaining ? lo : 0;
-		remaining -= total(plan.single);
-		if (plan.single < plan.entries.length) break; // the categories after this one stay merged
+		plan.single = k;
+		remaining -= k === all ? singles[all] : k === 0 ? r : singles[k] + r - heading;
+		if (k < plan.entries.length) break; // the categories after this one stay merged
 	}
+}
+
+/** A category's group lines with every entry merged, and their cost with the heading; computed once per layout detail. */
+function allMerged(plan: SectionPlan, layout: Layout, cost: LineCost): { readonly lines: readonly string[]; readonly cost: number } {
+	let found = layout.allMerged.get(plan.category);
+	if (!found) {
+		const saved = plan.single;
+		plan.single = 0;
+		const lines = plan.entries.length ? sectionLines(plan, layout) : [];
+		plan.single = saved;
+		found = { lines, cost: lines.length ? cost.of(TITLES[plan.category]) + cost.sum(lines) : 0 };
+		layout.allMerged.set(plan.category, found);
+	}
+	return found;
+}
+
+/**
+ * Tokens of the text with every edit and command on its own line and everything else merged, or
+ * Infinity as soon as it passes `limit` (so a ledger of thousands of facts is not measured whole).
+ */
+function factsCost(ledger: DoneLedger, plans: readonly SectionPlan[], layout: Layout, limit: number, cost: LineCost): number {
+	let total = cost.sum(fixedLines(ledger, layout)) + cost.sum(planLines(ledger, layout));
+	const minimumLine = 2; // "- x" and its line break
+	const facts = plans.filter(p => p.category === 'edits' || p.category === 'commands').reduce((n, p) => n + p.entries.length, 0);
+	if (total + facts * minimumLine > limit) return Infinity;
+	for (const plan of plans) {
+		if (plan.category !== 'edits' && plan.category !== 'commands') {
+			total += allMerged(plan, layout, cost).cost;
+			if (total > limit) return Infinity;
+			continue;
+		}
+		const saved = plan.single;
+		plan.single = plan.entries.length;
+		const lines = plan.entries.length ? sectionLines(plan, layout) : [];
+		plan.single = saved;
+		if (lines.length) total += cost.of(TITLES[plan.category]);
+		for (const line of lines) {
+			total += cost.of(line);
+			if (total > limit) return Infinity;
+		}
+	}
+	return total;
 }
 
 /** The cost of giving entry k (newest first) its own line, given entries 0..k-1 have theirs. */
@@ -399,14 +434,14 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 	const plans: SectionPlan[] = PRIORITY.map(category => ({ category, entries: newestFirst(ledger[category] as readonly Entry[]), single: 0 }));
 	const facts = plans.filter(p => p.category === 'edits' || p.category === 'commands');
 	const allFactsSingle = () => facts.every(p => p.single === p.entries.length);
-	const commandTexts = new Map<Detail, ReadonlyMap<LedgerCommand, string>>();
+	const perDetail = new Map<Detail, { texts: ReadonlyMap<LedgerCommand, string>; allMerged: Layout['allMerged'] }>();
 	const layoutAt = (detail: Detail, requestsByNumber = 0, planChars = Math.min(PLAN_CHARS[detail], ledger.plan?.text.length ?? 0)): Layout => {
-		let texts = commandTexts.get(detail);
-		if (!texts) {
-			texts = identifyingForms(ledger.commands, COMMAND_CHARS[detail]);
-			commandTexts.set(detail, texts);
+		let cached = perDetail.get(detail);
+		if (!cached) {
+			cached = { texts: identifyingForms(ledger.commands, COMMAND_CHARS[detail]), allMerged: new Map() };
+			perDetail.set(detail, cached);
 		}
-		return { detail, requestsByNumber, planChars, commandText: texts, commandOrder };
+		return { detail, requestsByNumber, planChars, commandText: cached.texts, commandOrder, allMerged: cached.allMerged };
 	};
 	/**
 	 * Fills `budget` and returns the text when it is within `limit` (checked with the exact count).
@@ -418,7 +453,7 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 		let best: { text: string; singles: number[] } | undefined;
 		for (let tries = 0; tries < 4 && room > 0; tries++) {
 			fill(plans, layout, room, cost);
-			const text = assemble(ledger, layout, plans);
+			const text = assemble(ledger, layout, plans, cost);
 			const tokens = countTokens(text);
 			if (tokens <= limit) {
 				if (!best || plans.reduce((s, p) => s + p.single, 0) > best.singles.reduce((s, n) => s + n, 0)) best = { text, singles: plans.map(p => p.single) };
@@ -431,20 +466,19 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 		return best?.text;
 	};
 
-	// 1. At the target, with every detail; if every edit and command keeps its line, done.
-	// 2. Otherwise the facts decide the size: at each detail, the text with every fact on its own
-	//    line and the rest merged, when that is within the bound.
-	for (const detail of DETAILS) {
+	// 1. With every detail: when every edit and command fits on its own line (everything else
+	//    merged) within the target, fill the target; when only within the bound, take what the
+	//    facts need. 2. Otherwise the same with less detail.
+	// Lines are shortest at the least detail: when the facts do not fit even then, skip to 3.
+	const fitsAtLeastDetail = factsCost(ledger, plans, layoutAt('minimal'), maxTokens, cost) !== Infinity;
+	for (const detail of fitsAtLeastDetail ? DETAILS : []) {
 		const layout = layoutAt(detail);
-		const atTarget = attempt(layout, target, target);
-		if (atTarget !== undefined && allFactsSingle()) return atTarget;
-		for (const plan of plans) plan.single = facts.includes(plan) ? plan.entries.length : 0;
-		const needed = countTokens(assemble(ledger, layout, plans));
-		if (needed <= maxTokens) {
-			// A little room over the exact size: the fill measures line by line.
-			const grown = attempt(layout, Math.min(maxTokens, Math.max(target, Math.ceil(needed * 1.02) + 8)), maxTokens);
-			if (grown !== undefined && allFactsSingle()) return grown;
-		}
+		const needed = factsCost(ledger, plans, layout, maxTokens, cost);
+		if (needed === Infinity) continue;
+		// A little room over the measured size: the fill measures line by line.
+		const budget = needed <= target ? target : Math.min(maxTokens, Math.ceil(needed * 1.02) + 8);
+		const text = attempt(layout, budget, Math.max(budget, target));
+		if (text !== undefined && allFactsSingle()) return text;
 	}
 	// 3. The oldest facts are merged, at the least detail and the whole bound.
 	const minimal = layoutAt('minimal');

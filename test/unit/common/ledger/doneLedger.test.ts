@@ -5,7 +5,16 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Conversation, Round, ToolCall, Turn } from '../../../../src/common/conversation/conversation';
 import { conversationFromSessionJson } from '../../../../src/common/persistence/corpusFormat';
-import { addUserRequest, buildLedger, emptyLedger, extendLedger, ledgerAtRequestStart, type DoneLedger } from '../../../../src/common/ledger/doneLedger';
+import {
+	addUserRequest,
+	buildLedger,
+	emptyLedger,
+	extendLedger,
+	LEDGER_LIST_MAX,
+	LEDGER_TEXT_MAX,
+	ledgerAtRequestStart,
+	type DoneLedger,
+} from '../../../../src/common/ledger/doneLedger';
 import { commandLine, editLine, groupByDirectory, LEDGER_HEADING, renderDoneLedger, TARGET_SHARE } from '../../../../src/common/ledger/doneLedgerRender';
 import { namedCommands, readLedger } from '../../../../bench/replay/ledgerReader';
 import { decodeTurnRecord, encodeTurnRecord, METADATA_KEY, rebuildConversation } from '../../../../src/common/persistence/metadata';
@@ -571,6 +580,47 @@ describe('done-ledger', () => {
 			assert.equal(decoded.record!.rounds.length, 1);
 			assert.equal(decodeTurnRecord({ schemaVersion: 1, rounds: [], summaries: [], doneLedger: 'x' }).errors[0].kind, 'wrong-type');
 			assert.equal(decodeTurnRecord({ schemaVersion: 1, rounds: [], summaries: [], doneLedger: { requests: [] } }).errors[0].path, 'doneLedger.steps');
+		});
+
+		it('refuses lists and texts longer than any ledger the agent builds, before looking at their entries', () => {
+			const stored = () => JSON.parse(JSON.stringify(encodeTurnRecord({ rounds: [], doneLedger: ledger })));
+			const huge = stored();
+			huge.doneLedger.reads = new Array(LEDGER_LIST_MAX + 1).fill('not even an entry');
+			assert.deepEqual(
+				decodeTurnRecord(huge).errors.map(e => [e.kind, e.path, e.message]),
+				[['too-large', 'doneLedger.reads', `${LEDGER_LIST_MAX + 1} entries, more than the ${LEDGER_LIST_MAX} a ledger may hold`]],
+			);
+			const longText = stored();
+			longText.doneLedger.commands[0].command = 'x'.repeat(LEDGER_TEXT_MAX + 1);
+			assert.deepEqual(
+				decodeTurnRecord(longText).errors.map(e => [e.kind, e.path]),
+				[['too-large', 'doneLedger.commands[0].command']],
+			);
+			const manyRequests = stored();
+			manyRequests.doneLedger.requests = new Array(LEDGER_LIST_MAX + 1).fill('r');
+			assert.equal(decodeTurnRecord(manyRequests).errors[0].path, 'doneLedger.requests');
+			const longRequest = stored();
+			longRequest.doneLedger.requests = ['y'.repeat(LEDGER_TEXT_MAX + 1)];
+			assert.equal(decodeTurnRecord(longRequest).errors[0].path, 'doneLedger.requests[0]');
+		});
+
+		it('the builder keeps within those bounds: long texts are cut, a full list gives up its least recently touched entry', () => {
+			const long = ledgerOf(
+				call('longhaul_readFile', { path: 'p/' + 'x'.repeat(LEDGER_TEXT_MAX * 2) }, 'text'),
+				call('a'.repeat(LEDGER_TEXT_MAX + 10), {}, 'ok'),
+			);
+			assert.equal(long.reads[0].path.length, LEDGER_TEXT_MAX);
+			assert.equal(long.others[0].tool.length, LEDGER_TEXT_MAX);
+			const full: DoneLedger = {
+				...emptyLedger(),
+				reads: Array.from({ length: LEDGER_LIST_MAX }, (_, i) => ({ path: `f${i}`, count: 1, last: i === 5 ? 0 : i + 1, round: 'r' })),
+				steps: LEDGER_LIST_MAX,
+			};
+			const next = extendLedger(full, round('n', call('longhaul_readFile', { path: 'new.ts' }, 'text')));
+			assert.equal(next.reads.length, LEDGER_LIST_MAX);
+			assert.ok(!next.reads.some(r => r.path === 'f5') && next.reads.some(r => r.path === 'new.ts'));
+			const decoded = decodeTurnRecord(JSON.parse(JSON.stringify(encodeTurnRecord({ rounds: [], doneLedger: long }))));
+			assert.deepEqual(decoded.errors, []);
 		});
 
 		it('rebuildConversation hands back the ledger stored with each history entry', () => {
