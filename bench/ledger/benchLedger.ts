@@ -95,7 +95,7 @@ function main(): void {
 				const firsts: number[] = [];
 				const agains: number[] = [];
 				const cpus: number[] = [];
-				let text = '';
+				let text: string;
 				let tokens = 0;
 				for (let run = 0; run < RUNS; run++) {
 					const tokenizer = new TiktokenTokenizer();

@@ -327,8 +327,9 @@ function fill(plans: readonly SectionPlan[], layout: Layout, budget: number, cos
 		}
 		const all = plan.entries.length;
 		let k: number;
-		if (singles.length > all && singles[all] <= remaining)
-			k = all; // every entry on its own line, no group line
+		if (singles.length > all && singles[all] <= remaining) {
+			k = all;
+		} // every entry on its own line, no group line
 		else {
 			// Some stay merged: their group lines need room too.
 			k = Math.min(singles.length - 1, all - 1);
