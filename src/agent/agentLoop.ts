@@ -6,7 +6,7 @@ import { withRecordedRounds } from '../common/recall/summarizedRounds';
 import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
 import { toolsOfferedNow } from '../common/tools/toolSelection';
 import { answerRecall } from '../tools/recall';
-import { truncateMiddle } from '../common/shrinking/truncate';
+import { cutToTokens } from '../common/shrinking/cutText';
 import { fitPrompt, type FitEvent } from '../common/fitting/fitPrompt';
 import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
 import { noteToolCall } from '../common/fitting/fitSession';
@@ -150,7 +150,8 @@ async function agentSteps(
 			const result = await runTool(run, state, requested.name, requested.input, token);
 			toolMs += performance.now() - toolStart;
 			if (result !== undefined) {
-				call.result = capToolResult(result, toolResultBudget(budget));
+				// A single result larger than the cap is cut (head and tail kept) before it reaches any prompt.
+				call.result = cutToTokens(result, toolResultBudget(budget), countTokens);
 			}
 			const stopped = noteToolCall(state.fit, call.name, call.arguments, call.result);
 			if (stopped) {
@@ -187,16 +188,6 @@ async function runTool(run: AgentRun, state: RequestState, name: string, input: 
 		log().info(`tool ${name} failed: ${error instanceof Error ? error.name : 'error'}`);
 		return toolErrorText(name, error);
 	}
-}
-
-/** A single result larger than the cap is cut (head and tail kept) before it reaches any prompt. */
-function capToolResult(text: string, maxTokens: number): string {
-	const tokens = countTokens(text);
-	if (tokens <= maxTokens) {
-		return text;
-	}
-	const maxChars = Math.floor(text.length * (maxTokens / tokens) * 0.95);
-	return truncateMiddle(text, maxChars);
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 	renderAgentPrompt,
 	renderSummarizerPrompt,
 	type AgentPromptProps,
-	type SummarizerInputEntry,
+	type SummarizerEntry,
 } from '../prompts';
 
 /** The agent prompt's props, less what this module fills in itself. */
@@ -47,7 +47,7 @@ export async function measureAgent(input: AgentRenderInput): Promise<{ tokenCoun
 
 export interface SummarizerRenderInput {
 	readonly mode: 'full' | 'simple';
-	readonly entries: readonly SummarizerInputEntry[];
+	readonly entries: readonly SummarizerEntry[];
 	readonly previousSummary?: string;
 	readonly focus?: string;
 }

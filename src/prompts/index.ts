@@ -14,6 +14,6 @@ export {
 	type RenderedPrompt,
 } from './render';
 export { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
-export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerInputEntry, type SummarizerMode } from './summarizerTranscript';
+export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerEntry, type SummaryPromptMode } from './summarizerTranscript';
 export { SummaryMessageElement } from './summaryMessage';
 export { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from './toolResultText';
