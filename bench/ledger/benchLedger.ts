@@ -12,7 +12,7 @@
 import { cpus } from 'node:os';
 import type { DoneLedger, LedgerCall, LedgerCommand, LedgerEdit, LedgerRead } from '../../src/common/ledger/doneLedger';
 import { decodeDoneLedger } from '../../src/common/ledger/doneLedgerCodec';
-import { doneLedgerMaxTokens, renderDoneLedger } from '../../src/common/ledger/doneLedgerRender';
+import { doneLedgerCaps, renderDoneLedger } from '../../src/common/ledger/doneLedgerRender';
 import { computeBudget } from '../../src/common/tokens/budget';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 
@@ -91,7 +91,8 @@ function main(): void {
 			const ledger = make(facts);
 			const stored = JSON.parse(JSON.stringify(ledger)) as unknown;
 			for (const window of windows) {
-				const bound = doneLedgerMaxTokens(computeBudget(window, 0).messages);
+				const caps = doneLedgerCaps(computeBudget(window, 0).messages);
+				const bound = caps.maxTokens;
 				const firsts: number[] = [];
 				const agains: number[] = [];
 				const cpus: number[] = [];
@@ -101,11 +102,11 @@ function main(): void {
 					const tokenizer = new TiktokenTokenizer();
 					const countTokens = (t: string) => tokenizer.countTokens(t);
 					let t0 = performance.now();
-					text = renderDoneLedger(ledger, { maxTokens: bound, countTokens });
+					text = renderDoneLedger(ledger, { ...caps, countTokens });
 					firsts.push(performance.now() - t0);
 					t0 = performance.now();
 					const cpu0 = process.cpuUsage();
-					renderDoneLedger(ledger, { maxTokens: bound, countTokens });
+					renderDoneLedger(ledger, { ...caps, countTokens });
 					const cpu = process.cpuUsage(cpu0);
 					agains.push(performance.now() - t0);
 					cpus.push((cpu.user + cpu.system) / 1000);

@@ -2,7 +2,7 @@
 // how much of what was done is still in sight right after the conversation was compacted.
 //
 // The product strategies render the ledger the way the agent is meant to (`ledgerForPrompt`:
-// rendered at `doneLedgerMaxTokens(messageBudget)` each time a new summary appears, the same
+// rendered within `doneLedgerCaps(messageBudget)` each time a new summary appears, the same
 // text until the next one, none before the first summary; passed as AgentPrompt's `doneLedger`,
 // dropped by render.ts when the prompt does not fit with it). `--ledger-live` re-renders it for
 // every request instead (ahead of the history when nothing is summarized); `--no-ledger` is off.
@@ -54,6 +54,7 @@ export interface ContinuityOptions {
 	/** at-summary (default): `ledgerForPrompt`; every-request: rendered again whenever the ledger changed. */
 	readonly refresh?: 'at-summary' | 'every-request';
 	readonly maxTokens: number;
+	readonly targetTokens?: number;
 	readonly countTokens: (text: string) => number;
 }
 
@@ -135,7 +136,7 @@ export function continuityProbe(options: ContinuityOptions): ContinuityProbe {
 			return lastGiven;
 		}
 		if (renderedFor !== ledger) {
-			rendered = renderDoneLedger(ledger, { maxTokens: options.maxTokens, countTokens: options.countTokens });
+			rendered = renderDoneLedger(ledger, { maxTokens: options.maxTokens, targetTokens: options.targetTokens, countTokens: options.countTokens });
 			renderedFor = ledger;
 		}
 		lastGiven = rendered || undefined;

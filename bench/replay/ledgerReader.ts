@@ -1,16 +1,17 @@
 // Reads a rendered done-ledger back, the way the continuity benchmark (and the tests) check what
 // a prompt names: which files it lists as edited and which commands it lists with which outcome.
 // It reads only the text; what counts as naming a fact is decided here, not by the renderer:
-//   - an edit is named when its full path is on a line of "Files created or edited:" (a file
-//     under a directory line counts with the directory; a group line such as "12 files under
-//     src/" names no file);
+//   - an edit is named when its full path is on a line of "Files created or edited:" (a line
+//     inside a directory line, indented two more spaces, continues that directory's path; a
+//     group line such as "12 files under src/" names no file);
 //   - a command is named when a line of "Commands run" shows it with its latest outcome: the
-//     command word for word, or shortened with "…" in its middle so that exactly one command of
-//     the ledger has that start and end; the outcome word for word, or cut with "…" at its end
-//     (a long "last line" of output);
+//     command word for word, or shortened with "…" so that exactly one command of the ledger has
+//     those pieces in that order (the first at its start, the last at its end), a shared start
+//     written once on a "followed by:" line counting for each command under it; the outcome word
+//     for word, or cut with "…" at its end (a long "last line" of output);
 //   - a request is named when its line shows it in full.
 import { LEDGER_HEADING } from '../../src/common/ledger/doneLedgerRender';
-import { ELLIPSIS } from '../../src/common/ledger/ledgerCommands';
+import { ELLIPSIS, formMatches } from '../../src/common/ledger/ledgerCommands';
 
 export interface ReadLedger {
 	/** Request lines: number (1-based) → text as shown. */
@@ -43,11 +44,12 @@ export function readLedger(text: string): ReadLedger {
 	const endTag = text.indexOf('</done-ledger>', start);
 	const lines = text.slice(start + LEDGER_HEADING.length, endTag === -1 ? undefined : endTag).split('\n');
 	let section: Section;
-	let dir: string | undefined;
+	const dirs: string[] = [];
+	let prefix: string | undefined;
 	for (const line of lines) {
 		if (line in SECTIONS) {
 			section = SECTIONS[line as keyof typeof SECTIONS];
-			dir = undefined;
+			dirs.length = 0;
 			continue;
 		}
 		if (line.startsWith('Latest plan (')) section = 'plan';
@@ -55,21 +57,27 @@ export function readLedger(text: string): ReadLedger {
 			const m = /^(\d+)\. (.*)$/.exec(line);
 			if (m && !m[2].startsWith('(shown word for word')) requests.set(Number(m[1]), m[2]);
 		} else if (section === 'edits' || section === 'reads') {
+			// A directory tree: a line ending in / is a directory, the lines below it (two more spaces) are inside it.
 			const into = section === 'edits' ? edits : reads;
-			const child = /^ {2}- (.*)$/.exec(line);
-			if (child) {
-				if (dir !== undefined) into.add(dir + pathOf(child[1]));
-				continue;
-			}
-			const top = /^- (.*)$/.exec(line);
-			if (!top) continue;
-			dir = undefined;
-			if (/^\d+ files( under .*)? \(/.test(top[1])) continue; // a group line names no file
-			if (top[1].endsWith('/')) dir = top[1];
-			else into.add(pathOf(top[1]));
+			const m = /^((?: {2})*)- (.*)$/.exec(line);
+			if (!m) continue;
+			const level = m[1].length / 2;
+			if (level > dirs.length) continue; // deeper than any directory above it: not part of a tree
+			dirs.length = level;
+			if (level === 0 && /^\d+ files( under .*)? \(/.test(m[2])) continue; // a group line names no file
+			if (m[2].endsWith('/')) dirs.push(m[2]);
+			else into.add(dirs.join('') + pathOf(m[2]));
 		} else if (section === 'commands') {
-			const m = /^- `(.*)$/.exec(line);
-			if (m) commandLines.push(m[1]);
+			// "- `start` followed by:" puts its text before each command listed under it (two more spaces).
+			const group = /^- `(.*)` followed by:$/.exec(line);
+			const child = /^ {2}- `(.*)$/.exec(line);
+			const top = /^- `(.*)$/.exec(line);
+			if (group) prefix = group[1];
+			else if (child && prefix !== undefined) commandLines.push(prefix + child[1]);
+			else if (top) {
+				prefix = undefined;
+				commandLines.push(top[1]);
+			} else prefix = undefined;
 		}
 	}
 	return { requests, edits, reads, commandLines };
@@ -87,14 +95,9 @@ function outcomeMatches(shown: string, outcome: string): boolean {
 	return shown === outcome || (shown.endsWith(ELLIPSIS) && shown.length > ELLIPSIS.length && outcome.startsWith(shown.slice(0, -ELLIPSIS.length)));
 }
 
-/** The commands of `all` that `shown` stands for: the one with that exact text, or every one with its start and end. */
+/** The commands of `all` that `shown` stands for (ledgerCommands.ts formMatches: the same text, or its pieces in order). */
 function commandsShown(shown: string, all: readonly string[]): string[] {
-	if (all.includes(shown)) return [shown];
-	const at = shown.indexOf(ELLIPSIS);
-	if (at === -1) return [];
-	const head = shown.slice(0, at);
-	const tail = shown.slice(at + ELLIPSIS.length);
-	return all.filter(c => c.length > head.length + tail.length && c.startsWith(head) && c.endsWith(tail));
+	return all.filter(c => formMatches(shown, c));
 }
 
 /**

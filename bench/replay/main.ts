@@ -4,13 +4,16 @@
 // --no-ledger                        the product strategies without the done-ledger (default: with it, plus a
 //                                    ledger-off run of legacy and half-context for comparison)
 // --ledger-live                      the ledger rendered again for every request, not only at each summary
+// --stress                           replay the synthetic stress session (bench/replay/stressSession.ts) instead of the corpus
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
 // --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
-import { benchBudget, loadSession } from './session';
+import { benchBudget, loadSession, type Session } from './session';
+import { stressSession } from './stressSession';
+import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
@@ -27,6 +30,8 @@ export interface CliArgs {
 	readonly ledger: boolean;
 	/** --ledger-live: the ledger rendered again for every request instead of at each summary. */
 	readonly ledgerLive: boolean;
+	/** --stress: the synthetic stress session instead of the corpus. */
+	readonly stress: boolean;
 	readonly out: string;
 }
 
@@ -48,6 +53,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let json = false;
 	let ledger = true;
 	let ledgerLive = false;
+	let stress = false;
 	let out = resolve('bench/results');
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -81,6 +87,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case '--ledger-live':
 				ledgerLive = true;
 				break;
+			case '--stress':
+				stress = true;
+				break;
 			case '--out':
 				out = resolve(value());
 				break;
@@ -91,7 +100,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (json && (!session || window === undefined || !strategy)) {
 		throw new UsageError('--json needs --session FILE, --window N and --strategy NAME');
 	}
-	return { corpus, session, window, strategy, json, out, ledger, ledgerLive };
+	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, stress };
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -165,11 +174,14 @@ async function main(): Promise<number> {
 
 	const started = performance.now();
 	const results: ReplayMetrics[] = [];
-	const full = !args.session && args.window === undefined && !args.strategy;
+	const sessions: (() => Session)[] = args.stress
+		? [() => ({ name: 'synthetic-stress', conversation: conversationFromSessionJson(JSON.parse(JSON.stringify(stressSession()))) })]
+		: files.map(file => () => loadSession(file));
+	const full = !args.session && args.window === undefined && !args.strategy && !args.stress;
 	if (full) mkdirSync(args.out, { recursive: true });
 	const budgetTokenizer = new TiktokenTokenizer();
-	for (const file of files) {
-		const session = loadSession(file);
+	for (const load of sessions) {
+		const session = load();
 		const series: ChartSeries[] = [];
 		for (const window of windows) {
 			for (const strategy of strategies) {

@@ -11,8 +11,8 @@
 import type { Conversation } from '../conversation/conversation';
 import type { DoneLedger, LedgerCall, LedgerCommand, LedgerEdit, LedgerRead } from './doneLedger';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
-import { dirOf, groupEntriesByDirectory } from './ledgerPaths';
-import { ELLIPSIS, identifyingForms, trimCommand } from './ledgerCommands';
+import { dirOf, groupEntriesByDirectory, pathTreeLines } from './ledgerPaths';
+import { commandGroups, ELLIPSIS, identifyingForms, trimCommand } from './ledgerCommands';
 
 export { groupByDirectory } from './ledgerPaths';
 
@@ -26,15 +26,17 @@ export interface LedgerRenderOptions {
 	readonly countTokens: (text: string) => number;
 }
 
-/** Share of the bound the ledger aims at when its facts do not need more. */
+/** Share of the bound the ledger aims at when a caller gives no target. */
 export const TARGET_SHARE = 0.4;
 
 /**
- * The bound for a message budget: 20% of it, between 750 and 7,500 tokens. The ledger aims at
- * {@link TARGET_SHARE} of that (8% of the budget) and takes more only for its facts.
+ * The ledger's size for a message budget. It aims at 8% of the budget (300–3,000 tokens) and
+ * takes up to 30% (750–12,000) only to keep every edit and command on its own line: with a
+ * summary of up to 20%, at least half of the budget stays for the rounds kept word for word.
  */
-export function doneLedgerMaxTokens(messageBudget: number): number {
-	return Math.max(750, Math.min(7500, Math.round(messageBudget * 0.2)));
+export function doneLedgerCaps(messageBudget: number): { readonly maxTokens: number; readonly targetTokens: number } {
+	const targetTokens = Math.max(300, Math.min(3000, Math.round(messageBudget * 0.08)));
+	return { targetTokens, maxTokens: Math.max(750, targetTokens, Math.min(12_000, Math.round(messageBudget * 0.3))) };
 }
 
 // ---- lines ----
@@ -216,28 +218,13 @@ interface Layout {
 	readonly allMerged: Map<Category, { readonly lines: readonly string[]; readonly cost: number }>;
 }
 
-/** The single lines of a path category: files sharing a directory under one directory line, sorted by path. */
-function pathTreeLines<T extends { path: string }>(entries: readonly T[], detailOf: (e: T) => string): string[] {
-	const byDir = new Map<string, T[]>();
-	for (const e of entries) {
-		const dir = dirOf(e.path);
-		const list = byDir.get(dir);
-		if (list) list.push(e);
-		else byDir.set(dir, [e]);
-	}
-	// Blocks in path order: a directory block sorts by its directory, a lone file by its path.
-	const blocks: { key: string; lines: string[] }[] = [];
-	for (const [dir, group] of byDir) {
-		group.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-		if (group.length === 1 || dir === '') {
-			for (const e of group) blocks.push({ key: e.path, lines: [pathLine('- ', e.path, detailOf(e))] });
-		} else {
-			blocks.push({ key: `${dir}/`, lines: [`- ${dir}/`, ...group.map(e => pathLine('  - ', e.path.slice(dir.length + 1), detailOf(e)))] });
-		}
-	}
-	blocks.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-	const lines = blocks.flatMap(b => b.lines);
-	return lines;
+/** The single lines of a path category, as a directory tree (ledgerPaths.ts). */
+function pathLines<T extends { path: string }>(entries: readonly T[], detailOf: (e: T) => string): string[] {
+	return pathTreeLines(
+		entries,
+		e => e.path,
+		(indent, name, e) => pathLine(`${indent}- `, name, detailOf(e)),
+	);
 }
 
 function sectionLines(plan: SectionPlan, layout: Layout): string[] {
@@ -246,17 +233,23 @@ function sectionLines(plan: SectionPlan, layout: Layout): string[] {
 	const d = layout.detail;
 	switch (plan.category) {
 		case 'edits':
-			return [...(merged.length ? mergedEdits(merged as LedgerEdit[]) : []), ...pathTreeLines(single as LedgerEdit[], e => editDetail(e, d))];
+			return [...(merged.length ? mergedEdits(merged as LedgerEdit[]) : []), ...pathLines(single as LedgerEdit[], e => editDetail(e, d))];
 		case 'reads':
-			return [...(merged.length ? mergedReads(merged as LedgerRead[]) : []), ...pathTreeLines(single as LedgerRead[], r => readDetail(r, d))];
+			return [...(merged.length ? mergedReads(merged as LedgerRead[]) : []), ...pathLines(single as LedgerRead[], r => readDetail(r, d))];
 		case 'commands': {
 			// Single commands in the order they were first run (the ledger's order).
 			const at = (c: LedgerCommand) => layout.commandOrder.get(c) ?? 0;
 			const order = [...(single as LedgerCommand[])].sort((a, b) => at(a) - at(b));
-			return [
-				...(merged.length ? mergedCommands(merged as LedgerCommand[]) : []),
-				...order.map(c => commandLine(c, d, layout.commandText.get(c) ?? c.command)),
-			];
+			const lines = merged.length ? mergedCommands(merged as LedgerCommand[]) : [];
+			for (const group of commandGroups(order, layout.commandText)) {
+				const shown = (c: LedgerCommand) => layout.commandText.get(c) ?? c.command;
+				if (!group.prefix) lines.push(commandLine(group.commands[0], d, shown(group.commands[0])));
+				else {
+					lines.push(`- \`${group.prefix}\` followed by:`);
+					for (const c of group.commands) lines.push('  ' + commandLine(c, d, shown(c).slice(group.prefix.length)));
+				}
+			}
+			return lines;
 		}
 		case 'searches':
 			return [...mergedCalls(merged as LedgerCall[], ['search or listing', 'searches and listings']), ...single.map(c => callLine(c as LedgerCall, d))];
@@ -319,24 +312,34 @@ function fill(plans: readonly SectionPlan[], layout: Layout, budget: number, cos
 		const r = reserve.get(plan.category)!;
 		remaining += r;
 		const heading = cost.of(TITLES[plan.category]);
+		const all = plan.entries.length;
+		// Every entry on its own line, measured as shown (shared directories written once), when that can fit.
+		if (all * 2 <= remaining) {
+			plan.single = all;
+			let total = heading;
+			for (const line of sectionLines(plan, layout)) {
+				total += cost.of(line);
+				if (total > remaining) break;
+			}
+			plan.single = 0;
+			if (total <= remaining) {
+				plan.single = all;
+				remaining -= total;
+				continue;
+			}
+		}
 		const incremental = incrementalCosts(plan, layout, cost);
 		// Prefix sums of the single lines, measured only while they can still fit.
 		const singles = [heading];
 		while (singles.length <= plan.entries.length && singles[singles.length - 1] <= remaining) {
 			singles.push(singles[singles.length - 1] + incremental(singles.length - 1));
 		}
-		const all = plan.entries.length;
-		let k: number;
-		if (singles.length > all && singles[all] <= remaining) {
-			k = all;
-		} // every entry on its own line, no group line
-		else {
-			// Some stay merged: their group lines need room too.
-			k = Math.min(singles.length - 1, all - 1);
-			while (k > 0 && singles[k] + r - heading > remaining) k--;
-		}
+		// Some stay merged: their group lines need room too. (The single lines' costs here are close
+		// estimates; the caller checks the whole text and retries with what is left over.)
+		let k = Math.min(singles.length - 1, all - 1);
+		while (k > 0 && singles[k] + r - heading > remaining) k--;
 		plan.single = k;
-		remaining -= k === all ? singles[all] : k === 0 ? r : singles[k] + r - heading;
+		remaining -= k === 0 ? r : singles[k] + r - heading;
 		if (k < plan.entries.length) break; // the categories after this one stay merged
 	}
 }

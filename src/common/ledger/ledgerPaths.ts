@@ -60,3 +60,78 @@ export function groupEntriesByDirectory<T>(entries: readonly T[], pathOf: (e: T)
 	}
 	return [];
 }
+
+interface TreeNode<T> {
+	readonly dirs: Map<string, TreeNode<T>>;
+	readonly files: { name: string; entry: T }[];
+	leaves: number;
+}
+
+const newNode = <T>(): TreeNode<T> => ({ dirs: new Map(), files: [], leaves: 0 });
+
+/**
+ * Lines for `entries` as a tree of their directories, each shared directory written once:
+ *
+ *     - /testbed/src/acme/
+ *       - cli/index.py (2 edits)
+ *       - core/
+ *         - a.py (created)
+ *         - b.py
+ *
+ * A directory with one file under it is not a line of its own (the file's line carries the rest
+ * of the path), and a chain of directories with nothing else in them is one line. Sorted by name.
+ * `lineOf(indent, name, entry)` makes a file's line.
+ */
+export function pathTreeLines<T>(entries: readonly T[], pathOf: (e: T) => string, lineOf: (indent: string, name: string, entry: T) => string): string[] {
+	const root = newNode<T>();
+	for (const entry of entries) {
+		const parts = pathOf(entry).split('/');
+		const name = parts.pop()!;
+		let node = root;
+		node.leaves++;
+		for (const part of parts) {
+			let next = node.dirs.get(part);
+			if (!next) node.dirs.set(part, (next = newNode<T>()));
+			node = next;
+			node.leaves++;
+		}
+		node.files.push({ name, entry });
+	}
+	const lines: string[] = [];
+	const render = (node: TreeNode<T>, indent: string) => {
+		const items: { key: string; emit: () => void }[] = [];
+		for (const f of node.files) items.push({ key: f.name, emit: () => lines.push(lineOf(indent, f.name, f.entry)) });
+		for (const [name, child] of node.dirs) {
+			items.push({
+				key: name,
+				emit: () => {
+					// Follow a chain of directories that hold nothing but one directory each.
+					const chain = [name];
+					let c = child;
+					while (c.files.length === 0 && c.dirs.size === 1) {
+						const [n, only] = c.dirs.entries().next().value!;
+						chain.push(n);
+						c = only;
+					}
+					if (c.leaves === 1) {
+						// One file below: one line with the rest of its path.
+						let leaf = c;
+						while (leaf.files.length === 0) {
+							const [n, only] = leaf.dirs.entries().next().value!;
+							chain.push(n);
+							leaf = only;
+						}
+						lines.push(lineOf(indent, `${chain.join('/')}/${leaf.files[0].name}`, leaf.files[0].entry));
+						return;
+					}
+					lines.push(`${indent}- ${chain.join('/')}/`);
+					render(c, indent + '  ');
+				},
+			});
+		}
+		items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+		for (const item of items) item.emit();
+	};
+	render(root, '');
+	return lines;
+}

@@ -422,7 +422,7 @@ describe('done-ledger', () => {
 			for (const [i, r] of l.requests.entries()) assert.ok(text.includes(`${i + 1}. ${r.slice(0, 20)}`), `request ${i + 1}`);
 		});
 
-		it('files of one directory share a directory line; the full paths read back', () => {
+		it('shared directories are written once, as a tree; the full paths read back', () => {
 			const l = ledgerOf(
 				call('longhaul_editFile', { path: 'src/deep/dir/a.ts', oldText: 'a', newText: 'b' }, 'Edited'),
 				call('longhaul_editFile', { path: 'src/deep/dir/b.ts', newText: 'b' }, 'Created'),
@@ -433,10 +433,11 @@ describe('done-ledger', () => {
 			const text = renderDoneLedger(l, { maxTokens: 1000, countTokens });
 			const expected = [
 				'Files created or edited:',
-				'- src/deep/dir/',
-				'  - a.ts (1 edit)',
-				'  - b.ts (created, 1 edit)',
-				'- src/other/c.ts (1 edit)',
+				'- src/',
+				'  - deep/dir/',
+				'    - a.ts (1 edit)',
+				'    - b.ts (created, 1 edit)',
+				'  - other/c.ts (1 edit)',
 				'- top.ts (1 failed attempt)',
 			];
 			assert.ok(text.includes(expected.join('\n')), text);
