@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import { computeBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import type { Conversation, ToolCall } from '../common/conversation/conversation';
+import { flattenRounds, newestSummaryIndex } from '../common/conversation/flatten';
+import { withRecordedRounds } from '../common/recall/summarizedRounds';
+import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
+import { toolsOfferedNow } from '../common/tools/toolSelection';
+import { answerRecall } from '../tools/recall';
 import { cutToTokens } from '../common/shrinking/cutText';
 import { fitPrompt, type FitEvent } from '../common/fitting/fitPrompt';
 import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
@@ -84,13 +89,15 @@ async function agentSteps(
 ): Promise<void> {
 	const { request, stream, token, settings } = run;
 	const { budget } = summarizer;
+	// The budget charges every chosen tool; longhaul_recall is offered once something is summarized.
+	const offered = (conversation: Conversation) => toolsOfferedNow(chatTools, newestSummaryIndex(flattenRounds(conversation)) !== -1);
 	const input = (conversation: Conversation): AgentRenderInput => {
 		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.fit.ledgerSuspended, conversation, state.ledger, state.ledgerShown, budget.messages);
 		return {
 			conversation,
 			request: request.prompt,
 			references: run.references,
-			toolNames: chatTools.map(t => t.name),
+			toolNames: offered(conversation).map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
 			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: state.ledgerShown?.text,
@@ -118,7 +125,7 @@ async function agentSteps(
 		const reply = await callModel(
 			request.model,
 			prompt.messages,
-			{ tools: chatTools, justification: 'Longhaul runs an agent session with this model.' },
+			{ tools: offered(state.conversation), justification: 'Longhaul runs an agent session with this model.' },
 			token,
 			text => stream.markdown(text),
 		);
@@ -144,7 +151,7 @@ async function agentSteps(
 			}
 			state.toolCallCount++;
 			const toolStart = performance.now();
-			const result = await runTool(run, requested.name, requested.input, token);
+			const result = await runTool(run, state, requested.name, requested.input, token);
 			toolMs += performance.now() - toolStart;
 			if (result !== undefined) {
 				// A single result larger than the cap is cut (head and tail kept) before it reaches any prompt.
@@ -160,9 +167,20 @@ async function agentSteps(
 	}
 }
 
-async function runTool(run: AgentRun, name: string, input: object, token: vscode.CancellationToken): Promise<string | undefined> {
+async function runTool(run: AgentRun, state: RequestState, name: string, input: object, token: vscode.CancellationToken): Promise<string | undefined> {
 	if (!run.tools.some(t => t.name === name)) {
 		return `Error: there is no tool named ${name}. Available tools: ${run.tools.map(t => t.name).join(', ')}.`;
+	}
+	if (name === RECALL_TOOL_NAME) {
+		// Answered here, from this request's own conversation: the registered tool has no way to know which chat it serves.
+		run.stream.progress('Looking back at summarized rounds…');
+		return answerRecall(input, {
+			conversation: withRecordedRounds(state.conversation, state.recordedRounds),
+			currentRequest: run.request.prompt,
+			messageBudget: budgetFor(run.request.model, toChatTools(run.tools)).messages,
+			countTokens,
+			token,
+		});
 	}
 	try {
 		const result = await run.invokeTool(name, { input, toolInvocationToken: run.request.toolInvocationToken }, token);
