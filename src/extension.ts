@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { HandledRequest, LonghaulApi } from './agent/api';
 import { createParticipant } from './agent/participant';
+import { registerSummaryDocuments } from './agent/summaryDocuments';
 import { registerTools } from './tools/registerTools';
 
 export function activate(context: vscode.ExtensionContext): LonghaulApi {
@@ -8,6 +9,7 @@ export function activate(context: vscode.ExtensionContext): LonghaulApi {
 	context.subscriptions.push(
 		handled,
 		createParticipant(context, h => handled.fire(h)),
+		registerSummaryDocuments(),
 		...registerTools(),
 	);
 	return { onDidHandleRequest: handled.event };

@@ -8,6 +8,8 @@ import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
+import { rememberSummary, summaryLink } from './summaryDocuments';
+import { describeLocation } from '../common/summaries/summaryDocument';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */
 export async function contextReport(
@@ -24,9 +26,15 @@ export async function contextReport(
 	let rounds = 0;
 	let roundCount = 0;
 	let requests = 0;
+	const summaryLinks: string[] = [];
 	for (const entry of layoutPrompt(conversation)) {
-		if (entry.kind === 'summary') summaries += countTokens(entry.text);
-		else if (entry.kind === 'round') {
+		if (entry.kind === 'summary') {
+			const tokens = countTokens(entry.text);
+			summaries += tokens;
+			const request = entry.location.source === 'history' ? conversation.turns[entry.location.turnIndex]?.user : undefined;
+			const document = rememberSummary({ roundId: entry.roundId, text: entry.text, location: entry.location, request });
+			summaryLinks.push(`- ${summaryLink(document, `Summary up to ${describeLocation(entry.location)}`)}: ${tokens.toLocaleString('en-US')} tokens`);
+		} else if (entry.kind === 'round') {
 			rounds += countTokens(roundText(entry.round));
 			roundCount++;
 		} else if (entry.kind === 'user') requests += countTokens(entry.text);
@@ -69,6 +77,7 @@ export async function contextReport(
 					'',
 				]
 			: []),
+		...(summaryLinks.length ? [`**Summary blocks** (open one to read what the model remembers in place of the older rounds):`, '', ...summaryLinks, ''] : []),
 		...ledgerLines(settings, ledger, ledgerText),
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 	].join('\n');

@@ -15,6 +15,7 @@ import { readSettings, type LonghaulSettings } from './settings';
 import { percentile } from '../common/stats/percentile';
 import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
 import { selectTools, toChatTools } from './toolCatalog';
+import { OPEN_SUMMARY_COMMAND } from './summaryDocuments';
 
 export { PARTICIPANT_ID };
 
@@ -40,9 +41,10 @@ export interface LonghaulResultMetadata {
 export function createParticipant(context: vscode.ExtensionContext, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
 		let markdown = '';
-		const recording = recordingStream(stream, value => (markdown += value));
+		const buttons: vscode.Command[] = [];
+		const recording = recordingStream(stream, { markdown: value => (markdown += value), button: command => buttons.push(command) });
 		const result = await handleRequest(request, chatContext, recording, token);
-		onHandled({ prompt: request.prompt, command: request.command, markdown, metadata: result.metadata, errorMessage: result.errorDetails?.message });
+		onHandled({ prompt: request.prompt, command: request.command, markdown, buttons, metadata: result.metadata, errorMessage: result.errorDetails?.message });
 		return result;
 	});
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
@@ -56,11 +58,14 @@ export function createParticipant(context: vscode.ExtensionContext, onHandled: (
 }
 
 /**
- * The same stream, also reporting every markdown text. VS Code hands out a frozen object
+ * The same stream, also reporting every markdown text and button. VS Code hands out a frozen object
  * (no patching, and a Proxy may not change its read-only members), so this is a new object
  * that forwards every member.
  */
-function recordingStream(stream: vscode.ChatResponseStream, onMarkdown: (text: string) => void): vscode.ChatResponseStream {
+function recordingStream(
+	stream: vscode.ChatResponseStream,
+	on: { markdown: (text: string) => void; button: (command: vscode.Command) => void },
+): vscode.ChatResponseStream {
 	const forward: Record<string, unknown> = {};
 	for (let o: object | null = stream; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
 		for (const key of Object.getOwnPropertyNames(o)) {
@@ -71,8 +76,13 @@ function recordingStream(stream: vscode.ChatResponseStream, onMarkdown: (text: s
 		}
 	}
 	forward.markdown = (value: string | vscode.MarkdownString) => {
-		onMarkdown(typeof value === 'string' ? value : value.value);
+		on.markdown(typeof value === 'string' ? value : value.value);
 		stream.markdown(value);
+		return forward;
+	};
+	forward.button = (command: vscode.Command) => {
+		on.button(command);
+		stream.button(command);
 		return forward;
 	};
 	return forward as unknown as vscode.ChatResponseStream;
@@ -144,7 +154,10 @@ async function handleRequest(
 	}
 	try {
 		if (request.command === 'context') {
-			stream.markdown(await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger));
+			// Trusted for one command only: the links that open summary blocks.
+			const report = new vscode.MarkdownString(await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger));
+			report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND] };
+			stream.markdown(report);
 			return resultFor(state, settings, undefined, false, false);
 		}
 		if (request.command === 'compact') {
