@@ -16,7 +16,11 @@ import { readSettings, type LonghaulSettings } from './settings';
 import { percentile } from '../common/stats/percentile';
 import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
 import { selectTools, toChatTools } from './toolCatalog';
-import { OPEN_SUMMARY_COMMAND } from './summaryDocuments';
+import { OPEN_SUMMARY_COMMAND, rememberSummary, summaryButton } from './summaryDocuments';
+import type { LonghaulTelemetry } from './telemetry';
+import { summarization } from '../common/stats/fitTelemetry';
+import { tokenCountLine } from '../common/stats/tokenCountLine';
+import { layoutPrompt } from '../common/conversation/promptLayout';
 
 export { PARTICIPANT_ID };
 
@@ -39,12 +43,16 @@ export interface LonghaulResultMetadata {
 	readonly loopBreaker?: string;
 }
 
-export function createParticipant(context: vscode.ExtensionContext, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
+export function createParticipant(
+	context: vscode.ExtensionContext,
+	telemetry: LonghaulTelemetry,
+	onHandled: (handled: HandledRequest) => void,
+): vscode.ChatParticipant {
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
 		let markdown = '';
 		const buttons: vscode.Command[] = [];
 		const recording = recordingStream(stream, { markdown: value => (markdown += value), button: command => buttons.push(command) });
-		const result = await handleRequest(request, chatContext, recording, token);
+		const result = await handleRequest(request, chatContext, recording, token, telemetry);
 		onHandled({ prompt: request.prompt, command: request.command, markdown, buttons, metadata: result.metadata, errorMessage: result.errorDetails?.message });
 		return result;
 	});
@@ -138,6 +146,7 @@ async function handleRequest(
 	chatContext: vscode.ChatContext,
 	stream: vscode.ChatResponseStream,
 	token: vscode.CancellationToken,
+	telemetry: LonghaulTelemetry,
 ): Promise<vscode.ChatResult> {
 	const settings = readSettings();
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
@@ -162,11 +171,12 @@ async function handleRequest(
 			return resultFor(state, settings, undefined, false, false);
 		}
 		if (request.command === 'compact') {
+			const budget = budgetFor(request.model, toChatTools(tools));
 			const outcome = await compactNow(
 				state.conversation,
 				{
 					model: request.model,
-					budget: budgetFor(request.model, toChatTools(tools)),
+					budget,
 					mode: settings.summarizationMode,
 					currentRequest: '',
 					token,
@@ -174,6 +184,10 @@ async function handleRequest(
 				},
 				stream,
 			);
+			if (outcome.kind !== 'nothing-to-summarize') {
+				const outcomeName = outcome.kind === 'summarized' ? 'summarized' : 'failed';
+				telemetry.send(summarization('command', outcomeName, outcome.prepared, { windowTokens: budget.window, minRecentRounds: settings.minRecentRounds }));
+			}
 			if (outcome.kind === 'nothing-to-summarize') {
 				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
 			} else if (outcome.kind === 'failed') {
@@ -185,13 +199,29 @@ async function handleRequest(
 				state.newSummaries.push({ roundId: outcome.prepared.plan.anchorRoundId, text: outcome.prepared.summary });
 				state.summarizations++;
 				stream.markdown(`\n\n*${describePlan(outcome.prepared.plan)}*\n\n`);
+				const { plan, summary } = outcome.prepared;
+				const anchorTurn = plan.anchor.source === 'history' ? state.conversation.turns[plan.anchor.turnIndex]?.user : undefined;
+				summaryButton(
+					stream,
+					rememberSummary({
+						roundId: plan.anchorRoundId,
+						text: summary,
+						location: plan.anchor,
+						request: anchorTurn,
+						summarizedRounds: plan.stats.summarizedRoundCount,
+					}),
+				);
 			}
 			return resultFor(state, settings, undefined, false, false);
 		}
 		const references = await referencesAsText(request.references);
-		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool }, state);
+		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool, telemetry }, state);
 		if (state.maxToolCallsExceeded) {
 			stream.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
+		}
+		if (settings.showTokenCount && state.lastPromptTokens !== undefined) {
+			const summaryBlocks = layoutPrompt(state.conversation).filter(entry => entry.kind === 'summary').length;
+			stream.markdown(`\n\n${tokenCountLine({ promptTokens: state.lastPromptTokens, windowTokens: request.model.maxInputTokens, summaryBlocks })}`);
 		}
 		return resultFor(state, settings);
 	} catch (error) {

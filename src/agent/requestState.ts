@@ -32,6 +32,8 @@ export interface RequestState {
 	ledger: DoneLedger;
 	/** The ledger text the prompts of this request show, re-rendered at each new summary. */
 	ledgerShown?: LedgerForPrompt;
+	/** The last prompt sent to the model: messages and tool definitions, local count (longhaul.showTokenCount). */
+	lastPromptTokens?: number;
 }
 
 export function newRequestState(past: Conversation, ledger: DoneLedger): RequestState {
