@@ -54,6 +54,25 @@ describe('Readable summaries', function () {
 		assert.match(opened.text, /^# Longhaul summary\n/);
 	});
 
+	it('each summarization notice is followed by an Open summary button that opens that summary', async () => {
+		const script = createSessionScript({ toolCalls: 30, dataFile: DATA_FILE, finalText: 'DONE' });
+		await setHandler(script.handler);
+		const session = await sendChat('@longhaul read the data file', { timeoutMs: 60_000 });
+		const metadata = session.metadata as unknown as Metadata;
+		const notices = session.markdown.match(/Summarized \d+ older rounds?, kept \d+ recent rounds? verbatim/g) ?? [];
+		const buttons = session.buttons.filter(b => b.command === 'longhaul.openSummary');
+		assert.ok(notices.length >= 1, 'the session should summarize');
+		assert.strictEqual(buttons.length, notices.length, 'one button per notice');
+		assert.ok(buttons.every(b => b.title === 'Open summary'));
+		const summaries = metadata.longhaul.summaries;
+		for (const [i, button] of buttons.entries()) {
+			const opened = await openedText(button.command, button.arguments ?? []);
+			assert.strictEqual(opened.uri.scheme, 'longhaul-summary');
+			assert.ok(opened.text.includes(summaries[i].text), `button ${i + 1} should open summary ${i + 1}; it shows ${JSON.stringify(opened.text.slice(0, 300))}`);
+			assert.match(opened.text, /It was made from \d+ older rounds?\./);
+		}
+	});
+
 	it('a link the window no longer knows opens a document that says how to get it back', async () => {
 		const opened = await openedText('longhaul.openSummary', [{ key: 'no-such-round-00000000' }]);
 		assert.match(opened.text, /not loaded in this window\. Run `@longhaul \/context`/);
