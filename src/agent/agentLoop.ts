@@ -24,6 +24,9 @@ import { addActiveRound, newRoundId, type RequestState } from './requestState';
 import type { LonghaulSettings } from './settings';
 import { toChatTools, toolDefinitionsText } from './toolCatalog';
 import { toolErrorText, toolResultText } from './toolResults';
+import { fitTelemetry, summarization } from '../common/stats/fitTelemetry';
+import type { LonghaulTelemetry } from './telemetry';
+import { rememberSummary, summaryButton } from './summaryDocuments';
 
 export interface AgentRun {
 	readonly request: vscode.ChatRequest;
@@ -34,6 +37,7 @@ export interface AgentRun {
 	readonly token: vscode.CancellationToken;
 	/** Invokes a tool; injected so tests and the loop share one path. */
 	readonly invokeTool: typeof vscode.lm.invokeTool;
+	readonly telemetry: LonghaulTelemetry;
 }
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
@@ -72,7 +76,10 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 		currentRequest: run.request.prompt,
 		token: run.token,
 	};
-	const background = new BackgroundSummarizer(summarizer, state.background);
+	const telemetryContext = { windowTokens: budget.window, minRecentRounds: run.settings.minRecentRounds };
+	const background = new BackgroundSummarizer(summarizer, state.background, (prepared, outcome) =>
+		run.telemetry.send(summarization('background', outcome, prepared, telemetryContext)),
+	);
 	try {
 		await agentSteps(run, state, chatTools, summarizer, background);
 	} finally {
@@ -219,6 +226,7 @@ async function renderFitting(
 			state.summaryWaitMs += performance.now() - start;
 		}
 	};
+	const stoppedBefore = state.fit.modelSummariesStopped !== undefined;
 	const result = await fitPrompt<RenderedPrompt>(
 		state.conversation,
 		state.fit,
@@ -248,6 +256,7 @@ async function renderFitting(
 			messageBudget: budget.messages,
 			maskOldToolResults: run.settings.maskOldToolResults,
 			summaryBudget: summaryBudget(budget),
+			autoSummarize: run.settings.autoSummarize,
 		},
 	);
 	// Blocks made, absorbed or condensed by this fit go into this turn's record.
@@ -257,12 +266,34 @@ async function renderFitting(
 		record(state, event);
 		const notice = fitNotice(event);
 		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
+		if (event.kind === 'summarized') {
+			const { plan, blocks } = event.prepared;
+			const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
+			summaryButton(
+				run.stream,
+				rememberSummary({
+					roundId: plan.anchorRoundId,
+					text: blocks.join('\n\n'),
+					location: plan.anchor,
+					request,
+					summarizedRounds: plan.stats.summarizedRoundCount,
+				}),
+			);
+		}
 	}
+	const telemetry = fitTelemetry(result, {
+		windowTokens: budget.window,
+		minRecentRounds: run.settings.minRecentRounds,
+		autoSummarize: run.settings.autoSummarize,
+		stoppedBefore,
+	});
+	for (const event of telemetry) run.telemetry.send(event);
 	if (result.kind === 'refused') {
 		throw new PromptTooLargeError(result.neededTokens, budget.messages, budget.toolTokens);
 	}
+	state.lastPromptTokens = result.prompt.tokenCount + budget.toolTokens;
 	const threshold = run.settings.backgroundSummarizationThreshold;
-	if (threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
+	if (run.settings.autoSummarize && threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
 		background.start(state.conversation);
 	}
 	return result.prompt;
@@ -306,6 +337,9 @@ function record(state: RequestState, event: FitEvent): void {
 			break;
 		case 'ledger-off':
 			log().info('truncation: done-ledger left out of this request');
+			break;
+		case 'summaries-off':
+			log().info('summarization: automatic summaries are off (longhaul.autoSummarize); masking and truncation only');
 			break;
 	}
 }

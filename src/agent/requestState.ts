@@ -32,6 +32,8 @@ export interface RequestState {
 	ledgerShown?: LedgerForPrompt;
 	/** This request's rounds as recorded, by id, before masking or elision changed them in `conversation` (for longhaul_recall). */
 	readonly recordedRounds: Map<string, Round>;
+	/** The last prompt sent to the model: messages and tool definitions, local count (longhaul.showTokenCount). */
+	lastPromptTokens?: number;
 }
 
 export function newRequestState(past: Conversation, ledger: DoneLedger): RequestState {
