@@ -257,6 +257,7 @@ async function renderFitting(
 			maskOldToolResults: run.settings.maskOldToolResults,
 			summaryBudget: summaryBudget(budget),
 			autoSummarize: run.settings.autoSummarize,
+			minKeep: run.settings.minRecentRounds,
 		},
 	);
 	// Blocks made, absorbed or condensed by this fit go into this turn's record.
