@@ -9,7 +9,7 @@ import { DATA_FILE, allText, createSessionScript, pairingProblems, summaryNumber
 interface Metadata {
 	summarizations: number;
 	toolCalls: number;
-	longhaul: { rounds: { id: string; toolCalls: { id: string; result?: string }[] }[]; summaries: unknown[]; cancelled?: boolean };
+	longhaul: { rounds: { id: string; toolCalls: { id: string; result?: string }[] }[]; summaryBlocks: unknown[]; cancelled?: boolean };
 }
 
 const SUMMARY_DELAY_MS = 30_000;
@@ -59,7 +59,7 @@ describe('cancellation during a summarization', function () {
 				if (strict) {
 					assert.strictEqual(script.summarizerRequests.length, 1, 'no summarizer request after the cancellation (no Simple retry)');
 					assert.strictEqual(meta.summarizations, 0, 'the cancelled summarization is not counted');
-					assert.deepStrictEqual(meta.longhaul.summaries, [], 'no summary is stored for a cancelled summarization');
+					assert.deepStrictEqual(meta.longhaul.summaryBlocks, [], 'no summary is stored for a cancelled summarization');
 					assert.doesNotMatch(second.markdown, /Summarized \d+ older/, 'no summarization notice after the cancellation');
 				}
 				const secondRounds = meta.longhaul.rounds;

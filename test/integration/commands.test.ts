@@ -15,7 +15,7 @@ async function writeDataFile(): Promise<vscode.Uri> {
 
 interface Metadata {
 	summarizations: number;
-	longhaul: { rounds: { id: string; toolCalls: { id: string }[] }[]; summaries: { roundId: string; text: string }[] };
+	longhaul: { rounds: { id: string; toolCalls: { id: string }[] }[]; summaryBlocks: { roundId: string; text: string }[] };
 }
 
 describe('/compact and /context', function () {

@@ -9,7 +9,7 @@ import { DATA_FILE, createSessionScript } from './sessionScript';
 
 interface Metadata {
 	summarizations: number;
-	longhaul: { summaries: { roundId: string; text: string }[] };
+	longhaul: { summaryBlocks: { roundId: string; text: string }[] };
 }
 
 /** The arguments of every `command:longhaul.openSummary?…` link in `markdown`. */
@@ -43,7 +43,7 @@ describe('Readable summaries', function () {
 		const session = await sendChat('@longhaul read the data file', { timeoutMs: 60_000 });
 		const metadata = session.metadata as unknown as Metadata;
 		assert.ok(metadata.summarizations >= 1, 'the session should summarize');
-		const newest = metadata.longhaul.summaries[metadata.longhaul.summaries.length - 1];
+		const newest = metadata.longhaul.summaryBlocks[metadata.longhaul.summaryBlocks.length - 1];
 
 		const report: HandledRequest = await sendChat('@longhaul /context');
 		const links = openSummaryLinks(report.markdown);
@@ -64,7 +64,7 @@ describe('Readable summaries', function () {
 		assert.ok(notices.length >= 1, 'the session should summarize');
 		assert.strictEqual(buttons.length, notices.length, 'one button per notice');
 		assert.ok(buttons.every(b => b.title === 'Open summary'));
-		const summaries = metadata.longhaul.summaries;
+		const summaries = metadata.longhaul.summaryBlocks;
 		for (const [i, button] of buttons.entries()) {
 			const opened = await openedText(button.command, button.arguments ?? []);
 			assert.strictEqual(opened.uri.scheme, 'longhaul-summary');

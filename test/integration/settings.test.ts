@@ -10,7 +10,7 @@ interface Metadata {
 	toolCalls: number;
 	droppedRounds: number;
 	masking: { maskings: number; maskedResults: number };
-	longhaul: { summaries: { text: string }[] };
+	longhaul: { summaryBlocks: { text: string }[] };
 }
 
 const OFF_NOTICE = /Automatic summarization is off \(`longhaul\.autoSummarize`\)/g;
