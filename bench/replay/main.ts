@@ -9,6 +9,7 @@
 //                                    --strategy and --json one JSON object, otherwise a table
 // --half-split rounds|tokens         half-context's split rule (default tokens, the product's; rounds: the
 //                                    pure round rule, for comparison)
+// --stress                           replay the synthetic stress session (bench/replay/stressSession.ts) instead of the corpus
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
 // --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,8 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
 import { benchBudget, concatSessions, loadSession, type Session } from './session';
+import { stressSession } from './stressSession';
+import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
@@ -32,6 +35,8 @@ export interface CliArgs {
 	readonly ledger: boolean;
 	/** --ledger-live: the ledger rendered again for every request instead of at each summary. */
 	readonly ledgerLive: boolean;
+	/** --stress: the synthetic stress session instead of the corpus. */
+	readonly stress: boolean;
 	readonly out: string;
 	/** --concat: all sessions as one chat. */
 	readonly concat: boolean;
@@ -57,6 +62,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let json = false;
 	let ledger = true;
 	let ledgerLive = false;
+	let stress = false;
 	let out = resolve('bench/results');
 	let concat = false;
 	let halfSplit: 'tokens' | 'rounds' | undefined;
@@ -92,6 +98,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case '--ledger-live':
 				ledgerLive = true;
 				break;
+			case '--stress':
+				stress = true;
+				break;
 			case '--out':
 				out = resolve(value());
 				break;
@@ -112,7 +121,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (json && ((!session && !concat) || window === undefined || !strategy)) {
 		throw new UsageError('--json needs --session FILE (or --concat), --window N and --strategy NAME');
 	}
-	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, concat, ...(halfSplit ? { halfSplit } : {}) };
+	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, stress, concat, ...(halfSplit ? { halfSplit } : {}) };
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -216,11 +225,14 @@ async function main(): Promise<number> {
 
 	const started = performance.now();
 	const results: ReplayMetrics[] = [];
-	const full = !args.session && args.window === undefined && !args.strategy;
+	const sessions: (() => Session)[] = args.stress
+		? [() => ({ name: 'synthetic-stress', conversation: conversationFromSessionJson(JSON.parse(JSON.stringify(stressSession()))) })]
+		: files.map(file => () => loadSession(file));
+	const full = !args.session && args.window === undefined && !args.strategy && !args.stress;
 	if (full) mkdirSync(args.out, { recursive: true });
 	const budgetTokenizer = new TiktokenTokenizer();
-	for (const file of files) {
-		const session = loadSession(file);
+	for (const load of sessions) {
+		const session = load();
 		const series: ChartSeries[] = [];
 		for (const window of windows) {
 			for (const strategy of strategies) {

@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import { computeBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import type { Conversation, ToolCall } from '../common/conversation/conversation';
+import { flattenRounds, newestSummaryIndex } from '../common/conversation/flatten';
+import { withRecordedRounds } from '../common/recall/summarizedRounds';
+import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
+import { toolsOfferedNow } from '../common/tools/toolSelection';
+import { answerRecall } from '../tools/recall';
 import { cutToTokens } from '../common/shrinking/cutText';
 import { fitPrompt, type FitEvent } from '../common/fitting/fitPrompt';
 import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
@@ -19,6 +24,9 @@ import { addActiveRound, newRoundId, type RequestState } from './requestState';
 import type { LonghaulSettings } from './settings';
 import { toChatTools, toolDefinitionsText } from './toolCatalog';
 import { toolErrorText, toolResultText } from './toolResults';
+import { fitTelemetry, summarization } from '../common/stats/fitTelemetry';
+import type { LonghaulTelemetry } from './telemetry';
+import { rememberSummary, summaryButton } from './summaryDocuments';
 
 export interface AgentRun {
 	readonly request: vscode.ChatRequest;
@@ -29,6 +37,7 @@ export interface AgentRun {
 	readonly token: vscode.CancellationToken;
 	/** Invokes a tool; injected so tests and the loop share one path. */
 	readonly invokeTool: typeof vscode.lm.invokeTool;
+	readonly telemetry: LonghaulTelemetry;
 }
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
@@ -66,8 +75,12 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 		mode: run.settings.summarizationMode,
 		currentRequest: run.request.prompt,
 		token: run.token,
+		minKeep: run.settings.minRecentRounds,
 	};
-	const background = new BackgroundSummarizer(summarizer, state.background);
+	const telemetryContext = { windowTokens: budget.window, minRecentRounds: run.settings.minRecentRounds };
+	const background = new BackgroundSummarizer(summarizer, state.background, (prepared, outcome) =>
+		run.telemetry.send(summarization('background', outcome, prepared, telemetryContext)),
+	);
 	try {
 		await agentSteps(run, state, chatTools, summarizer, background);
 	} finally {
@@ -84,13 +97,15 @@ async function agentSteps(
 ): Promise<void> {
 	const { request, stream, token, settings } = run;
 	const { budget } = summarizer;
+	// The budget charges every chosen tool; longhaul_recall is offered once something is summarized.
+	const offered = (conversation: Conversation) => toolsOfferedNow(chatTools, newestSummaryIndex(flattenRounds(conversation)) !== -1);
 	const input = (conversation: Conversation): AgentRenderInput => {
 		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.fit.ledgerSuspended, conversation, state.ledger, state.ledgerShown, budget.messages);
 		return {
 			conversation,
 			request: request.prompt,
 			references: run.references,
-			toolNames: chatTools.map(t => t.name),
+			toolNames: offered(conversation).map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
 			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: state.ledgerShown?.text,
@@ -118,7 +133,7 @@ async function agentSteps(
 		const reply = await callModel(
 			request.model,
 			prompt.messages,
-			{ tools: chatTools, justification: 'Longhaul runs an agent session with this model.' },
+			{ tools: offered(state.conversation), justification: 'Longhaul runs an agent session with this model.' },
 			token,
 			text => stream.markdown(text),
 		);
@@ -144,7 +159,7 @@ async function agentSteps(
 			}
 			state.toolCallCount++;
 			const toolStart = performance.now();
-			const result = await runTool(run, requested.name, requested.input, token);
+			const result = await runTool(run, state, requested.name, requested.input, token);
 			toolMs += performance.now() - toolStart;
 			if (result !== undefined) {
 				// A single result larger than the cap is cut (head and tail kept) before it reaches any prompt.
@@ -160,9 +175,20 @@ async function agentSteps(
 	}
 }
 
-async function runTool(run: AgentRun, name: string, input: object, token: vscode.CancellationToken): Promise<string | undefined> {
+async function runTool(run: AgentRun, state: RequestState, name: string, input: object, token: vscode.CancellationToken): Promise<string | undefined> {
 	if (!run.tools.some(t => t.name === name)) {
 		return `Error: there is no tool named ${name}. Available tools: ${run.tools.map(t => t.name).join(', ')}.`;
+	}
+	if (name === RECALL_TOOL_NAME) {
+		// Answered here, from this request's own conversation: the registered tool has no way to know which chat it serves.
+		run.stream.progress('Looking back at summarized rounds…');
+		return answerRecall(input, {
+			conversation: withRecordedRounds(state.conversation, state.recordedRounds),
+			currentRequest: run.request.prompt,
+			messageBudget: budgetFor(run.request.model, toChatTools(run.tools)).messages,
+			countTokens,
+			token,
+		});
 	}
 	try {
 		const result = await run.invokeTool(name, { input, toolInvocationToken: run.request.toolInvocationToken }, token);
@@ -201,6 +227,7 @@ async function renderFitting(
 			state.summaryWaitMs += performance.now() - start;
 		}
 	};
+	const stoppedBefore = state.fit.modelSummariesStopped !== undefined;
 	const result = await fitPrompt<RenderedPrompt>(
 		state.conversation,
 		state.fit,
@@ -230,6 +257,7 @@ async function renderFitting(
 			messageBudget: budget.messages,
 			maskOldToolResults: run.settings.maskOldToolResults,
 			summaryBudget: summaryBudget(budget),
+			autoSummarize: run.settings.autoSummarize,
 			minKeep: summarizer.minKeep,
 		},
 	);
@@ -240,12 +268,34 @@ async function renderFitting(
 		record(state, event);
 		const notice = fitNotice(event);
 		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
+		if (event.kind === 'summarized') {
+			const { plan, blocks } = event.prepared;
+			const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
+			summaryButton(
+				run.stream,
+				rememberSummary({
+					roundId: plan.anchorRoundId,
+					text: blocks.join('\n\n'),
+					location: plan.anchor,
+					request,
+					summarizedRounds: plan.stats.summarizedRoundCount,
+				}),
+			);
+		}
 	}
+	const telemetry = fitTelemetry(result, {
+		windowTokens: budget.window,
+		minRecentRounds: run.settings.minRecentRounds,
+		autoSummarize: run.settings.autoSummarize,
+		stoppedBefore,
+	});
+	for (const event of telemetry) run.telemetry.send(event);
 	if (result.kind === 'refused') {
 		throw new PromptTooLargeError(result.neededTokens, budget.messages, budget.toolTokens);
 	}
+	state.lastPromptTokens = result.prompt.tokenCount + budget.toolTokens;
 	const threshold = run.settings.backgroundSummarizationThreshold;
-	if (threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
+	if (run.settings.autoSummarize && threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
 		background.start(state.conversation);
 	}
 	return result.prompt;
@@ -289,6 +339,9 @@ function record(state: RequestState, event: FitEvent): void {
 			break;
 		case 'ledger-off':
 			log().info('truncation: done-ledger left out of this request');
+			break;
+		case 'summaries-off':
+			log().info('summarization: automatic summaries are off (longhaul.autoSummarize); masking and truncation only');
 			break;
 	}
 }

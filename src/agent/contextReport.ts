@@ -10,6 +10,8 @@ import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
+import { rememberSummary, summaryLink } from './summaryDocuments';
+import { describeLocation } from '../common/summaries/summaryDocument';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */
 export async function contextReport(
@@ -26,8 +28,15 @@ export async function contextReport(
 	let roundCount = 0;
 	let requests = 0;
 	let shortened = 0;
+	const summaryLinks: string[] = [];
 	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
-		if (entry.kind === 'round') {
+		if (entry.kind === 'summary') {
+			const request = entry.location.source === 'history' ? conversation.turns[entry.location.turnIndex]?.user : undefined;
+			const document = rememberSummary({ roundId: entry.roundId, text: entry.text, location: entry.location, request });
+			summaryLinks.push(
+				`- ${summaryLink(document, `Summary up to ${describeLocation(entry.location)}`)}: ${countTokens(entry.text).toLocaleString('en-US')} tokens`,
+			);
+		} else if (entry.kind === 'round') {
 			rounds += countTokens(roundText(entry.round));
 			roundCount++;
 		} else if (entry.kind === 'user') {
@@ -77,6 +86,7 @@ export async function contextReport(
 				]
 			: []),
 		...blockLines(blocks, summaryBudget(budget)),
+		...(summaryLinks.length ? [`Open a summary block to read what the model remembers in place of the older rounds:`, '', ...summaryLinks, ''] : []),
 		...ledgerLines(settings, ledger, ledgerText),
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 	].join('\n');
@@ -114,5 +124,7 @@ function ledgerLines(settings: LonghaulSettings, ledger: DoneLedger | undefined,
 		: text
 			? 'shown to the model after the summaries'
 			: 'shown to the model once the conversation has been summarized (until then every round is verbatim)';
-	return [`**Done-ledger:** ${facts}; ${shown}.`, ...(text ? ['', '```text', text, '```'] : []), ''];
+	// The fence is longer than any run of backticks in the ledger (a request may quote code), so the block cannot end early.
+	const fence = '`'.repeat(Math.max(3, ...[...(text ?? '').matchAll(/`+/g)].map(m => m[0].length + 1)));
+	return [`**Done-ledger:** ${facts}; ${shown}.`, ...(text ? ['', `${fence}text`, text, fence] : []), ''];
 }

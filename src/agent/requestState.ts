@@ -30,6 +30,10 @@ export interface RequestState {
 	ledger: DoneLedger;
 	/** The ledger text the prompts of this request show, re-rendered at each new summary. */
 	ledgerShown?: LedgerForPrompt;
+	/** This request's rounds as recorded, by id, before masking or elision changed them in `conversation` (for longhaul_recall). */
+	readonly recordedRounds: Map<string, Round>;
+	/** The last prompt sent to the model: messages and tool definitions, local count (longhaul.showTokenCount). */
+	lastPromptTokens?: number;
 }
 
 export function newRequestState(past: Conversation, ledger: DoneLedger): RequestState {
@@ -47,12 +51,14 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		background: newBackgroundStats(),
 		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
 		ledger,
+		recordedRounds: new Map(),
 	};
 }
 
 export function addActiveRound(state: RequestState, round: Round): void {
 	state.conversation = { turns: state.conversation.turns, activeRounds: [...state.conversation.activeRounds, round] };
 	state.ledger = extendLedger(state.ledger, round);
+	state.recordedRounds.set(round.id, round);
 }
 
 let counter = 0;
