@@ -12,7 +12,7 @@ import type { Conversation } from '../conversation/conversation';
 import type { DoneLedger, LedgerCall, LedgerCommand, LedgerEdit, LedgerRead } from './doneLedger';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
 import { dirOf, groupEntriesByDirectory, pathTreeLines } from './ledgerPaths';
-import { commandGroups, ELLIPSIS, identifyingForms, trimCommand } from './ledgerCommands';
+import { commandGroups, ELLIPSIS, identifyingForms } from './ledgerCommands';
 
 export { groupByDirectory } from './ledgerPaths';
 
@@ -526,4 +526,3 @@ export function ledgerForPrompt(
 	return { anchorRoundId, text: renderDoneLedger(ledger, options) };
 }
 
-export { trimCommand };
