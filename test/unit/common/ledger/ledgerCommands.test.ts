@@ -19,7 +19,8 @@ describe('ledger commands', () => {
 		assert.equal(forms.get(commands[2]), 'python -m pytest tests/unit/io/test_reader.py::TestReader::test_reads_the_last_record_without_newline …');
 		assert.ok(formMatches('a b …d …', 'a b c d e'));
 		assert.ok(!formMatches('a b …d …', 'a b c e'));
-		assert.ok(formMatches('ab…yz', 'abcxyz') && !formMatches('ab…yz', 'abyzq'));
+		assert.ok(formMatches('ab …yz', 'ab c yz') && !formMatches('ab …yz', 'ab c yz q'), 'the last piece is at the end');
+		assert.ok(!formMatches('ab …yz', 'abc yz') && !formMatches('a …-k …', 'a --keep'), 'pieces match whole words, not parts of words');
 	});
 
 	it('property: every form stands for its own command and for no other command of the ledger', () => {
