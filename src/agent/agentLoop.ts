@@ -12,7 +12,10 @@ import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
 import { noteToolCall } from '../common/fitting/fitSession';
 import { BackgroundSummarizer } from './backgroundSummary';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
-import { logSummary, modelSummarizer, type SummarizerContext } from './compaction';
+import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
+import { summaryBudget } from '../common/tokens/budget';
+import { summaryChanges } from '../common/persistence/metadata';
+import { olderRequestsBudget } from '../common/conversation/promptLayout';
 import { log } from './log';
 import { callModel } from './modelCall';
 import { countTokens, measureAgent, renderAgent, isBudgetExceeded, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
@@ -21,6 +24,9 @@ import { addActiveRound, newRoundId, type RequestState } from './requestState';
 import type { LonghaulSettings } from './settings';
 import { toChatTools, toolDefinitionsText } from './toolCatalog';
 import { toolErrorText, toolResultText } from './toolResults';
+import { fitTelemetry, summarization } from '../common/stats/fitTelemetry';
+import type { LonghaulTelemetry } from './telemetry';
+import { rememberSummary, summaryButton } from './summaryDocuments';
 
 export interface AgentRun {
 	readonly request: vscode.ChatRequest;
@@ -31,6 +37,7 @@ export interface AgentRun {
 	readonly token: vscode.CancellationToken;
 	/** Invokes a tool; injected so tests and the loop share one path. */
 	readonly invokeTool: typeof vscode.lm.invokeTool;
+	readonly telemetry: LonghaulTelemetry;
 }
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
@@ -69,7 +76,10 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 		currentRequest: run.request.prompt,
 		token: run.token,
 	};
-	const background = new BackgroundSummarizer(summarizer, state.background);
+	const telemetryContext = { windowTokens: budget.window, minRecentRounds: run.settings.minRecentRounds };
+	const background = new BackgroundSummarizer(summarizer, state.background, (prepared, outcome) =>
+		run.telemetry.send(summarization('background', outcome, prepared, telemetryContext)),
+	);
 	try {
 		await agentSteps(run, state, chatTools, summarizer, background);
 	} finally {
@@ -96,6 +106,7 @@ async function agentSteps(
 			references: run.references,
 			toolNames: offered(conversation).map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
+			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: state.ledgerShown?.text,
 		};
 	};
@@ -206,6 +217,7 @@ async function renderFitting(
 ): Promise<RenderedPrompt> {
 	const { budget } = summarizer;
 	const summarize = modelSummarizer(summarizer);
+	const condense = modelCondenser(summarizer);
 	const waited = async <T>(pending: Promise<T>): Promise<T> => {
 		const start = performance.now();
 		try {
@@ -214,6 +226,7 @@ async function renderFitting(
 			state.summaryWaitMs += performance.now() - start;
 		}
 	};
+	const stoppedBefore = state.fit.modelSummariesStopped !== undefined;
 	const result = await fitPrompt<RenderedPrompt>(
 		state.conversation,
 		state.fit,
@@ -229,27 +242,59 @@ async function renderFitting(
 			measure: async conversation => (await measureAgent(input(conversation))).tokenCount,
 			showsLedger: () => state.ledgerShown !== undefined,
 			takePrepared: conversation => waited(background.takeAtOverflow(conversation)),
-			summarize: (conversation, plan) => {
+			summarize: (conversation, request) => {
 				run.stream.progress('Summarizing conversation history…');
-				return waited(summarize(conversation, plan));
+				return waited(summarize(conversation, request));
 			},
+			condense: condense && ((block, target) => waited(condense(block, target))),
 			countTokens,
 			isCancelled: () => run.token.isCancellationRequested,
 			cancellationError: () => new vscode.CancellationError(),
 		},
-		{ mode: run.settings.summarizationMode, messageBudget: budget.messages, maskOldToolResults: run.settings.maskOldToolResults },
+		{
+			mode: run.settings.summarizationMode,
+			messageBudget: budget.messages,
+			maskOldToolResults: run.settings.maskOldToolResults,
+			summaryBudget: summaryBudget(budget),
+			autoSummarize: run.settings.autoSummarize,
+			minKeep: run.settings.minRecentRounds,
+		},
 	);
+	// Blocks made, absorbed or condensed by this fit go into this turn's record.
+	if (result.events.length) state.newSummaries.push(...summaryChanges(state.conversation, result.conversation));
 	state.conversation = result.conversation;
 	for (const event of result.events) {
 		record(state, event);
 		const notice = fitNotice(event);
 		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
+		if (event.kind === 'summarized') {
+			const { plan, blocks } = event.prepared;
+			const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
+			summaryButton(
+				run.stream,
+				rememberSummary({
+					roundId: plan.anchorRoundId,
+					text: blocks.join('\n\n'),
+					location: plan.anchor,
+					request,
+					summarizedRounds: plan.stats.summarizedRoundCount,
+				}),
+			);
+		}
 	}
+	const telemetry = fitTelemetry(result, {
+		windowTokens: budget.window,
+		minRecentRounds: run.settings.minRecentRounds,
+		autoSummarize: run.settings.autoSummarize,
+		stoppedBefore,
+	});
+	for (const event of telemetry) run.telemetry.send(event);
 	if (result.kind === 'refused') {
 		throw new PromptTooLargeError(result.neededTokens, budget.messages, budget.toolTokens);
 	}
+	state.lastPromptTokens = result.prompt.tokenCount + budget.toolTokens;
 	const threshold = run.settings.backgroundSummarizationThreshold;
-	if (threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
+	if (run.settings.autoSummarize && threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
 		background.start(state.conversation);
 	}
 	return result.prompt;
@@ -270,7 +315,6 @@ function record(state: RequestState, event: FitEvent): void {
 			log().info(`masking declined (${event.reason}): ${event.olderPartTokens} tokens in the older rounds`);
 			break;
 		case 'summarized':
-			state.newSummaries.push({ roundId: event.prepared.plan.anchorRoundId, text: event.prepared.summary });
 			state.summarizations++;
 			if (event.source === 'model') logSummary('overflow', event.prepared);
 			break;
@@ -283,13 +327,20 @@ function record(state: RequestState, event: FitEvent): void {
 		case 'elided':
 			log().info(`truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`);
 			break;
+		case 'condensed':
+			log().info(
+				`condensed ${event.blocks.length} older summary blocks: ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`,
+			);
+			break;
 		case 'dropped':
-			state.newSummaries.push({ roundId: event.plan.anchorRoundId, text: event.text });
 			state.droppedRounds += event.plan.summarizeRoundIds.length;
 			log().info(`truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`);
 			break;
 		case 'ledger-off':
 			log().info('truncation: done-ledger left out of this request');
+			break;
+		case 'summaries-off':
+			log().info('summarization: automatic summaries are off (longhaul.autoSummarize); masking and truncation only');
 			break;
 	}
 }

@@ -1,13 +1,17 @@
 import * as vscode from 'vscode';
 import { roundText, type Conversation } from '../common/conversation/conversation';
-import { layoutPrompt } from '../common/conversation/promptLayout';
-import { toolResultBudget } from '../common/tokens/budget';
+import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
+import { blockRows, type BlockRow } from '../common/conversation/blockListing';
+import { blockTokens } from '../common/summaries/condenseBlocks';
+import { summaryBudget, toolResultBudget } from '../common/tokens/budget';
 import { budgetFor } from './agentLoop';
 import { countTokens, measureAgent } from './promptRendering';
 import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
+import { rememberSummary, summaryLink } from './summaryDocuments';
+import { describeLocation } from '../common/summaries/summaryDocument';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */
 export async function contextReport(
@@ -20,17 +24,28 @@ export async function contextReport(
 ): Promise<string> {
 	const chatTools = toChatTools(tools);
 	const budget = budgetFor(model, chatTools);
-	let summaries = 0;
 	let rounds = 0;
 	let roundCount = 0;
 	let requests = 0;
-	for (const entry of layoutPrompt(conversation)) {
-		if (entry.kind === 'summary') summaries += countTokens(entry.text);
-		else if (entry.kind === 'round') {
+	let shortened = 0;
+	const summaryLinks: string[] = [];
+	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
+		if (entry.kind === 'summary') {
+			const request = entry.location.source === 'history' ? conversation.turns[entry.location.turnIndex]?.user : undefined;
+			const document = rememberSummary({ roundId: entry.roundId, text: entry.text, location: entry.location, request });
+			summaryLinks.push(
+				`- ${summaryLink(document, `Summary up to ${describeLocation(entry.location)}`)}: ${countTokens(entry.text).toLocaleString('en-US')} tokens`,
+			);
+		} else if (entry.kind === 'round') {
 			rounds += countTokens(roundText(entry.round));
 			roundCount++;
-		} else if (entry.kind === 'user') requests += countTokens(entry.text);
+		} else if (entry.kind === 'user') {
+			requests += countTokens(entry.text);
+			if (entry.shortened) shortened++;
+		}
 	}
+	const blocks = blockRows(conversation, block => blockTokens(block, countTokens));
+	const summaries = blocks.reduce((n, b) => n + b.tokens, 0);
 	const ledgerText = ledger ? doneLedgerForPrompt(settings.doneLedger, conversation, ledger, undefined, budget.messages)?.text : undefined;
 	const ledgerTokens = ledgerText ? countTokens(ledgerText) : 0;
 	const total = (
@@ -40,6 +55,7 @@ export async function contextReport(
 			references: [],
 			toolNames: chatTools.map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
+			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: ledgerText,
 		})
 	).tokenCount;
@@ -49,10 +65,10 @@ export async function contextReport(
 	const rows: [string, number][] = [
 		['System instructions and message framing', system],
 		['Tool definitions (' + chatTools.length + ' tools)', budget.toolTokens],
-		['Summaries', summaries],
+		[`Summaries (${blocks.length} block${blocks.length === 1 ? '' : 's'})`, summaries],
 		['Done-ledger', ledgerTokens],
 		[`Verbatim rounds (${roundCount})`, rounds],
-		['User requests', requests],
+		[`User requests${shortened ? ` (${shortened} shortened)` : ''}`, requests],
 		['Reserve (tokenizer difference)', budget.reserve],
 		['Free', Math.max(0, budget.window - used - budget.reserve)],
 	];
@@ -69,9 +85,33 @@ export async function contextReport(
 					'',
 				]
 			: []),
+		...blockLines(blocks, summaryBudget(budget)),
+		...(summaryLinks.length ? [`Open a summary block to read what the model remembers in place of the older rounds:`, '', ...summaryLinks, ''] : []),
 		...ledgerLines(settings, ledger, ledgerText),
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 	].join('\n');
+}
+
+/** Every summary block, in conversation order: its request, the rounds it stands for, its size. */
+function blockLines(blocks: readonly BlockRow[], budget: number): string[] {
+	if (!blocks.length) return [];
+	const total = blocks.reduce((n, b) => n + b.tokens, 0);
+	const rounds = (b: BlockRow) =>
+		b.fromEarlier
+			? `every round before it, through round ${b.lastRound} (${b.roundCount}; written by Longhaul 0.1.0)`
+			: b.firstRound === b.lastRound
+				? `round ${b.firstRound}`
+				: `rounds ${b.firstRound}–${b.lastRound} (${b.roundCount})`;
+	return [
+		`**Summary blocks:** ${blocks.length}, one per request with summarized rounds, each right after its request; ${total.toLocaleString('en-US')} of ${budget.toLocaleString('en-US')} tokens (beyond that the oldest are condensed, never removed).`,
+		'',
+		'| Request | Rounds it stands for | Tokens | |',
+		'| ---: | --- | ---: | --- |',
+		...blocks.map(
+			b => `| ${b.request}${b.current ? ' (this one)' : ''} | ${rounds(b)} | ${b.tokens.toLocaleString('en-US')} | ${b.block.condensed ? 'condensed' : ''} |`,
+		),
+		'',
+	];
 }
 
 /** What the done-ledger holds, and whether the next prompt shows it. */

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
-import { encodeTurnRecord, rebuildConversation } from '../common/persistence/metadata';
+import { encodeTurnRecord, rebuildConversation, summaryChanges } from '../common/persistence/metadata';
 import { PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
 import type { HandledRequest } from './api';
 import { compactNow } from './compaction';
-import { describePlan } from '../common/fitting/fitNotices';
+import { describePlan, fitNotice } from '../common/fitting/fitNotices';
 import { contextReport } from './contextReport';
 import { readChatHistory } from './historyReader';
 import { log } from './log';
@@ -16,6 +16,11 @@ import { readSettings, type LonghaulSettings } from './settings';
 import { percentile } from '../common/stats/percentile';
 import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
 import { selectTools, toChatTools } from './toolCatalog';
+import { OPEN_SUMMARY_COMMAND, rememberSummary, summaryButton } from './summaryDocuments';
+import type { LonghaulTelemetry } from './telemetry';
+import { summarization } from '../common/stats/fitTelemetry';
+import { tokenCountLine } from '../common/stats/tokenCountLine';
+import { layoutPrompt } from '../common/conversation/promptLayout';
 
 export { PARTICIPANT_ID };
 
@@ -38,12 +43,17 @@ export interface LonghaulResultMetadata {
 	readonly loopBreaker?: string;
 }
 
-export function createParticipant(context: vscode.ExtensionContext, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
+export function createParticipant(
+	context: vscode.ExtensionContext,
+	telemetry: LonghaulTelemetry,
+	onHandled: (handled: HandledRequest) => void,
+): vscode.ChatParticipant {
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
 		let markdown = '';
-		const recording = recordingStream(stream, value => (markdown += value));
-		const result = await handleRequest(request, chatContext, recording, token);
-		onHandled({ prompt: request.prompt, command: request.command, markdown, metadata: result.metadata, errorMessage: result.errorDetails?.message });
+		const buttons: vscode.Command[] = [];
+		const recording = recordingStream(stream, { markdown: value => (markdown += value), button: command => buttons.push(command) });
+		const result = await handleRequest(request, chatContext, recording, token, telemetry);
+		onHandled({ prompt: request.prompt, command: request.command, markdown, buttons, metadata: result.metadata, errorMessage: result.errorDetails?.message });
 		return result;
 	});
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
@@ -57,11 +67,14 @@ export function createParticipant(context: vscode.ExtensionContext, onHandled: (
 }
 
 /**
- * The same stream, also reporting every markdown text. VS Code hands out a frozen object
+ * The same stream, also reporting every markdown text and button. VS Code hands out a frozen object
  * (no patching, and a Proxy may not change its read-only members), so this is a new object
  * that forwards every member.
  */
-function recordingStream(stream: vscode.ChatResponseStream, onMarkdown: (text: string) => void): vscode.ChatResponseStream {
+function recordingStream(
+	stream: vscode.ChatResponseStream,
+	on: { markdown: (text: string) => void; button: (command: vscode.Command) => void },
+): vscode.ChatResponseStream {
 	const forward: Record<string, unknown> = {};
 	for (let o: object | null = stream; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
 		for (const key of Object.getOwnPropertyNames(o)) {
@@ -72,8 +85,13 @@ function recordingStream(stream: vscode.ChatResponseStream, onMarkdown: (text: s
 		}
 	}
 	forward.markdown = (value: string | vscode.MarkdownString) => {
-		onMarkdown(typeof value === 'string' ? value : value.value);
+		on.markdown(typeof value === 'string' ? value : value.value);
 		stream.markdown(value);
+		return forward;
+	};
+	forward.button = (command: vscode.Command) => {
+		on.button(command);
+		stream.button(command);
 		return forward;
 	};
 	return forward as unknown as vscode.ChatResponseStream;
@@ -109,7 +127,7 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 			maxToolCallsExceeded: state.maxToolCallsExceeded || undefined,
 			cancelled: state.cancelled || undefined,
 			refused: refused || undefined,
-			summaries: state.newSummaries,
+			summaryBlocks: state.newSummaries,
 			doneLedger: storeLedger ? state.ledger : undefined,
 		}),
 		summarizations: state.summarizations,
@@ -128,6 +146,7 @@ async function handleRequest(
 	chatContext: vscode.ChatContext,
 	stream: vscode.ChatResponseStream,
 	token: vscode.CancellationToken,
+	telemetry: LonghaulTelemetry,
 ): Promise<vscode.ChatResult> {
 	const settings = readSettings();
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
@@ -145,15 +164,19 @@ async function handleRequest(
 	}
 	try {
 		if (request.command === 'context') {
-			stream.markdown(await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger));
+			// Trusted for one command only: the links that open summary blocks.
+			const report = new vscode.MarkdownString(await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger));
+			report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND] };
+			stream.markdown(report);
 			return resultFor(state, settings, undefined, false, false);
 		}
 		if (request.command === 'compact') {
+			const budget = budgetFor(request.model, toChatTools(tools));
 			const outcome = await compactNow(
 				state.conversation,
 				{
 					model: request.model,
-					budget: budgetFor(request.model, toChatTools(tools)),
+					budget,
 					mode: settings.summarizationMode,
 					currentRequest: '',
 					token,
@@ -161,6 +184,10 @@ async function handleRequest(
 				},
 				stream,
 			);
+			if (outcome.kind !== 'nothing-to-summarize') {
+				const outcomeName = outcome.kind === 'summarized' ? 'summarized' : 'failed';
+				telemetry.send(summarization('command', outcomeName, outcome.prepared, { windowTokens: budget.window, minRecentRounds: settings.minRecentRounds }));
+			}
 			if (outcome.kind === 'nothing-to-summarize') {
 				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
 			} else if (outcome.kind === 'failed') {
@@ -168,17 +195,34 @@ async function handleRequest(
 					`The conversation could not be summarized (${outcome.prepared.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`,
 				);
 			} else {
+				state.newSummaries.push(...summaryChanges(state.conversation, outcome.conversation));
 				state.conversation = outcome.conversation;
-				state.newSummaries.push({ roundId: outcome.prepared.plan.anchorRoundId, text: outcome.prepared.summary });
 				state.summarizations++;
 				stream.markdown(`\n\n*${describePlan(outcome.prepared.plan)}*\n\n`);
+				if (outcome.condensed.length) stream.markdown(`*${fitNotice({ kind: 'condensed', blocks: outcome.condensed })}*\n\n`);
+				const { plan, blocks } = outcome.prepared;
+				const anchorTurn = plan.anchor.source === 'history' ? state.conversation.turns[plan.anchor.turnIndex]?.user : undefined;
+				summaryButton(
+					stream,
+					rememberSummary({
+						roundId: plan.anchorRoundId,
+						text: blocks.join('\n\n'),
+						location: plan.anchor,
+						request: anchorTurn,
+						summarizedRounds: plan.stats.summarizedRoundCount,
+					}),
+				);
 			}
 			return resultFor(state, settings, undefined, false, false);
 		}
 		const references = await referencesAsText(request.references);
-		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool }, state);
+		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool, telemetry }, state);
 		if (state.maxToolCallsExceeded) {
 			stream.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
+		}
+		if (settings.showTokenCount && state.lastPromptTokens !== undefined) {
+			const summaryBlocks = layoutPrompt(state.conversation).filter(entry => entry.kind === 'summary').length;
+			stream.markdown(`\n\n${tokenCountLine({ promptTokens: state.lastPromptTokens, windowTokens: request.model.maxInputTokens, summaryBlocks })}`);
 		}
 		return resultFor(state, settings);
 	} catch (error) {

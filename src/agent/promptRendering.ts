@@ -8,6 +8,7 @@ import {
 	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
+	renderCondenseBlockPrompt,
 	renderSummarizerPrompt,
 	type AgentPromptProps,
 	type SummarizerEntry,
@@ -50,6 +51,12 @@ export interface SummarizerRenderInput {
 	readonly entries: readonly SummarizerEntry[];
 	readonly previousSummary?: string;
 	readonly focus?: string;
+}
+
+/** The prompt that asks the model to shorten an older summary block to `targetTokens`. */
+export async function renderCondenseBlock(block: string, targetTokens: number, budget: number): Promise<RenderedPrompt> {
+	const rendered = await renderCondenseBlockPrompt({ block, targetTokens }, { tokenizer: sharedTokenizer(), budget });
+	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }
 
 export async function renderSummarizer(input: SummarizerRenderInput, budget: number): Promise<RenderedPrompt> {

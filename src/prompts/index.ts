@@ -8,6 +8,7 @@ export {
 	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
+	renderCondenseBlockPrompt,
 	renderSummarizerPrompt,
 	type RenderOptions,
 	type RenderedAgentPrompt,
@@ -16,4 +17,5 @@ export {
 export { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
 export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerEntry, type SummaryPromptMode } from './summarizerTranscript';
 export { SummaryMessageElement } from './summaryMessage';
+export { CONDENSE_BLOCK_TAG, CondenseBlockPrompt } from './condenseBlockPrompt';
 export { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from './toolResultText';

@@ -21,7 +21,13 @@ export function fitNotice(event: FitEvent): string | undefined {
 		case 'masked':
 			return `Replaced ${plural(event.maskedCalls, 'older tool result')} with short placeholders (about ${event.freedTokens} tokens) instead of summarizing; the agent can run those calls again if it needs them.`;
 		case 'summarized':
-			return describePlan(event.prepared.plan) + (event.source === 'prepared' ? ' Prepared in the background.' : '');
+			return (
+				describePlan(event.prepared.plan) +
+				(event.prepared.blocks.length > 1 ? ` One summary per request: ${event.prepared.blocks.length} blocks.` : '') +
+				(event.source === 'prepared' ? ' Prepared in the background.' : '')
+			);
+		case 'condensed':
+			return `Condensed ${plural(event.blocks.length, 'older summary block')} (of ${event.blocks.map(b => `request ${b.turnIndex + 1}`).join(', ')}) to keep every summary within the context window; none was removed.`;
 		case 'summary-failed':
 			return `The conversation could not be summarized (${event.prepared.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}); removing the oldest tool results instead.`;
 		case 'loop-breaker':
@@ -30,6 +36,8 @@ export function fitNotice(event: FitEvent): string | undefined {
 			return `Removed ${plural(event.calls, 'old tool result')} (about ${event.freedTokens} tokens) to fit the context window.`;
 		case 'dropped':
 			return `Removed ${plural(event.plan.summarizeRoundIds.length, 'older round')} without a summary to fit the context window; earlier summaries are kept.`;
+		case 'summaries-off':
+			return 'Automatic summarization is off (`longhaul.autoSummarize`): instead of asking the model for a summary, Longhaul replaces old tool results with placeholders and removes the oldest rounds to fit the context window. `/compact` still summarizes when you ask.';
 		case 'mask-declined':
 		case 'ledger-off':
 			return undefined;
