@@ -248,13 +248,18 @@ async function renderFitting(
 		record(state, event);
 		const notice = fitNotice(event);
 		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
-		if (event.kind === 'summarized') {
+		if (notice && event.kind === 'summarized') {
 			const { plan, summary } = event.prepared;
 			const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
-			summaryButton(
-				run.stream,
-				rememberSummary({ roundId: plan.anchorRoundId, text: summary, location: plan.anchor, request, summarizedRounds: plan.stats.summarizedRoundCount }),
-			);
+			const document = rememberSummary({
+				roundId: plan.anchorRoundId,
+				text: summary,
+				location: plan.anchor,
+				request,
+				summarizedRounds: plan.stats.summarizedRoundCount,
+			});
+			summaryButton(run.stream, document);
+			state.madeSummaries.push(document);
 		}
 	}
 	const telemetry = fitTelemetry(result, {

@@ -54,21 +54,36 @@ describe('Readable summaries', function () {
 		assert.match(opened.text, /^# Longhaul summary\n/);
 	});
 
-	it('each summarization notice is followed by an Open summary button that opens that summary', async () => {
+	it('each summarization notice is followed by an Open summary button, and the end of the response offers the newest summaries again', async () => {
 		const script = createSessionScript({ toolCalls: 30, dataFile: DATA_FILE, finalText: 'DONE' });
 		await setHandler(script.handler);
 		const session = await sendChat('@longhaul read the data file', { timeoutMs: 60_000 });
 		const metadata = session.metadata as unknown as Metadata;
+		const n = metadata.summarizations;
 		const notices = session.markdown.match(/Summarized \d+ older rounds?, kept \d+ recent rounds? verbatim/g) ?? [];
+		assert.ok(n >= 2, 'the session should summarize at least twice');
+		assert.strictEqual(notices.length, n, 'one notice per summarization');
 		const buttons = session.buttons.filter(b => b.command === 'longhaul.openSummary');
-		assert.ok(notices.length >= 1, 'the session should summarize');
-		assert.strictEqual(buttons.length, notices.length, 'one button per notice');
-		assert.ok(buttons.every(b => b.title === 'Open summary'));
+		const inPlace = buttons.slice(0, n);
+		const recap = buttons.slice(n);
+		assert.ok(inPlace.every(b => b.title === 'Open summary'));
+		assert.strictEqual(recap.length, Math.min(n, 3), 'the newest summaries, at most three, again at the end');
+		assert.deepStrictEqual(
+			recap.map(b => b.title),
+			recap.map((_, i) => `Open summary ${n - recap.length + i + 1} of ${n}`),
+		);
+		assert.match(session.markdown, new RegExp(`This response summarized the conversation ${n} times`));
+		assert.ok(session.markdown.lastIndexOf('DONE') < session.markdown.lastIndexOf('summarized the conversation'), 'the recap comes after the final answer');
+
 		const summaries = metadata.longhaul.summaries;
-		for (const [i, button] of buttons.entries()) {
+		const expected = [
+			...summaries.map((s, i) => ({ button: inPlace[i], text: s.text })),
+			...recap.map((b, i) => ({ button: b, text: summaries[n - recap.length + i].text })),
+		];
+		for (const [i, { button, text }] of expected.entries()) {
 			const opened = await openedText(button.command, button.arguments ?? []);
 			assert.strictEqual(opened.uri.scheme, 'longhaul-summary');
-			assert.ok(opened.text.includes(summaries[i].text), `button ${i + 1} should open summary ${i + 1}; it shows ${JSON.stringify(opened.text.slice(0, 300))}`);
+			assert.ok(opened.text.includes(text), `button ${i + 1} (${button.title}) should open its summary; it shows ${JSON.stringify(opened.text.slice(0, 300))}`);
 			assert.match(opened.text, /It was made from \d+ older rounds?\./);
 		}
 	});
