@@ -4,13 +4,21 @@
 // --no-ledger                        the product strategies without the done-ledger (default: with it, plus a
 //                                    ledger-off run of legacy and half-context for comparison)
 // --ledger-live                      the ledger rendered again for every request, not only at each summary
+// --concat                           the day-long chat: every session of the corpus, in file-name order, as
+//                                    consecutive turns of one chat (session name `concat`); with --window,
+//                                    --strategy and --json one JSON object, otherwise a table
+// --half-split rounds|tokens         half-context's split rule (default tokens, the product's; rounds: the
+//                                    pure round rule, for comparison)
+// --stress                           replay the synthetic stress session (bench/replay/stressSession.ts) instead of the corpus
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
 // --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
-import { benchBudget, loadSession } from './session';
+import { benchBudget, concatSessions, loadSession, type Session } from './session';
+import { stressSession } from './stressSession';
+import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
@@ -27,7 +35,13 @@ export interface CliArgs {
 	readonly ledger: boolean;
 	/** --ledger-live: the ledger rendered again for every request instead of at each summary. */
 	readonly ledgerLive: boolean;
+	/** --stress: the synthetic stress session instead of the corpus. */
+	readonly stress: boolean;
 	readonly out: string;
+	/** --concat: all sessions as one chat. */
+	readonly concat: boolean;
+	/** --half-split: half-context's split rule. */
+	readonly halfSplit?: 'tokens' | 'rounds';
 }
 
 export class UsageError extends Error {}
@@ -48,7 +62,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let json = false;
 	let ledger = true;
 	let ledgerLive = false;
+	let stress = false;
 	let out = resolve('bench/results');
+	let concat = false;
+	let halfSplit: 'tokens' | 'rounds' | undefined;
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		const value = () => {
@@ -81,17 +98,30 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case '--ledger-live':
 				ledgerLive = true;
 				break;
+			case '--stress':
+				stress = true;
+				break;
 			case '--out':
 				out = resolve(value());
 				break;
+			case '--concat':
+				concat = true;
+				break;
+			case '--half-split': {
+				const v = value();
+				if (v !== 'tokens' && v !== 'rounds') throw new UsageError(`--half-split: tokens or rounds; got "${v}"`);
+				halfSplit = v;
+				break;
+			}
 			default:
 				throw new UsageError(`unknown argument "${arg}"`);
 		}
 	}
-	if (json && (!session || window === undefined || !strategy)) {
-		throw new UsageError('--json needs --session FILE, --window N and --strategy NAME');
+	if (concat && session) throw new UsageError('--concat plays the whole corpus; it takes --corpus DIR, not --session');
+	if (json && ((!session && !concat) || window === undefined || !strategy)) {
+		throw new UsageError('--json needs --session FILE (or --concat), --window N and --strategy NAME');
 	}
-	return { corpus, session, window, strategy, json, out, ledger, ledgerLive };
+	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, stress, concat, ...(halfSplit ? { halfSplit } : {}) };
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -124,9 +154,19 @@ function cell(v: unknown): string {
 	return String(v);
 }
 
-export function formatTable(rows: readonly ReplayMetrics[]): string {
-	const header = COLUMNS.map(c => c[0]);
-	const body = rows.map(r => COLUMNS.map(([, key]) => cell(r[key])));
+/** The day-long chat's table: the table's columns plus the summary blocks. */
+const CONCAT_COLUMNS: [string, keyof ReplayMetrics][] = [
+	...COLUMNS.filter(([, key]) => key !== 'maskedToolResults'),
+	['blocks', 'summaryBlocks'],
+	['order!', 'orderViolations'],
+	['lost', 'summariesLost'],
+	['condensed', 'condensedBlocks'],
+	['multiTurn', 'multiTurnSummarizations'],
+];
+
+export function formatTable(rows: readonly ReplayMetrics[], columns: readonly [string, keyof ReplayMetrics][] = COLUMNS): string {
+	const header = columns.map(c => c[0]);
+	const body = rows.map(r => columns.map(([, key]) => cell(r[key])));
 	const widths = header.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)));
 	const line = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 	return [line(header), ...body.map(line)].join('\n');
@@ -152,38 +192,56 @@ async function main(): Promise<number> {
 	const windows = args.window !== undefined ? [args.window] : [...WINDOWS];
 	const strategies = args.strategy ? [args.strategy] : [...STRATEGIES];
 
+	const replayOptions = {
+		doneLedger: args.ledger,
+		ledgerRefresh: args.ledgerLive ? ('every-request' as const) : ('at-summary' as const),
+		...(args.halfSplit ? { halfContextSplit: args.halfSplit } : {}),
+	};
+	const sessionsToPlay = (): Session[] => (args.concat ? [concatSessions(files.map(loadSession))] : []);
+
 	if (args.json) {
-		const { metrics } = await replaySession(loadSession(files[0]), {
+		const { metrics } = await replaySession(args.concat ? sessionsToPlay()[0] : loadSession(files[0]), {
 			window: windows[0],
 			strategy: strategies[0],
-			doneLedger: args.ledger,
-			ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary',
+			...replayOptions,
 		});
 		process.stdout.write(JSON.stringify(metrics) + '\n');
 		return 0;
 	}
 
+	if (args.concat) {
+		const [chat] = sessionsToPlay();
+		const rows: ReplayMetrics[] = [];
+		for (const window of windows) {
+			for (const strategy of strategies) {
+				const t0 = performance.now();
+				rows.push((await replaySession(chat, { window, strategy, ...replayOptions })).metrics);
+				process.stderr.write(`concat ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+			}
+		}
+		process.stdout.write(formatTable(rows, CONCAT_COLUMNS) + '\n');
+		return 0;
+	}
+
 	const started = performance.now();
 	const results: ReplayMetrics[] = [];
-	const full = !args.session && args.window === undefined && !args.strategy;
+	const sessions: (() => Session)[] = args.stress
+		? [() => ({ name: 'synthetic-stress', conversation: conversationFromSessionJson(JSON.parse(JSON.stringify(stressSession()))) })]
+		: files.map(file => () => loadSession(file));
+	const full = !args.session && args.window === undefined && !args.strategy && !args.stress;
 	if (full) mkdirSync(args.out, { recursive: true });
 	const budgetTokenizer = new TiktokenTokenizer();
-	for (const file of files) {
-		const session = loadSession(file);
+	for (const load of sessions) {
+		const session = load();
 		const series: ChartSeries[] = [];
 		for (const window of windows) {
 			for (const strategy of strategies) {
 				const t0 = performance.now();
-				const { metrics, perRequest } = await replaySession(session, {
-					window,
-					strategy,
-					doneLedger: args.ledger,
-					ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary',
-				});
+				const { metrics, perRequest } = await replaySession(session, { window, strategy, ...replayOptions });
 				// The done-ledger's effect: the same replay without it (bench/replay/continuity.ts).
 				const off =
 					args.ledger && (strategy === 'legacy' || strategy === 'half-context')
-						? await replaySession(session, { window, strategy, doneLedger: false })
+						? await replaySession(session, { window, strategy, doneLedger: false, ...(args.halfSplit ? { halfContextSplit: args.halfSplit } : {}) })
 						: undefined;
 				results.push(off ? { ...metrics, ledgerOff: ledgerOffComparison(off.metrics) } : metrics);
 				series.push({ strategy, window, records: perRequest });

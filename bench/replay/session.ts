@@ -5,7 +5,7 @@ import { computeBudget, toolResultBudget, type PromptBudget } from '../../src/co
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import type { TextTokenizer } from '../../src/common/tokens/tokenizer';
-import { truncateMiddle } from '../../src/common/shrinking/truncate';
+import { cutToTokens } from '../../src/common/shrinking/cutText';
 
 export interface Session {
 	readonly name: string;
@@ -23,6 +23,25 @@ export function loadSession(file: string): Session {
 		};
 	}
 	return { name: sessionName(file), conversation };
+}
+
+/**
+ * The day-long chat (`--concat`): every session, in the order given, as consecutive turns of one
+ * conversation named `concat`. Round and call ids get a per-session prefix, so ids stay unique
+ * across sessions (session files reuse `t0r0`, `call_0`, …).
+ */
+export function concatSessions(sessions: readonly Session[]): Session {
+	const turns = sessions.flatMap((session, s) =>
+		session.conversation.turns.map(turn => ({
+			...turn,
+			rounds: turn.rounds.map(round => ({
+				...round,
+				id: `s${s}-${round.id}`,
+				toolCalls: round.toolCalls.map(call => ({ ...call, id: `s${s}-${call.id}` })),
+			})),
+		})),
+	);
+	return { name: 'concat', conversation: { turns, activeRounds: [] } };
 }
 
 export function sessionName(file: string): string {
@@ -44,19 +63,6 @@ export function benchBudget(window: number, tokenizer: TextTokenizer): PromptBud
 	return computeBudget(window, tokenizer.countTokens(JSON.stringify(BENCH_TOOL)));
 }
 
-/**
- * What the product's agent loop does to a result before it is stored (`capToolResult` in
- * src/agent/agentLoop.ts, which imports `vscode` and so cannot be imported here): a result over
- * the tool-result budget is cut, head and tail kept.
- */
-export function capToolResult(text: string, maxTokens: number, tokenizer: TextTokenizer): string {
-	const tokens = tokenizer.countTokens(text);
-	if (tokens <= maxTokens) {
-		return text;
-	}
-	return truncateMiddle(text, Math.floor(text.length * (maxTokens / tokens) * 0.95));
-}
-
 /** The recording as the product would have stored it at this budget (results capped). */
 export function capSession(conversation: Conversation, budget: PromptBudget, tokenizer: TextTokenizer): Conversation {
 	const cap = toolResultBudget(budget);
@@ -64,7 +70,10 @@ export function capSession(conversation: Conversation, budget: PromptBudget, tok
 		if (!round.toolCalls.some(c => c.result !== undefined && tokenizer.countTokens(c.result) > cap)) {
 			return round;
 		}
-		return { ...round, toolCalls: round.toolCalls.map(c => (c.result === undefined ? c : { ...c, result: capToolResult(c.result, cap, tokenizer) })) };
+		return {
+			...round,
+			toolCalls: round.toolCalls.map(c => (c.result === undefined ? c : { ...c, result: cutToTokens(c.result, cap, text => tokenizer.countTokens(text)) })),
+		};
 	};
 	return {
 		turns: conversation.turns.map(t => ({ ...t, rounds: t.rounds.map(capRound) })),

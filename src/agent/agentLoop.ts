@@ -1,13 +1,21 @@
 import * as vscode from 'vscode';
 import { computeBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import type { Conversation, ToolCall } from '../common/conversation/conversation';
-import { truncateMiddle } from '../common/shrinking/truncate';
+import { flattenRounds, newestSummaryIndex } from '../common/conversation/flatten';
+import { withRecordedRounds } from '../common/recall/summarizedRounds';
+import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
+import { toolsOfferedNow } from '../common/tools/toolSelection';
+import { answerRecall } from '../tools/recall';
+import { cutToTokens } from '../common/shrinking/cutText';
 import { fitPrompt, type FitEvent } from '../common/fitting/fitPrompt';
 import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
 import { noteToolCall } from '../common/fitting/fitSession';
 import { BackgroundSummarizer } from './backgroundSummary';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
-import { logSummary, modelSummarizer, type SummarizerContext } from './compaction';
+import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
+import { summaryBudget } from '../common/tokens/budget';
+import { summaryChanges } from '../common/persistence/metadata';
+import { olderRequestsBudget } from '../common/conversation/promptLayout';
 import { log } from './log';
 import { callModel } from './modelCall';
 import { countTokens, measureAgent, renderAgent, isBudgetExceeded, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
@@ -67,6 +75,7 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 		mode: run.settings.summarizationMode,
 		currentRequest: run.request.prompt,
 		token: run.token,
+		minKeep: run.settings.minRecentRounds,
 	};
 	const telemetryContext = { windowTokens: budget.window, minRecentRounds: run.settings.minRecentRounds };
 	const background = new BackgroundSummarizer(summarizer, state.background, (prepared, outcome) =>
@@ -88,14 +97,17 @@ async function agentSteps(
 ): Promise<void> {
 	const { request, stream, token, settings } = run;
 	const { budget } = summarizer;
+	// The budget charges every chosen tool; longhaul_recall is offered once something is summarized.
+	const offered = (conversation: Conversation) => toolsOfferedNow(chatTools, newestSummaryIndex(flattenRounds(conversation)) !== -1);
 	const input = (conversation: Conversation): AgentRenderInput => {
 		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.fit.ledgerSuspended, conversation, state.ledger, state.ledgerShown, budget.messages);
 		return {
 			conversation,
 			request: request.prompt,
 			references: run.references,
-			toolNames: chatTools.map(t => t.name),
+			toolNames: offered(conversation).map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
+			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: state.ledgerShown?.text,
 		};
 	};
@@ -121,7 +133,7 @@ async function agentSteps(
 		const reply = await callModel(
 			request.model,
 			prompt.messages,
-			{ tools: chatTools, justification: 'Longhaul runs an agent session with this model.' },
+			{ tools: offered(state.conversation), justification: 'Longhaul runs an agent session with this model.' },
 			token,
 			text => stream.markdown(text),
 		);
@@ -147,10 +159,11 @@ async function agentSteps(
 			}
 			state.toolCallCount++;
 			const toolStart = performance.now();
-			const result = await runTool(run, requested.name, requested.input, token);
+			const result = await runTool(run, state, requested.name, requested.input, token);
 			toolMs += performance.now() - toolStart;
 			if (result !== undefined) {
-				call.result = capToolResult(result, toolResultBudget(budget));
+				// A single result larger than the cap is cut (head and tail kept) before it reaches any prompt.
+				call.result = cutToTokens(result, toolResultBudget(budget), countTokens);
 			}
 			const stopped = noteToolCall(state.fit, call.name, call.arguments, call.result);
 			if (stopped) {
@@ -162,9 +175,20 @@ async function agentSteps(
 	}
 }
 
-async function runTool(run: AgentRun, name: string, input: object, token: vscode.CancellationToken): Promise<string | undefined> {
+async function runTool(run: AgentRun, state: RequestState, name: string, input: object, token: vscode.CancellationToken): Promise<string | undefined> {
 	if (!run.tools.some(t => t.name === name)) {
 		return `Error: there is no tool named ${name}. Available tools: ${run.tools.map(t => t.name).join(', ')}.`;
+	}
+	if (name === RECALL_TOOL_NAME) {
+		// Answered here, from this request's own conversation: the registered tool has no way to know which chat it serves.
+		run.stream.progress('Looking back at summarized rounds…');
+		return answerRecall(input, {
+			conversation: withRecordedRounds(state.conversation, state.recordedRounds),
+			currentRequest: run.request.prompt,
+			messageBudget: budgetFor(run.request.model, toChatTools(run.tools)).messages,
+			countTokens,
+			token,
+		});
 	}
 	try {
 		const result = await run.invokeTool(name, { input, toolInvocationToken: run.request.toolInvocationToken }, token);
@@ -176,16 +200,6 @@ async function runTool(run: AgentRun, name: string, input: object, token: vscode
 		log().info(`tool ${name} failed: ${error instanceof Error ? error.name : 'error'}`);
 		return toolErrorText(name, error);
 	}
-}
-
-/** A single result larger than the cap is cut (head and tail kept) before it reaches any prompt. */
-function capToolResult(text: string, maxTokens: number): string {
-	const tokens = countTokens(text);
-	if (tokens <= maxTokens) {
-		return text;
-	}
-	const maxChars = Math.floor(text.length * (maxTokens / tokens) * 0.95);
-	return truncateMiddle(text, maxChars);
 }
 
 /**
@@ -204,6 +218,7 @@ async function renderFitting(
 ): Promise<RenderedPrompt> {
 	const { budget } = summarizer;
 	const summarize = modelSummarizer(summarizer);
+	const condense = modelCondenser(summarizer);
 	const waited = async <T>(pending: Promise<T>): Promise<T> => {
 		const start = performance.now();
 		try {
@@ -228,10 +243,11 @@ async function renderFitting(
 			measure: async conversation => (await measureAgent(input(conversation))).tokenCount,
 			showsLedger: () => state.ledgerShown !== undefined,
 			takePrepared: conversation => waited(background.takeAtOverflow(conversation)),
-			summarize: (conversation, plan) => {
+			summarize: (conversation, request) => {
 				run.stream.progress('Summarizing conversation history…');
-				return waited(summarize(conversation, plan));
+				return waited(summarize(conversation, request));
 			},
+			condense: condense && ((block, target) => waited(condense(block, target))),
 			countTokens,
 			isCancelled: () => run.token.isCancellationRequested,
 			cancellationError: () => new vscode.CancellationError(),
@@ -240,20 +256,24 @@ async function renderFitting(
 			mode: run.settings.summarizationMode,
 			messageBudget: budget.messages,
 			maskOldToolResults: run.settings.maskOldToolResults,
+			summaryBudget: summaryBudget(budget),
 			autoSummarize: run.settings.autoSummarize,
+			minKeep: summarizer.minKeep,
 		},
 	);
+	// Blocks made, absorbed or condensed by this fit go into this turn's record.
+	if (result.events.length) state.newSummaries.push(...summaryChanges(state.conversation, result.conversation));
 	state.conversation = result.conversation;
 	for (const event of result.events) {
 		record(state, event);
 		const notice = fitNotice(event);
 		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
-		if (notice && event.kind === 'summarized') {
-			const { plan, summary } = event.prepared;
+		if (event.kind === 'summarized') {
+			const { plan, blocks } = event.prepared;
 			const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
 			const document = rememberSummary({
 				roundId: plan.anchorRoundId,
-				text: summary,
+				text: blocks.join('\n\n'),
 				location: plan.anchor,
 				request,
 				summarizedRounds: plan.stats.summarizedRoundCount,
@@ -295,7 +315,6 @@ function record(state: RequestState, event: FitEvent): void {
 			log().info(`masking declined (${event.reason}): ${event.olderPartTokens} tokens in the older rounds`);
 			break;
 		case 'summarized':
-			state.newSummaries.push({ roundId: event.prepared.plan.anchorRoundId, text: event.prepared.summary });
 			state.summarizations++;
 			if (event.source === 'model') logSummary('overflow', event.prepared);
 			break;
@@ -308,8 +327,12 @@ function record(state: RequestState, event: FitEvent): void {
 		case 'elided':
 			log().info(`truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`);
 			break;
+		case 'condensed':
+			log().info(
+				`condensed ${event.blocks.length} older summary blocks: ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`,
+			);
+			break;
 		case 'dropped':
-			state.newSummaries.push({ roundId: event.plan.anchorRoundId, text: event.text });
 			state.droppedRounds += event.plan.summarizeRoundIds.length;
 			log().info(`truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`);
 			break;

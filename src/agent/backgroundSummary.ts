@@ -53,7 +53,7 @@ export class BackgroundSummarizer implements vscode.Disposable {
 		if (this.job || this.source.token.isCancellationRequested) {
 			return;
 		}
-		const plan = planWithStats(conversation, this.ctx.mode);
+		const plan = planWithStats(conversation, this.ctx);
 		if (!plan) {
 			return;
 		}
@@ -98,7 +98,7 @@ export class BackgroundSummarizer implements vscode.Disposable {
 		else this.stats.awaitedAtOverflow++;
 		const prepared = await job.done;
 		job.source.dispose();
-		if (!prepared || prepared.summary === undefined) {
+		if (!prepared || prepared.blocks === undefined) {
 			this.stats.discarded++;
 			if (prepared) this.onUnused(prepared, 'failed');
 			return undefined;
@@ -116,7 +116,7 @@ export class BackgroundSummarizer implements vscode.Disposable {
 
 	dispose(): void {
 		// A summary that was ready but never needed (the request ended first) was made for nothing.
-		if (this.job?.result) this.onUnused(this.job.result, this.job.result.summary === undefined ? 'failed' : 'discarded');
+		if (this.job?.result) this.onUnused(this.job.result, this.job.result.blocks === undefined ? 'failed' : 'discarded');
 		if (this.job) {
 			this.job.source.cancel();
 			this.job.source.dispose();

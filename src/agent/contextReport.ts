@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { roundText, type Conversation } from '../common/conversation/conversation';
-import { layoutPrompt } from '../common/conversation/promptLayout';
-import { toolResultBudget } from '../common/tokens/budget';
+import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
+import { blockRows, type BlockRow } from '../common/conversation/blockListing';
+import { blockTokens } from '../common/summaries/condenseBlocks';
+import { summaryBudget, toolResultBudget } from '../common/tokens/budget';
 import { budgetFor } from './agentLoop';
 import { countTokens, measureAgent } from './promptRendering';
 import type { LonghaulSettings } from './settings';
@@ -24,23 +26,28 @@ export async function contextReport(
 ): Promise<string> {
 	const chatTools = toChatTools(tools);
 	const budget = budgetFor(model, chatTools);
-	let summaries = 0;
 	let rounds = 0;
 	let roundCount = 0;
 	let requests = 0;
+	let shortened = 0;
 	const summaryLinks: string[] = [];
-	for (const entry of layoutPrompt(conversation)) {
+	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
 		if (entry.kind === 'summary') {
-			const tokens = countTokens(entry.text);
-			summaries += tokens;
 			const request = entry.location.source === 'history' ? conversation.turns[entry.location.turnIndex]?.user : undefined;
 			const document = rememberSummary({ roundId: entry.roundId, text: entry.text, location: entry.location, request });
-			summaryLinks.push(`- ${summaryLink(document, `Summary up to ${describeLocation(entry.location)}`)}: ${tokens.toLocaleString('en-US')} tokens`);
+			summaryLinks.push(
+				`- ${summaryLink(document, `Summary up to ${describeLocation(entry.location)}`)}: ${countTokens(entry.text).toLocaleString('en-US')} tokens`,
+			);
 		} else if (entry.kind === 'round') {
 			rounds += countTokens(roundText(entry.round));
 			roundCount++;
-		} else if (entry.kind === 'user') requests += countTokens(entry.text);
+		} else if (entry.kind === 'user') {
+			requests += countTokens(entry.text);
+			if (entry.shortened) shortened++;
+		}
 	}
+	const blocks = blockRows(conversation, block => blockTokens(block, countTokens));
+	const summaries = blocks.reduce((n, b) => n + b.tokens, 0);
 	const ledgerText = ledger ? doneLedgerForPrompt(settings.doneLedger, conversation, ledger, undefined, budget.messages)?.text : undefined;
 	const ledgerTokens = ledgerText ? countTokens(ledgerText) : 0;
 	const total = (
@@ -50,6 +57,7 @@ export async function contextReport(
 			references: [],
 			toolNames: chatTools.map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
+			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: ledgerText,
 		})
 	).tokenCount;
@@ -59,10 +67,10 @@ export async function contextReport(
 	const rows: [string, number][] = [
 		['System instructions and message framing', system],
 		['Tool definitions (' + chatTools.length + ' tools)', budget.toolTokens],
-		['Summaries', summaries],
+		[`Summaries (${blocks.length} block${blocks.length === 1 ? '' : 's'})`, summaries],
 		['Done-ledger', ledgerTokens],
 		[`Verbatim rounds (${roundCount})`, rounds],
-		['User requests', requests],
+		[`User requests${shortened ? ` (${shortened} shortened)` : ''}`, requests],
 		['Reserve (tokenizer difference)', budget.reserve],
 		['Free', Math.max(0, budget.window - used - budget.reserve)],
 	];
@@ -79,7 +87,8 @@ export async function contextReport(
 					'',
 				]
 			: []),
-		...(summaryLinks.length ? [`**Summary blocks** (open one to read what the model remembers in place of the older rounds):`, '', ...summaryLinks, ''] : []),
+		...blockLines(blocks, summaryBudget(budget)),
+		...(summaryLinks.length ? [`Open a summary block to read what the model remembers in place of the older rounds:`, '', ...summaryLinks, ''] : []),
 		...ledgerLines(settings, ledger, ledgerText),
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 		...(telemetryRecorded === undefined
@@ -93,6 +102,28 @@ export async function contextReport(
 	].join('\n');
 }
 
+/** Every summary block, in conversation order: its request, the rounds it stands for, its size. */
+function blockLines(blocks: readonly BlockRow[], budget: number): string[] {
+	if (!blocks.length) return [];
+	const total = blocks.reduce((n, b) => n + b.tokens, 0);
+	const rounds = (b: BlockRow) =>
+		b.fromEarlier
+			? `every round before it, through round ${b.lastRound} (${b.roundCount}; written by Longhaul 0.1.0)`
+			: b.firstRound === b.lastRound
+				? `round ${b.firstRound}`
+				: `rounds ${b.firstRound}–${b.lastRound} (${b.roundCount})`;
+	return [
+		`**Summary blocks:** ${blocks.length}, one per request with summarized rounds, each right after its request; ${total.toLocaleString('en-US')} of ${budget.toLocaleString('en-US')} tokens (beyond that the oldest are condensed, never removed).`,
+		'',
+		'| Request | Rounds it stands for | Tokens | |',
+		'| ---: | --- | ---: | --- |',
+		...blocks.map(
+			b => `| ${b.request}${b.current ? ' (this one)' : ''} | ${rounds(b)} | ${b.tokens.toLocaleString('en-US')} | ${b.block.condensed ? 'condensed' : ''} |`,
+		),
+		'',
+	];
+}
+
 /** What the done-ledger holds, and whether the next prompt shows it. */
 function ledgerLines(settings: LonghaulSettings, ledger: DoneLedger | undefined, text: string | undefined): string[] {
 	if (!ledger) return [];
@@ -103,5 +134,7 @@ function ledgerLines(settings: LonghaulSettings, ledger: DoneLedger | undefined,
 		: text
 			? 'shown to the model after the summaries'
 			: 'shown to the model once the conversation has been summarized (until then every round is verbatim)';
-	return [`**Done-ledger:** ${facts}; ${shown}.`, ...(text ? ['', '```text', text, '```'] : []), ''];
+	// The fence is longer than any run of backticks in the ledger (a request may quote code), so the block cannot end early.
+	const fence = '`'.repeat(Math.max(3, ...[...(text ?? '').matchAll(/`+/g)].map(m => m[0].length + 1)));
+	return [`**Done-ledger:** ${facts}; ${shown}.`, ...(text ? ['', `${fence}text`, text, fence] : []), ''];
 }

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
-import { encodeTurnRecord, rebuildConversation } from '../common/persistence/metadata';
+import { encodeTurnRecord, rebuildConversation, summaryChanges } from '../common/persistence/metadata';
 import { PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
 import type { HandledRequest } from './api';
 import { compactNow } from './compaction';
-import { describePlan } from '../common/fitting/fitNotices';
+import { describePlan, fitNotice } from '../common/fitting/fitNotices';
 import { contextReport } from './contextReport';
 import { readChatHistory } from './historyReader';
 import { log } from './log';
@@ -127,7 +127,7 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 			maxToolCallsExceeded: state.maxToolCallsExceeded || undefined,
 			cancelled: state.cancelled || undefined,
 			refused: refused || undefined,
-			summaries: state.newSummaries,
+			summaryBlocks: state.newSummaries,
 			doneLedger: storeLedger ? state.ledger : undefined,
 		}),
 		summarizations: state.summarizations,
@@ -183,6 +183,7 @@ async function handleRequest(
 					currentRequest: '',
 					token,
 					focus: request.prompt.trim() || undefined,
+					minKeep: settings.minRecentRounds,
 				},
 				stream,
 			);
@@ -197,17 +198,18 @@ async function handleRequest(
 					`The conversation could not be summarized (${outcome.prepared.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`,
 				);
 			} else {
+				state.newSummaries.push(...summaryChanges(state.conversation, outcome.conversation));
 				state.conversation = outcome.conversation;
-				state.newSummaries.push({ roundId: outcome.prepared.plan.anchorRoundId, text: outcome.prepared.summary });
 				state.summarizations++;
 				stream.markdown(`\n\n*${describePlan(outcome.prepared.plan)}*\n\n`);
-				const { plan, summary } = outcome.prepared;
+				if (outcome.condensed.length) stream.markdown(`*${fitNotice({ kind: 'condensed', blocks: outcome.condensed })}*\n\n`);
+				const { plan, blocks } = outcome.prepared;
 				const anchorTurn = plan.anchor.source === 'history' ? state.conversation.turns[plan.anchor.turnIndex]?.user : undefined;
 				summaryButton(
 					stream,
 					rememberSummary({
 						roundId: plan.anchorRoundId,
-						text: summary,
+						text: blocks.join('\n\n'),
 						location: plan.anchor,
 						request: anchorTurn,
 						summarizedRounds: plan.stats.summarizedRoundCount,

@@ -8,9 +8,10 @@ import {
 	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
+	renderCondenseBlockPrompt,
 	renderSummarizerPrompt,
 	type AgentPromptProps,
-	type SummarizerInputEntry,
+	type SummarizerEntry,
 } from '../prompts';
 
 /** The agent prompt's props, less what this module fills in itself. */
@@ -47,9 +48,15 @@ export async function measureAgent(input: AgentRenderInput): Promise<{ tokenCoun
 
 export interface SummarizerRenderInput {
 	readonly mode: 'full' | 'simple';
-	readonly entries: readonly SummarizerInputEntry[];
+	readonly entries: readonly SummarizerEntry[];
 	readonly previousSummary?: string;
 	readonly focus?: string;
+}
+
+/** The prompt that asks the model to shorten an older summary block to `targetTokens`. */
+export async function renderCondenseBlock(block: string, targetTokens: number, budget: number): Promise<RenderedPrompt> {
+	const rendered = await renderCondenseBlockPrompt({ block, targetTokens }, { tokenizer: sharedTokenizer(), budget });
+	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }
 
 export async function renderSummarizer(input: SummarizerRenderInput, budget: number): Promise<RenderedPrompt> {

@@ -1,15 +1,13 @@
 import type { Conversation, Round } from '../common/conversation/conversation';
 import type { SummaryDocument } from '../common/summaries/summaryDocument';
+import type { StoredSummaryBlock } from '../common/persistence/metadata';
 import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
 import { newFitSession, type FitSession } from '../common/fitting/fitSession';
 import { newBackgroundStats, type BackgroundStats } from './backgroundSummary';
 
-/** A summary made during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */
-export interface NewSummary {
-	readonly roundId: string;
-	readonly text: string;
-}
+/** A summary block made or condensed during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */
+export type NewSummary = StoredSummaryBlock;
 
 /** What one request accumulates while it runs; everything needed to write its metadata. */
 export interface RequestState {
@@ -33,6 +31,8 @@ export interface RequestState {
 	ledger: DoneLedger;
 	/** The ledger text the prompts of this request show, re-rendered at each new summary. */
 	ledgerShown?: LedgerForPrompt;
+	/** This request's rounds as recorded, by id, before masking or elision changed them in `conversation` (for longhaul_recall). */
+	readonly recordedRounds: Map<string, Round>;
 	/** The last prompt sent to the model: messages and tool definitions, local count (longhaul.showTokenCount). */
 	lastPromptTokens?: number;
 	/** The summaries made in this request, oldest first, offered again at the end of the response. */
@@ -54,6 +54,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		background: newBackgroundStats(),
 		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
 		ledger,
+		recordedRounds: new Map(),
 		madeSummaries: [],
 	};
 }
@@ -61,6 +62,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 export function addActiveRound(state: RequestState, round: Round): void {
 	state.conversation = { turns: state.conversation.turns, activeRounds: [...state.conversation.activeRounds, round] };
 	state.ledger = extendLedger(state.ledger, round);
+	state.recordedRounds.set(round.id, round);
 }
 
 let counter = 0;

@@ -1,5 +1,6 @@
 // The agent's system instructions: who it is, how it works with tools, and how it carries on
 // after older parts of the conversation were replaced by a summary.
+import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
 
 export interface AgentInstructionsInput {
 	readonly toolNames: readonly string[];
@@ -27,12 +28,17 @@ export function agentInstructions(input: AgentInstructionsInput): string {
 		].join('\n'),
 		[
 			'# Long sessions',
-			'- This conversation can outgrow your context window. When it does, older messages are replaced by a summary in <conversation-summary> tags, written earlier in this session. Treat it as your own memory: what it records as done is done, what it records about files and decisions was true when it was written.',
+			'- This conversation can outgrow your context window. When it does, the older work of each request is replaced by a summary in <conversation-summary> tags, written earlier in this session and placed right after the request it belongs to. Treat the summaries as your own memory: what they record as done is done, what they record about files and decisions was true when they were written.',
 			'- Do not repeat work the summary records as completed: do not redo edits or re-run searches only to learn again what it states. Re-read a file before editing it when the summary does not give its exact current text.',
 			"- Continue from the summary's continuation plan and the messages after it. User messages are always kept word for word; the newest one is the request you are working on.",
 			...(input.hasDoneLedger
 				? [
 						'- A <done-ledger> lists work already done in this session, recorded from the tool calls themselves: requests, files edited, commands with the outcome of their latest run, files read. Do not redo an item on it unless the user asks; rely on it where the summary is vaguer.',
+					]
+				: []),
+			...(input.toolNames.includes(RECALL_TOOL_NAME)
+				? [
+						`- The rounds a summary replaced are still stored: ${RECALL_TOOL_NAME} searches them (text or regular expression, tool name, file path) and reads one round's tool calls and results word for word. Use it when you need an exact detail the summary left out (an error message, a file as it was read, a command's output) rather than running the call again or guessing.`,
 					]
 				: []),
 			'- A tool result may be shortened, marked "[... N tokens of tool output truncated ...]". Call the tool again with narrower arguments if you need the missing part.',

@@ -8,12 +8,14 @@ export {
 	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
+	renderCondenseBlockPrompt,
 	renderSummarizerPrompt,
 	type RenderOptions,
 	type RenderedAgentPrompt,
 	type RenderedPrompt,
 } from './render';
 export { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
-export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerInputEntry, type SummarizerMode } from './summarizerTranscript';
+export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerEntry, type SummaryPromptMode } from './summarizerTranscript';
 export { SummaryMessageElement } from './summaryMessage';
+export { CONDENSE_BLOCK_TAG, CondenseBlockPrompt } from './condenseBlockPrompt';
 export { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from './toolResultText';

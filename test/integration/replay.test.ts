@@ -244,7 +244,9 @@ function logReplay(report: ReplayReport): void {
 		say(
 			e.kind === 'agent'
 				? `      agent t${e.turn} r${e.round}`
-				: `      summarizer ${e.mode} from ${e.from} count ${e.count} matched ${e.matched} tokens ${e.summaryTokens}/${e.capTokens}`,
+				: e.kind === 'condense'
+					? `      condense to ${e.targetTokens} tokens (turn ${e.turn ?? '?'})`
+					: `      summarizer ${e.mode} from ${e.from} count ${e.count} matched ${e.matched} tokens ${e.summaryTokens}/${e.capTokens}`,
 		);
 	}
 }

@@ -59,6 +59,7 @@ export function fitTelemetry(
 				break;
 			case 'mask-declined':
 			case 'summaries-off':
+			case 'condensed':
 				break;
 			default:
 				assertNever(event);

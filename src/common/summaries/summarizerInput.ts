@@ -4,14 +4,15 @@ import { hasUnansweredCalls, type Conversation, type Round } from '../conversati
 import { flattenRounds } from '../conversation/flatten';
 import type { SummarizationPlan } from '../planning/plan';
 
+/** One item the summarizer absorbs: a user message where a turn starts, or a round (interrupted: some call never got a result). */
 export type SummarizerEntry =
-	{ readonly kind: 'user'; readonly text: string } | { readonly kind: 'round'; readonly round: Round; readonly interrupted: boolean };
+	{ readonly kind: 'user'; readonly text: string } | { readonly kind: 'round'; readonly round: Round; readonly interrupted?: boolean };
 
 /**
  * @param currentRequest the user's message of the request in progress, shown ahead of the
  * first absorbed active round.
  */
-export function summarizerEntries(conversation: Conversation, plan: SummarizationPlan, currentRequest: string): SummarizerEntry[] {
+export function summarizerEntries(conversation: Conversation, plan: Pick<SummarizationPlan, 'summarizeRoundIds'>, currentRequest: string): SummarizerEntry[] {
 	const absorb = new Set(plan.summarizeRoundIds);
 	const entries: SummarizerEntry[] = [];
 	let lastTurn: number | undefined;

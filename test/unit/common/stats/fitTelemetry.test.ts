@@ -14,9 +14,10 @@ const prepared = (summary?: string): PreparedSummary => ({
 				{ mode: 'full', outcome: 'model-error' },
 				{ mode: 'simple', outcome: 'empty' },
 			],
-	...(summary ? { summary } : {}),
+	...(summary ? { blocks: [summary] } : {}),
 	narrowed: false,
 	plannedRoundCount: plan.summarizeRoundIds.length,
+	requests: 1,
 	durationMs: 10,
 });
 const ctx: FitTelemetryContext = { windowTokens: 16000, minRecentRounds: 2, autoSummarize: true, stoppedBefore: false };
@@ -39,8 +40,8 @@ describe('telemetry of the overflow pipeline', () => {
 			{
 				kind: 'fits',
 				events: [
-					{ kind: 'summarized', source: 'prepared', prepared: { ...prepared('P'), summary: 'P' } },
-					{ kind: 'summarized', source: 'model', prepared: { ...prepared('M'), summary: 'M' } },
+					{ kind: 'summarized', source: 'prepared', prepared: { ...prepared('P'), blocks: ['P'] } },
+					{ kind: 'summarized', source: 'model', prepared: { ...prepared('M'), blocks: ['M'] } },
 				],
 			},
 			ctx,
@@ -74,7 +75,7 @@ describe('telemetry of the overflow pipeline', () => {
 					masked,
 					{ kind: 'mask-declined', reason: 'too large', olderPartTokens: 9000 },
 					elided,
-					{ kind: 'dropped', plan, text: 'note', neededTokens: 16200 },
+					{ kind: 'dropped', plan, texts: ['note'], neededTokens: 16200 },
 					{ kind: 'ledger-off', neededTokens: 16100 },
 				],
 			},
