@@ -271,16 +271,15 @@ async function renderFitting(
 		if (event.kind === 'summarized') {
 			const { plan, blocks } = event.prepared;
 			const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
-			summaryButton(
-				run.stream,
-				rememberSummary({
-					roundId: plan.anchorRoundId,
-					text: blocks.join('\n\n'),
-					location: plan.anchor,
-					request,
-					summarizedRounds: plan.stats.summarizedRoundCount,
-				}),
-			);
+			const document = rememberSummary({
+				roundId: plan.anchorRoundId,
+				text: blocks.join('\n\n'),
+				location: plan.anchor,
+				request,
+				summarizedRounds: plan.stats.summarizedRoundCount,
+			});
+			summaryButton(run.stream, document);
+			state.madeSummaries.push(document);
 		}
 	}
 	const telemetry = fitTelemetry(result, {

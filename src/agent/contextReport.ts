@@ -21,6 +21,8 @@ export async function contextReport(
 	settings: LonghaulSettings,
 	toolsLeftOut: readonly string[] = [],
 	ledger?: DoneLedger,
+	/** Whether telemetry events are recorded now (VS Code's telemetry level allows usage data). */
+	telemetryRecorded?: boolean,
 ): Promise<string> {
 	const chatTools = toChatTools(tools);
 	const budget = budgetFor(model, chatTools);
@@ -89,6 +91,14 @@ export async function contextReport(
 		...(summaryLinks.length ? [`Open a summary block to read what the model remembers in place of the older rounds:`, '', ...summaryLinks, ''] : []),
 		...ledgerLines(settings, ledger, ledgerText),
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
+		...(telemetryRecorded === undefined
+			? []
+			: [
+					'',
+					telemetryRecorded
+						? 'Statistics: each summarization is recorded in the Longhaul log (`telemetry.telemetryLevel` is `all`; nothing is sent anywhere).'
+						: 'Statistics: not recorded (`telemetry.telemetryLevel` is below `all`).',
+				]),
 	].join('\n');
 }
 

@@ -16,7 +16,7 @@ import { readSettings, type LonghaulSettings } from './settings';
 import { percentile } from '../common/stats/percentile';
 import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
 import { selectTools, toChatTools } from './toolCatalog';
-import { OPEN_SUMMARY_COMMAND, rememberSummary, summaryButton } from './summaryDocuments';
+import { OPEN_SUMMARY_COMMAND, rememberSummary, summaryButton, summaryRecap } from './summaryDocuments';
 import type { LonghaulTelemetry } from './telemetry';
 import { summarization } from '../common/stats/fitTelemetry';
 import { tokenCountLine } from '../common/stats/tokenCountLine';
@@ -165,7 +165,9 @@ async function handleRequest(
 	try {
 		if (request.command === 'context') {
 			// Trusted for one command only: the links that open summary blocks.
-			const report = new vscode.MarkdownString(await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger));
+			const report = new vscode.MarkdownString(
+				await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger, telemetry.recording),
+			);
 			report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND] };
 			stream.markdown(report);
 			return resultFor(state, settings, undefined, false, false);
@@ -221,6 +223,7 @@ async function handleRequest(
 		if (state.maxToolCallsExceeded) {
 			stream.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
 		}
+		summaryRecap(stream, state.madeSummaries);
 		if (settings.showTokenCount && state.lastPromptTokens !== undefined) {
 			const summaryBlocks = layoutPrompt(state.conversation).filter(entry => entry.kind === 'summary').length;
 			stream.markdown(`\n\n${tokenCountLine({ promptTokens: state.lastPromptTokens, windowTokens: request.model.maxInputTokens, summaryBlocks })}`);

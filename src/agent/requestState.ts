@@ -1,4 +1,5 @@
 import type { Conversation, Round } from '../common/conversation/conversation';
+import type { SummaryDocument } from '../common/summaries/summaryDocument';
 import type { StoredSummaryBlock } from '../common/persistence/metadata';
 import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
@@ -34,6 +35,8 @@ export interface RequestState {
 	readonly recordedRounds: Map<string, Round>;
 	/** The last prompt sent to the model: messages and tool definitions, local count (longhaul.showTokenCount). */
 	lastPromptTokens?: number;
+	/** The summaries made in this request, oldest first, offered again at the end of the response. */
+	readonly madeSummaries: SummaryDocument[];
 }
 
 export function newRequestState(past: Conversation, ledger: DoneLedger): RequestState {
@@ -52,6 +55,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
 		ledger,
 		recordedRounds: new Map(),
+		madeSummaries: [],
 	};
 }
 

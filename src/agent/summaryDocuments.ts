@@ -39,11 +39,30 @@ export function summaryLink(document: SummaryDocument, label: string): string {
 	return `[${label}](command:${OPEN_SUMMARY_COMMAND}?${args})`;
 }
 
+/** Summaries offered again at the end of a response, newest last. */
+export const RECAP_LIMIT = 3;
+
+/**
+ * VS Code 1.139 folds everything before a response's last tool call into "Completed N steps", the
+ * summarization notices and their buttons included. The end of the response says how often it
+ * summarized and offers the newest summaries again, where the user sees them.
+ */
+export function summaryRecap(stream: vscode.ChatResponseStream, made: readonly SummaryDocument[]): void {
+	if (made.length === 0) return;
+	const shown = made.slice(-RECAP_LIMIT);
+	const times = made.length === 1 ? 'once' : `${made.length} times`;
+	const which = made.length === 1 ? 'Open it to read' : shown.length === made.length ? 'Open them to read' : `Open the newest ${shown.length} to read`;
+	stream.markdown(`\n\n*This response summarized the conversation ${times}. ${which} what the model now remembers in place of the older rounds.*\n\n`);
+	shown.forEach((document, i) =>
+		summaryButton(stream, document, made.length === 1 ? 'Open summary' : `Open summary ${made.length - shown.length + i + 1} of ${made.length}`),
+	);
+}
+
 /** The "Open summary" button under a summarization notice. */
-export function summaryButton(stream: vscode.ChatResponseStream, document: SummaryDocument): void {
+export function summaryButton(stream: vscode.ChatResponseStream, document: SummaryDocument, title = 'Open summary'): void {
 	stream.button({
 		command: OPEN_SUMMARY_COMMAND,
-		title: 'Open summary',
+		title,
 		tooltip: 'Show what the model now remembers of the older rounds',
 		arguments: [document],
 	});

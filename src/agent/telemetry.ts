@@ -11,6 +11,8 @@ export const TELEMETRY_LINE_PREFIX = 'telemetry ';
 
 export interface LonghaulTelemetry extends vscode.Disposable {
 	send(event: TelemetryEvent): void;
+	/** True while VS Code's telemetry level lets usage events through. */
+	readonly recording: boolean;
 }
 
 export function createTelemetry(createLogger: typeof vscode.env.createTelemetryLogger, writeLine: (line: string) => void): LonghaulTelemetry {
@@ -28,6 +30,9 @@ export function createTelemetry(createLogger: typeof vscode.env.createTelemetryL
 	const logger = createLogger(sender, { ignoreBuiltInCommonProperties: true, ignoreUnhandledErrors: true });
 	return {
 		send: event => logger.logUsage(event.name, { ...event.data }),
+		get recording() {
+			return logger.isUsageEnabled;
+		},
 		dispose: () => logger.dispose(),
 	};
 }

@@ -54,22 +54,49 @@ describe('Readable summaries', function () {
 		assert.match(opened.text, /^# Longhaul summary\n/);
 	});
 
-	it('each summarization notice is followed by an Open summary button that opens that summary', async () => {
+	it('each summarization notice is followed by an Open summary button, and the end of the response offers the newest summaries again', async () => {
 		const script = createSessionScript({ toolCalls: 30, dataFile: DATA_FILE, finalText: 'DONE' });
 		await setHandler(script.handler);
 		const session = await sendChat('@longhaul read the data file', { timeoutMs: 60_000 });
 		const metadata = session.metadata as unknown as Metadata;
+		const n = metadata.summarizations;
 		const notices = session.markdown.match(/Summarized \d+ older rounds?, kept \d+ recent rounds? verbatim/g) ?? [];
+		assert.ok(n >= 2, 'the session should summarize at least twice');
+		assert.strictEqual(notices.length, n, 'one notice per summarization');
 		const buttons = session.buttons.filter(b => b.command === 'longhaul.openSummary');
-		assert.ok(notices.length >= 1, 'the session should summarize');
-		assert.strictEqual(buttons.length, notices.length, 'one button per notice');
-		assert.ok(buttons.every(b => b.title === 'Open summary'));
-		const summaries = metadata.longhaul.summaryBlocks;
-		for (const [i, button] of buttons.entries()) {
+		const inPlace = buttons.slice(0, n);
+		const recap = buttons.slice(n);
+		assert.ok(inPlace.every(b => b.title === 'Open summary'));
+		assert.strictEqual(recap.length, Math.min(n, 3), 'the newest summaries, at most three, again at the end');
+		assert.deepStrictEqual(
+			recap.map(b => b.title),
+			recap.map((_, i) => `Open summary ${n - recap.length + i + 1} of ${n}`),
+		);
+		assert.match(session.markdown, new RegExp(`This response summarized the conversation ${n} times`));
+		assert.ok(session.markdown.lastIndexOf('DONE') < session.markdown.lastIndexOf('summarized the conversation'), 'the recap comes after the final answer');
+
+		// Each button opens the summary the model wrote at that point, in the order written (a
+		// background summary the loop discarded has no button). Per-turn blocks: the turn's stored
+		// block is the newest summary, which absorbed the earlier ones.
+		const newest = metadata.longhaul.summaryBlocks[metadata.longhaul.summaryBlocks.length - 1].text;
+		const openedInPlace: string[] = [];
+		let lastWritten = -1;
+		for (const [i, button] of inPlace.entries()) {
 			const opened = await openedText(button.command, button.arguments ?? []);
 			assert.strictEqual(opened.uri.scheme, 'longhaul-summary');
-			assert.ok(opened.text.includes(summaries[i].text), `button ${i + 1} should open summary ${i + 1}; it shows ${JSON.stringify(opened.text.slice(0, 300))}`);
 			assert.match(opened.text, /It was made from \d+ older rounds?\./);
+			const written = script.summaries.findIndex((text, k) => k > lastWritten && opened.text.includes(text));
+			assert.ok(
+				written > lastWritten,
+				`button ${i + 1} should open a summary the model wrote after the previous button's; it shows ${JSON.stringify(opened.text.slice(0, 300))}`,
+			);
+			lastWritten = written;
+			openedInPlace.push(opened.text);
+		}
+		assert.ok(openedInPlace[n - 1].includes(newest), 'the last button opens the block the next prompt holds');
+		for (const [i, button] of recap.entries()) {
+			const opened = await openedText(button.command, button.arguments ?? []);
+			assert.strictEqual(opened.text, openedInPlace[n - recap.length + i], `${button.title} opens the same summary as its notice's button`);
 		}
 	});
 

@@ -45,6 +45,7 @@ describe('telemetry sender', () => {
 			const telemetry = createTelemetry(standInLogger(() => level).factory, line => lines.push(line));
 			telemetry.send(event);
 			assert.deepEqual(lines, [], level);
+			assert.equal(telemetry.recording, false);
 		}
 	});
 
@@ -53,6 +54,7 @@ describe('telemetry sender', () => {
 		const lines: string[] = [];
 		const { factory, created } = standInLogger(() => level);
 		const telemetry = createTelemetry(factory, line => lines.push(line));
+		assert.equal(telemetry.recording, true);
 		telemetry.send(event);
 		level = 'off';
 		telemetry.send(event);
