@@ -12,7 +12,8 @@
 // Every step that changes the conversation starts over at the render. The steps that need a
 // model or a renderer are injected; what happened comes back as data (FitEvent), never as text
 // written somewhere, so the caller decides what to show and what to count.
-import type { Conversation } from '../conversation/conversation';
+import type { Conversation, ToolCall } from '../conversation/conversation';
+import { flattenRounds } from '../conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../planning/plan';
 import { planOrNothing, type PlanOptions } from '../planning/planners';
 import { condenseOldestBlocks, type CondenseBlock, type CondensedBlock } from '../summaries/condenseBlocks';
@@ -161,9 +162,9 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		// A prepared summary may be older than the overflow, so it is not one of the attempts.
 		const prepared = autoSummarize && steps.takePrepared ? await settled(steps.takePrepared(conversation)) : undefined;
 		if (prepared?.blocks !== undefined) {
+			noteSummary(session.repeats, replacedCalls(conversation, prepared.plan));
 			conversation = attachSummary(conversation, prepared.plan, prepared.blocks);
 			events.push({ kind: 'summarized', source: 'prepared', prepared: { ...prepared, blocks: prepared.blocks } });
-			noteSummary(session.repeats);
 			await bound();
 			continue;
 		}
@@ -176,9 +177,9 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 				const planned = plan(conversation);
 				const made = planned && (await settled(makeSummary(conversation, planned, steps.summarize)));
 				if (made?.blocks !== undefined) {
+					noteSummary(session.repeats, replacedCalls(conversation, made.plan));
 					conversation = attachSummary(conversation, made.plan, made.blocks);
 					events.push({ kind: 'summarized', source: 'model', prepared: { ...made, blocks: made.blocks } });
-					noteSummary(session.repeats);
 					await bound();
 					if (made.narrowed && narrowedSummaries < NARROWED_SUMMARIES) narrowedSummaries++;
 					else summaryAttempts++;
@@ -221,4 +222,10 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 function statsOf(masked: MaskStats): MaskStats {
 	const { maskedCalls, duplicateCalls, freedTokens, keptRoundCount, olderPartTokens, declined } = masked;
 	return { maskedCalls, duplicateCalls, freedTokens, keptRoundCount, olderPartTokens, ...(declined ? { declined } : {}) };
+}
+
+/** The tool calls of the rounds `plan` summarizes, for the loop breaker. */
+function replacedCalls(conversation: Conversation, plan: SummarizationPlan): ToolCall[] {
+	const ids = new Set(plan.summarizeRoundIds);
+	return flattenRounds(conversation).flatMap(at => (ids.has(at.round.id) ? at.round.toolCalls : []));
 }

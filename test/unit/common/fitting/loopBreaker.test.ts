@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { CALLS_WATCHED_AFTER_SUMMARY, newRepeatTracker, noteCall, noteSummary, REPEATS_AFTER_SUMMARY } from '../../../../src/common/fitting/loopBreaker';
 
+/** The calls a summary replaced, as noteSummary takes them. */
+const calls = (...list: [string, string, string][]) => list.map(([name, args, result]) => ({ name, arguments: args, result }));
+
 describe('loop breaker: identical tool calls right after a summary', () => {
 	it('does not count before the first summary of the request', () => {
 		const t = newRepeatTracker();
@@ -10,7 +13,7 @@ describe('loop breaker: identical tool calls right after a summary', () => {
 	it(`fires on the ${REPEATS_AFTER_SUMMARY}rd identical call with the same result after a summary, once`, () => {
 		const t = newRepeatTracker();
 		noteCall(t, 'read', '{"path":"a"}', 'A');
-		noteSummary(t);
+		noteSummary(t, calls(['read', '{"path":"a"}', 'A'], ['read', '{"path":"b"}', 'B']));
 		assert.equal(noteCall(t, 'read', '{"path":"a"}', 'A'), false);
 		assert.equal(noteCall(t, 'read', '{"path":"b"}', 'B'), false);
 		assert.equal(noteCall(t, 'read', '{ "path": "a" }', 'A'), false);
@@ -20,7 +23,7 @@ describe('loop breaker: identical tool calls right after a summary', () => {
 
 	it('a call repeated with a different result each time is progress, not a loop (tests re-run after edits)', () => {
 		const t = newRepeatTracker();
-		noteSummary(t);
+		noteSummary(t, calls(['run', '{"command":"npm test"}', '3 failing'], ['run', '{"command":"npm test"}', '1 failing'], ['run', '{"command":"npm test"}', 'all passing']));
 		assert.equal(noteCall(t, 'run', '{"command":"npm test"}', '3 failing'), false);
 		assert.equal(noteCall(t, 'run', '{"command":"npm test"}', '1 failing'), false);
 		assert.equal(noteCall(t, 'run', '{"command":"npm test"}', 'all passing'), false);
@@ -28,13 +31,13 @@ describe('loop breaker: identical tool calls right after a summary', () => {
 
 	it('a call that did not finish (no result) never counts', () => {
 		const t = newRepeatTracker();
-		noteSummary(t);
+		noteSummary(t, [{ name: 'run', arguments: '{}' }]);
 		for (let i = 0; i < 3; i++) assert.equal(noteCall(t, 'run', '{}', undefined), false);
 	});
 
 	it('treats key order as the same call, other tools or arguments as different', () => {
 		const t = newRepeatTracker();
-		noteSummary(t);
+		noteSummary(t, calls(['grep', '{"q":"x","dir":"src"}', 'r'], ['find', '{"dir":"src","q":"x"}', 'r'], ['grep', '{"dir":"src","q":"y"}', 'r']));
 		noteCall(t, 'grep', '{"q":"x","dir":"src"}', 'r');
 		noteCall(t, 'grep', '{"dir":"src","q":"x"}', 'r');
 		assert.equal(noteCall(t, 'find', '{"dir":"src","q":"x"}', 'r'), false);
@@ -44,7 +47,7 @@ describe('loop breaker: identical tool calls right after a summary', () => {
 
 	it(`only watches the ${CALLS_WATCHED_AFTER_SUMMARY} calls right after a summary`, () => {
 		const t = newRepeatTracker();
-		noteSummary(t);
+		noteSummary(t, calls(['read', '{"path":"a"}', 'A']));
 		for (let i = 0; i < CALLS_WATCHED_AFTER_SUMMARY - 1; i++) noteCall(t, 'other', `{"i":${i}}`, 'x');
 		assert.equal(noteCall(t, 'read', '{"path":"a"}', 'A'), false);
 		assert.equal(noteCall(t, 'read', '{"path":"a"}', 'A'), false, 'past the window: not counted');
@@ -53,12 +56,28 @@ describe('loop breaker: identical tool calls right after a summary', () => {
 
 	it('starts over at each summary; invalid JSON arguments compare as text', () => {
 		const t = newRepeatTracker();
-		noteSummary(t);
+		noteSummary(t, calls(['run', 'not json', 'r']));
 		noteCall(t, 'run', 'not json', 'r');
 		noteCall(t, 'run', 'not json', 'r');
-		noteSummary(t);
+		noteSummary(t, []);
 		assert.equal(noteCall(t, 'run', 'not json', 'r'), false);
 		assert.equal(noteCall(t, 'run', 'not json ', 'r'), false);
 		assert.equal(noteCall(t, 'run', 'not json', 'r'), true);
+	});
+
+	it('a call the agent still sees verbatim is not a loop, however often it repeats (restoring a backup after each failed fix)', () => {
+		const t = newRepeatTracker();
+		noteSummary(t, calls(['bash', '{"command":"sed -n 1,9p a.py"}', 'old lines']));
+		const restore = ['bash', '{"command":"cp a.py.fixed a.py"}', ''] as const;
+		for (let i = 0; i < CALLS_WATCHED_AFTER_SUMMARY; i++) assert.equal(noteCall(t, ...restore), false, `repeat ${i + 1}`);
+	});
+
+	it('calls replaced by earlier summaries of the request still count after a later one', () => {
+		const t = newRepeatTracker();
+		noteSummary(t, calls(['read', '{"path":"a"}', 'A']));
+		noteSummary(t, calls(['read', '{"path":"b"}', 'B']));
+		noteCall(t, 'read', '{"path":"a"}', 'A');
+		noteCall(t, 'read', '{"path":"a"}', 'A');
+		assert.equal(noteCall(t, 'read', '{"path":"a"}', 'A'), true);
 	});
 });
