@@ -23,7 +23,10 @@ describe('loop breaker: identical tool calls right after a summary', () => {
 
 	it('a call repeated with a different result each time is progress, not a loop (tests re-run after edits)', () => {
 		const t = newRepeatTracker();
-		noteSummary(t, calls(['run', '{"command":"npm test"}', '3 failing'], ['run', '{"command":"npm test"}', '1 failing'], ['run', '{"command":"npm test"}', 'all passing']));
+		noteSummary(
+			t,
+			calls(['run', '{"command":"npm test"}', '3 failing'], ['run', '{"command":"npm test"}', '1 failing'], ['run', '{"command":"npm test"}', 'all passing']),
+		);
 		assert.equal(noteCall(t, 'run', '{"command":"npm test"}', '3 failing'), false);
 		assert.equal(noteCall(t, 'run', '{"command":"npm test"}', '1 failing'), false);
 		assert.equal(noteCall(t, 'run', '{"command":"npm test"}', 'all passing'), false);
