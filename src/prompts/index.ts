@@ -8,12 +8,15 @@ export {
 	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
+	renderCondensePrompt,
 	renderSummarizerPrompt,
 	type RenderOptions,
 	type RenderedAgentPrompt,
 	type RenderedPrompt,
 } from './render';
 export { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
+export { CondensePrompt, CONDENSE_TAG, type CondensePromptProps } from './condensePrompt';
+export { type StatedLength } from './summarizerInstructions';
 export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerInputEntry, type SummarizerMode } from './summarizerTranscript';
 export { SummaryMessageElement } from './summaryMessage';
 export { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from './toolResultText';
