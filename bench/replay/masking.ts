@@ -2,10 +2,10 @@
 // `longhaul.maskOldToolResults` on. On overflow the agent first masks old tool results
 // (maskForOverflow: at least the overflow plus a margin, keeping the masked older rounds small
 // enough for a later summary), renders again, and asks the summarizer only when masking declines
-// or has nothing left to mask. This module holds the strategy names, that
-// step, and its counters; replay.ts calls it from its copy of renderFitting.
-import type { Conversation, Round } from '../../src/common/conversation/conversation';
-import { maskForOverflow } from '../../src/common/shrinking/maskToolResults';
+// or has nothing left to mask. The product's overflow pipeline (fitPrompt) does the masking;
+// this module holds the strategy names and counts the masking steps it reports.
+import type { Round } from '../../src/common/conversation/conversation';
+import type { FitEvent } from '../../src/common/fitting/fitPrompt';
 import type { SummarizationMode } from '../../src/common/planning/plan';
 import { isPlaceholderResult } from '../../src/common/shrinking/toolResultPlaceholders';
 
@@ -44,11 +44,8 @@ export interface MaskingMetrics {
 }
 
 export interface MaskingCounter {
-	/**
-	 * One masking step: masks at least `overflowTokens` plus the margin. Returns the masked
-	 * conversation, or undefined when nothing was left to mask (then summarize).
-	 */
-	mask(conversation: Conversation, mode: SummarizationMode, overflowTokens: number): Conversation | undefined;
+	/** Counts a masking step of the overflow pipeline (fitPrompt's `masked` and `mask-declined` events). */
+	record(event: FitEvent): void;
 	/**
 	 * Records one request's intact horizon: of the rounds so far (`allIds`, oldest first), the
 	 * newest ones among `shown` (the rounds as rendered), counted back until one is missing or
@@ -58,7 +55,7 @@ export interface MaskingCounter {
 	metrics(): MaskingMetrics;
 }
 
-export function maskingCounter(messageBudget: number, countTokens: (text: string) => number): MaskingCounter {
+export function maskingCounter(): MaskingCounter {
 	let maskings = 0;
 	let maskedToolResults = 0;
 	let maskedDuplicates = 0;
@@ -66,17 +63,15 @@ export function maskingCounter(messageBudget: number, countTokens: (text: string
 	let maskDeclined = 0;
 	const horizons: number[] = [];
 	return {
-		mask(conversation, mode, overflowTokens) {
-			const result = maskForOverflow(conversation, mode, countTokens, messageBudget, overflowTokens);
-			if (result.declined) maskDeclined++;
-			if (result.maskedCalls === 0) {
-				return undefined;
+		record(event) {
+			if (event.kind === 'mask-declined') {
+				maskDeclined++;
+			} else if (event.kind === 'masked') {
+				maskings++;
+				maskedToolResults += event.maskedCalls;
+				maskedDuplicates += event.duplicateCalls;
+				maskFreedTokens += event.freedTokens;
 			}
-			maskings++;
-			maskedToolResults += result.maskedCalls;
-			maskedDuplicates += result.duplicateCalls;
-			maskFreedTokens += result.freedTokens;
-			return result.conversation;
 		},
 		recordRequest(allIds, shown) {
 			const byId = new Map(shown.map(r => [r.id, r]));

@@ -1,21 +1,19 @@
 // The replay: a recorded session lived again request by request, at one window, with one
 // strategy. Before each model call the prompt holds the conversation so far (past turns, then the
 // rounds of the request in progress); the model's side (each round) comes from the recording.
-// When the prompt does not fit, the product modes do what src/agent/agentLoop.ts does
-// (renderFitting): summarize with the real planner and the real prompt-tsx prompts, at most
-// MAX_COMPACTIONS_PER_RENDER times per render, then elide the oldest tool results. The
-// summarizer's reply is the deterministic stand-in of standInSummary.ts. See bench/RESULTS.md.
+// When the prompt does not fit, the product modes call the product's own overflow pipeline
+// (fitPrompt, src/common/fitting/fitPrompt.ts), as src/agent/agentLoop.ts does, with the real
+// planners and prompt-tsx prompts; only the summarizer's reply is a stand-in
+// (standInSummary.ts). See bench/RESULTS.md.
 import type { Raw } from '@vscode/prompt-tsx';
 import { summarizerPromptBudget, summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/tokens/budget';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
-import { elideOldestToolResults } from '../../src/common/shrinking/elideToolResults';
 import { percentile } from '../../src/common/stats/percentile';
-import { summarizeNarrowing } from '../../src/common/planning/narrowPlan';
-import { dropOlderRounds } from '../../src/common/shrinking/dropOlderRounds';
-import { newRepeatTracker, noteCall, noteSummary } from '../../src/common/fitting/loopBreaker';
+import { newFitSession, noteToolCall } from '../../src/common/fitting/fitSession';
+import { fitPrompt } from '../../src/common/fitting/fitPrompt';
 import { flattenRounds } from '../../src/common/conversation/flatten';
-import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from '../../src/common/planning/plan';
-import { applySummary, planSummarization } from '../../src/common/planning/planners';
+import type { SummarizationMode, SummarizationPlan } from '../../src/common/planning/plan';
+import { planOrNothing } from '../../src/common/planning/planners';
 import type { PromptEntry } from '../../src/common/conversation/promptLayout';
 import { layoutPrompt } from '../../src/common/conversation/promptLayout';
 import { produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
@@ -35,9 +33,8 @@ export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head
 export type StrategyName = (typeof STRATEGIES)[number];
 export const WINDOWS = [16_000, 32_000, 64_000] as const;
 
-/** The product's limit (MAX_COMPACTIONS_PER_RENDER in src/agent/agentLoop.ts, which imports vscode). */
-export const MAX_COMPACTIONS_PER_RENDER = 2;
-export const MAX_NARROWED_PER_RENDER = 4;
+/** keep-head-tail: summaries one render may make before the prompt counts as an overflow. */
+export const HEAD_TAIL_SUMMARIES_PER_RENDER = 2;
 /** keep-head-tail: rounds at the start of the session that always stay verbatim. */
 export const HEAD_ROUNDS = 2;
 export const TOOL_NAMES = ['bash'];
@@ -147,7 +144,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	const budget: PromptBudget = benchBudget(window, mt);
 	const maxToolResultTokens = toolResultBudget(budget);
 	const recorded = capSession(session.conversation, budget, mt);
-	const masking = maskingCounter(budget.messages, text => tok.countTokens(text));
+	const masking = maskingCounter();
 	const continuity = continuityProbe({
 		enabled: productSettings(strategy) !== undefined && options.doneLedger !== false,
 		refresh: options.ledgerRefresh,
@@ -186,7 +183,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		toolNames: TOOL_NAMES,
 		workspace: WORKSPACE,
 		maxToolResultTokens,
-		doneLedger: ledgerSuspended ? undefined : continuity.ledgerText(conversation),
+		doneLedger: fit.ledgerSuspended ? undefined : continuity.ledgerText(conversation),
 	});
 	const timedRender = async <T>(run: () => Promise<T>): Promise<T> => {
 		const start = performance.now();
@@ -244,9 +241,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	let compactionsThisRequest = 0;
 	let summarizationsThisRequest = 0;
 	// Per chat request (recorded turn), as in the agent: the loop breaker and the ledger's last resort.
-	let repeats = newRepeatTracker();
-	let modelSummariesStopped = false;
-	let ledgerSuspended = false;
+	let fit = newFitSession();
 	let loopBreaks = 0;
 	let droppedRounds = 0;
 
@@ -265,92 +260,61 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		return { verbatimIds: ids, verbatimRounds: rounds, summaryText };
 	};
 
-	/** legacy / half-context: renderFitting of src/agent/agentLoop.ts. */
+	/** legacy / half-context: the product's overflow pipeline, as the agent loop calls it. */
 	const fitProduct = async (mode: SummarizationMode, request: string, mask: boolean): Promise<Fitted> => {
-		let compactions = 0;
-		let modelSummaries = 0;
-		let narrowedThisRender = 0;
-		for (;;) {
-			try {
-				const prompt = await timedRender(() => renderAgentPrompt(agentProps(conversation, request), { tokenizer: tok, budget: budget.messages }));
-				return { prompt, overflow: false, ...verbatimFromLayout(layoutPrompt(conversation)) };
-			} catch (error) {
-				if (!isBudgetExceededError(error)) throw error;
-			}
-			// Cheap first (bench/replay/masking.ts): mask old tool results; summarize only when nothing is left to mask.
-			const masked = mask
-				? await inCompaction(async () =>
-						masking.mask(conversation, mode, (await measureAgentPrompt(agentProps(conversation, request), tok)).tokenCount - budget.messages),
-					)
-				: undefined;
-			if (masked) {
-				conversation = masked;
-				continue;
-			}
-			if (!modelSummariesStopped && compactions < MAX_COMPACTIONS_PER_RENDER) {
-				compactions++;
-				const summary = await inCompaction(async () => {
-					let plan: SummarizationPlan;
+		const countTokens = (text: string) => tok.countTokens(text);
+		const props = (c: Conversation) => agentProps(c, request);
+		const result = await fitPrompt<RenderedPrompt>(
+			conversation,
+			fit,
+			{
+				render: async c => {
+					try {
+						return { fits: true, prompt: await timedRender(() => renderAgentPrompt(props(c), { tokenizer: tok, budget: budget.messages })) };
+					} catch (error) {
+						if (isBudgetExceededError(error)) return { fits: false };
+						throw error;
+					}
+				},
+				measure: async c => (await measureAgentPrompt(props(c), tok)).tokenCount,
+				showsLedger: c => continuity.ledgerText(c) !== undefined,
+				plan: c => {
 					const start = performance.now();
 					const tokenizedBefore = tok.stats().tokenizedTokens;
 					try {
-						plan = planSummarization(conversation, mode, { countTokens: text => tok.countTokens(text) });
-					} catch (error) {
-						if (error instanceof NothingToSummarizeError) return undefined;
-						throw error;
+						return planOrNothing(c, mode, { countTokens });
 					} finally {
 						planMs.push(performance.now() - start);
-						tokenizedInPlanner += tok.stats().tokenizedTokens - tokenizedBefore;
+						const planned = tok.stats().tokenizedTokens - tokenizedBefore;
+						tokenizedInPlanner += planned;
+						tokenizedInCompaction += planned;
 					}
-					// As compaction.ts: narrowed to the oldest rounds when the summarizer cannot take them all.
-					const narrowed = await summarizeNarrowing(conversation, plan, async candidate =>
-						summarize(summarizerEntries(conversation, candidate, request), candidate.previousSummary?.text),
-					);
-					return narrowed.result.summary === undefined ? undefined : { plan: narrowed.plan, text: narrowed.result.summary, narrowed: narrowed.plan !== plan };
-				});
-				if (summary) {
-					conversation = applySummary(conversation, summary.plan.anchorRoundId, summary.text);
-					summarizations++;
-					summarizationsThisRequest++;
-					compactionsThisRequest++;
-					noteSummary(repeats);
-					// As agentLoop.ts: a narrowed summary is not a failed attempt, up to MAX_NARROWED_PER_RENDER.
-					if (summary.narrowed && narrowedThisRender < MAX_NARROWED_PER_RENDER) {
-						narrowedThisRender++;
-						compactions--;
-					} else {
-						modelSummaries++;
-					}
-					continue;
-				}
-				compactions = MAX_COMPACTIONS_PER_RENDER;
-			} else if (!modelSummariesStopped && modelSummaries >= MAX_COMPACTIONS_PER_RENDER) {
-				modelSummariesStopped = true;
+				},
+				summarize: (c, plan) => inCompaction(() => summarize(summarizerEntries(c, plan, request), plan.previousSummary?.text)),
+				countTokens,
+				isCancelled: () => false,
+				cancellationError: () => new Error('cancelled'),
+			},
+			{ mode, messageBudget: budget.messages, maskOldToolResults: mask },
+		);
+		conversation = result.conversation;
+		for (const event of result.events) {
+			masking.record(event);
+			if (event.kind === 'summarized') {
+				summarizations++;
+				summarizationsThisRequest++;
+				compactionsThisRequest++;
+			} else if (event.kind === 'elided') {
+				elidedToolResults += event.calls;
+			} else if (event.kind === 'dropped') {
+				droppedRounds += event.plan.summarizeRoundIds.length;
+				compactionsThisRequest++;
+			} else if (event.kind === 'loop-breaker') {
 				loopBreaks++;
 			}
-			// Deterministic truncation (agentLoop.ts truncate): old tool results, then older rounds, then the ledger.
-			const measured = await measureAgentPrompt(agentProps(conversation, request), tok);
-			const shed = elideOldestToolResults(conversation, measured.tokenCount - budget.messages + Math.ceil(budget.messages * 0.05), text =>
-				tok.countTokens(text),
-			);
-			if (shed.elidedCalls > 0) {
-				conversation = shed.conversation;
-				elidedToolResults += shed.elidedCalls;
-				continue;
-			}
-			const drop = dropOlderRounds(conversation);
-			if (drop) {
-				conversation = drop.conversation;
-				droppedRounds += drop.plan.summarizeRoundIds.length;
-				compactionsThisRequest++;
-				continue;
-			}
-			if (!ledgerSuspended && continuity.ledgerText(conversation)) {
-				ledgerSuspended = true;
-				continue;
-			}
-			return { prompt: measured, overflow: true, ...verbatimFromLayout(layoutPrompt(conversation)) };
 		}
+		const prompt = result.kind === 'fits' ? result.prompt : await measureAgentPrompt(props(conversation), tok);
+		return { prompt, overflow: result.kind === 'refused', ...verbatimFromLayout(layoutPrompt(conversation)) };
 	};
 
 	const withoutDropped = (): Conversation => ({
@@ -411,7 +375,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			if (prompt.tokenCount <= budget.messages) {
 				return { prompt, overflow: false, ...verbatimFromLayout(entries) };
 			}
-			if (compactions >= MAX_COMPACTIONS_PER_RENDER) {
+			if (compactions >= HEAD_TAIL_SUMMARIES_PER_RENDER) {
 				return { prompt, overflow: true, ...verbatimFromLayout(entries) };
 			}
 			compactions++;
@@ -457,9 +421,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	for (const turn of recorded.turns) {
 		pendingNew += 3 + mt.countTokens(turn.user);
 		continuity.startTurn(turn.user);
-		repeats = newRepeatTracker();
-		modelSummariesStopped = false;
-		ledgerSuspended = false;
+		fit = newFitSession();
 		for (const round of turn.rounds) {
 			compactionsThisRequest = 0;
 			summarizationsThisRequest = 0;
@@ -530,10 +492,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			continuity.addRound(round);
 			if (productSettings(strategy)) {
 				for (const call of round.toolCalls) {
-					if (noteCall(repeats, call.name, call.arguments, call.result) && !modelSummariesStopped) {
-						modelSummariesStopped = true;
-						loopBreaks++;
-					}
+					if (noteToolCall(fit, call.name, call.arguments, call.result)) loopBreaks++;
 				}
 			}
 		}

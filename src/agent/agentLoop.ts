@@ -1,30 +1,21 @@
 import * as vscode from 'vscode';
 import { computeBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
-import type { ToolCall } from '../common/conversation/conversation';
-import { elideOldestToolResults } from '../common/shrinking/elideToolResults';
+import type { Conversation, ToolCall } from '../common/conversation/conversation';
 import { truncateMiddle } from '../common/shrinking/truncate';
-import { noteCall, noteSummary, REPEATS_AFTER_SUMMARY } from '../common/fitting/loopBreaker';
-import { dropOlderRounds } from '../common/shrinking/dropOlderRounds';
-import { maskForOverflow } from '../common/shrinking/maskToolResults';
+import { fitPrompt, type FitEvent } from '../common/fitting/fitPrompt';
+import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
+import { noteToolCall } from '../common/fitting/fitSession';
 import { BackgroundSummarizer } from './backgroundSummary';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
-import { attachSummary, compact, type CompactionContext } from './compaction';
+import { logSummary, modelSummarizer, type SummarizerContext } from './compaction';
 import { log } from './log';
 import { callModel } from './modelCall';
-import { countTokens, isBudgetExceeded, measureAgent, renderAgent, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
+import { countTokens, measureAgent, renderAgent, isBudgetExceeded, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
 import type { ReferenceAttachment } from '../prompts';
 import { addActiveRound, newRoundId, type RequestState } from './requestState';
 import type { LonghaulSettings } from './settings';
 import { toChatTools, toolDefinitionsText } from './toolCatalog';
 import { toolErrorText, toolResultText } from './toolResults';
-
-/** Summarization attempts in a row that may fail to bring the prompt under budget before truncation takes over. */
-export const MAX_COMPACTIONS_PER_RENDER = 2;
-/**
- * Summaries the summarizer could only make of the oldest part (narrowPlan.ts) are expected not to
- * make the prompt fit, so they do not count as failed attempts; this bounds them per render.
- */
-export const MAX_NARROWED_PER_RENDER = 4;
 
 export interface AgentRun {
 	readonly request: vscode.ChatRequest;
@@ -66,13 +57,16 @@ export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscod
 export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<void> {
 	const chatTools = toChatTools(run.tools);
 	const budget = budgetFor(run.request.model, chatTools);
-	const background = new BackgroundSummarizer(
-		{ model: run.request.model, budget, mode: run.settings.summarizationMode, currentRequest: run.request.prompt },
-		run.token,
-		state.background,
-	);
+	const summarizer: SummarizerContext = {
+		model: run.request.model,
+		budget,
+		mode: run.settings.summarizationMode,
+		currentRequest: run.request.prompt,
+		token: run.token,
+	};
+	const background = new BackgroundSummarizer(summarizer, state.background);
 	try {
-		await agentSteps(run, state, chatTools, budget, background);
+		await agentSteps(run, state, chatTools, summarizer, background);
 	} finally {
 		background.dispose();
 	}
@@ -82,20 +76,15 @@ async function agentSteps(
 	run: AgentRun,
 	state: RequestState,
 	chatTools: vscode.LanguageModelChatTool[],
-	budget: PromptBudget,
+	summarizer: SummarizerContext,
 	background: BackgroundSummarizer,
 ): Promise<void> {
 	const { request, stream, token, settings } = run;
-	const input = (): AgentRenderInput => {
-		state.ledgerShown = doneLedgerForPrompt(
-			settings.doneLedger && !state.ledgerSuspended,
-			state.conversation,
-			state.ledger,
-			state.ledgerShown,
-			budget.messages,
-		);
+	const { budget } = summarizer;
+	const input = (conversation: Conversation): AgentRenderInput => {
+		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.fit.ledgerSuspended, conversation, state.ledger, state.ledgerShown, budget.messages);
 		return {
-			conversation: state.conversation,
+			conversation,
 			request: request.prompt,
 			references: run.references,
 			toolNames: chatTools.map(t => t.name),
@@ -118,7 +107,7 @@ async function agentSteps(
 			state.maxToolCallsExceeded = true;
 			return;
 		}
-		const prompt = await renderFitting(run, state, budget, input, background);
+		const prompt = await renderFitting(run, state, summarizer, input, background);
 		if (replyEnd !== undefined) {
 			state.ownTimeMs.push(performance.now() - replyEnd - toolMs - (state.summaryWaitMs - waitAtReply));
 		}
@@ -156,12 +145,10 @@ async function agentSteps(
 			if (result !== undefined) {
 				call.result = capToolResult(result, toolResultBudget(budget));
 			}
-			if (noteCall(state.repeats, call.name, call.arguments, call.result) && !state.modelSummariesStopped) {
-				stopModelSummaries(
-					run,
-					state,
-					`right after a summary the agent called ${call.name} with the same arguments and got the same result ${REPEATS_AFTER_SUMMARY} times`,
-				);
+			const stopped = noteToolCall(state.fit, call.name, call.arguments, call.result);
+			if (stopped) {
+				log().info(`loop breaker: ${stopped}`);
+				stream.markdown(`\n\n*${loopBreakerNotice(stopped)}*\n\n`);
 			}
 		}
 		addActiveRound(state, round);
@@ -195,164 +182,105 @@ function capToolResult(text: string, maxTokens: number): string {
 }
 
 /**
- * Cheap-first compaction (longhaul.maskOldToolResults): replaces old tool results outside the
- * rounds the planner keeps verbatim with one-line placeholders. False when it masked nothing
- * (nothing left, or the older rounds would stay too large to summarize later): summarize then.
- */
-function maskOlderResults(run: AgentRun, state: RequestState, budget: PromptBudget, overflowTokens: number): boolean {
-	const masked = maskForOverflow(state.conversation, run.settings.summarizationMode, countTokens, budget.messages, overflowTokens);
-	if (masked.maskedCalls === 0) {
-		if (masked.declined) log().info(`masking declined (${masked.declined}): ${masked.olderPartTokens} tokens in the older rounds`);
-		return false;
-	}
-	state.conversation = masked.conversation;
-	state.masking.maskings++;
-	state.masking.maskedResults += masked.maskedCalls;
-	state.masking.freedTokens += masked.freedTokens;
-	log().info(
-		`masking: ${masked.maskedCalls} older tool results (${masked.duplicateCalls} duplicates), ${masked.freedTokens} tokens freed, ${masked.keptRoundCount} rounds kept intact`,
-	);
-	run.stream.markdown(
-		`\n\n*Replaced ${masked.maskedCalls} older tool result${masked.maskedCalls === 1 ? '' : 's'} with short placeholders (about ${masked.freedTokens} tokens) instead of summarizing; the agent can run those calls again if it needs them.*\n\n`,
-	);
-	return true;
-}
-
-/** The loop breaker: no more summaries from the model in this request; truncation takes over. */
-function stopModelSummaries(run: AgentRun, state: RequestState, why: string): void {
-	state.modelSummariesStopped = why;
-	log().info(`loop breaker: ${why}`);
-	run.stream.markdown(
-		`\n\n*Loop breaker: ${why}. Longhaul stops summarizing with the model for this request and removes the oldest tool results instead when the window fills.*\n\n`,
-	);
-}
-
-/**
- * Renders the agent prompt, summarizing when it does not fit: first with a summary prepared in
- * the background, if one is ready and still right, then with the model, at most
- * {@link MAX_COMPACTIONS_PER_RENDER} times. When that does not make it fit (the loop breaker then
- * stops model summaries for the rest of the request), or no summary can be made, old tool results
- * are removed deterministically and the user is told. Never loops. A prompt that fits but passes
- * the background threshold starts preparing the next summary.
+ * Renders the agent prompt, making it fit with the overflow pipeline (fitPrompt) when it does not:
+ * masking, a summary prepared in the background, summaries from the model, then deterministic
+ * truncation. The user is told what happened; a prompt that cannot fit at all throws
+ * PromptTooLargeError. A prompt that fits but passes the background threshold starts preparing
+ * the next summary.
  */
 async function renderFitting(
 	run: AgentRun,
 	state: RequestState,
-	budget: PromptBudget,
-	input: () => AgentRenderInput,
+	summarizer: SummarizerContext,
+	input: (conversation: Conversation) => AgentRenderInput,
 	background: BackgroundSummarizer,
 ): Promise<RenderedPrompt> {
-	let compactions = 0;
-	let modelSummaries = 0;
-	let narrowed = 0;
-	for (;;) {
+	const { budget } = summarizer;
+	const summarize = modelSummarizer(summarizer);
+	const waited = async <T>(pending: Promise<T>): Promise<T> => {
+		const start = performance.now();
 		try {
-			const rendered = await renderAgent(input(), budget.messages);
-			const threshold = run.settings.backgroundSummarizationThreshold;
-			if (threshold > 0 && !state.modelSummariesStopped && rendered.tokenCount >= threshold * budget.messages) {
-				background.start(state);
-			}
-			return rendered;
-		} catch (error) {
-			if (!isBudgetExceeded(error)) {
-				throw error;
-			}
+			return await pending;
+		} finally {
+			state.summaryWaitMs += performance.now() - start;
 		}
-		// The whole prompt's size, measured at most once per overflow: every step below that
-		// changes the conversation starts the loop over.
-		let needed: number | undefined;
-		const measure = async () => (needed ??= (await measureAgent(input())).tokenCount);
-		if (run.settings.maskOldToolResults && maskOlderResults(run, state, budget, (await measure()) - budget.messages)) {
-			continue;
-		}
-		const compaction: CompactionContext = {
-			model: run.request.model,
-			budget,
-			mode: run.settings.summarizationMode,
-			currentRequest: run.request.prompt,
-			stream: run.stream,
-			token: run.token,
-			reason: 'overflow',
-		};
-		// A summary prepared in the background is used first; it may be older than the overflow, so
-		// it does not count as one of the attempts that must bring the prompt under budget.
-		const waitStart = performance.now();
-		const prepared = background.running ? await background.takeAtOverflow(state) : undefined;
-		state.summaryWaitMs += performance.now() - waitStart;
-		if (run.token.isCancellationRequested) {
-			throw new vscode.CancellationError();
-		}
-		if (prepared) {
-			attachSummary(state, prepared, run.stream, ' Prepared in the background.');
-			noteSummary(state.repeats);
-			continue;
-		}
-		if (!state.modelSummariesStopped && compactions < MAX_COMPACTIONS_PER_RENDER) {
-			compactions++;
-			const compactStart = performance.now();
-			const outcome = await compact(state, compaction);
-			state.summaryWaitMs += performance.now() - compactStart;
-			if (run.token.isCancellationRequested) {
-				throw new vscode.CancellationError();
-			}
-			if (outcome.kind === 'summarized') {
-				noteSummary(state.repeats);
-				if (outcome.narrowed && narrowed < MAX_NARROWED_PER_RENDER) {
-					narrowed++;
-					compactions--;
-				} else {
-					modelSummaries++;
+	};
+	const result = await fitPrompt<RenderedPrompt>(
+		state.conversation,
+		state.fit,
+		{
+			render: async conversation => {
+				try {
+					return { fits: true, prompt: await renderAgent(input(conversation), budget.messages) };
+				} catch (error) {
+					if (isBudgetExceeded(error)) return { fits: false };
+					throw error;
 				}
-				continue;
-			}
-			if (outcome.kind === 'failed') {
-				run.stream.markdown(
-					'\n\n*The conversation could not be summarized (' +
-						outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ') +
-						'); removing the oldest tool results instead.*\n\n',
-				);
-			}
-			compactions = MAX_COMPACTIONS_PER_RENDER;
-		} else if (!state.modelSummariesStopped && modelSummaries >= MAX_COMPACTIONS_PER_RENDER) {
-			stopModelSummaries(run, state, `${MAX_COMPACTIONS_PER_RENDER} summaries in a row did not make the prompt fit`);
-		}
-		truncate(run, state, await measure(), budget);
+			},
+			measure: async conversation => (await measureAgent(input(conversation))).tokenCount,
+			showsLedger: () => state.ledgerShown !== undefined,
+			takePrepared: conversation => waited(background.takeAtOverflow(conversation)),
+			summarize: (conversation, plan) => {
+				run.stream.progress('Summarizing conversation history…');
+				return waited(summarize(conversation, plan));
+			},
+			countTokens,
+			isCancelled: () => run.token.isCancellationRequested,
+			cancellationError: () => new vscode.CancellationError(),
+		},
+		{ mode: run.settings.summarizationMode, messageBudget: budget.messages, maskOldToolResults: run.settings.maskOldToolResults },
+	);
+	state.conversation = result.conversation;
+	for (const event of result.events) {
+		record(state, event);
+		const notice = fitNotice(event);
+		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
 	}
+	if (result.kind === 'refused') {
+		throw new PromptTooLargeError(result.neededTokens, budget.messages, budget.toolTokens);
+	}
+	const threshold = run.settings.backgroundSummarizationThreshold;
+	if (threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
+		background.start(state.conversation);
+	}
+	return result.prompt;
 }
 
-/**
- * Deterministic truncation, for when no model summary helps: removes the oldest tool results;
- * when none are left, drops the rounds the planner would summarize (keeping every earlier summary
- * and saying so in the prompt); then leaves the done-ledger out. Throws PromptTooLargeError when
- * none of that frees anything.
- */
-function truncate(run: AgentRun, state: RequestState, needed: number, budget: PromptBudget): void {
-	const shed = elideOldestToolResults(state.conversation, needed - budget.messages + Math.ceil(budget.messages * 0.05), countTokens);
-	if (shed.elidedCalls > 0) {
-		state.conversation = shed.conversation;
-		run.stream.markdown(
-			`\n\n*Removed ${shed.elidedCalls} old tool result${shed.elidedCalls === 1 ? '' : 's'} (about ${shed.shedTokens} tokens) to fit the context window.*\n\n`,
-		);
-		log().info(`truncation: elided ${shed.elidedCalls} tool results, ${shed.shedTokens} tokens`);
-		return;
-	}
-	const dropped = dropOlderRounds(state.conversation);
-	if (!dropped) {
-		if (state.ledgerShown && !state.ledgerSuspended) {
-			// Nothing older is left to remove: the ledger goes before the request is refused.
-			state.ledgerSuspended = true;
-			state.ledgerShown = undefined;
+/** What one step of the pipeline changes in the request's record, and its log line. */
+function record(state: RequestState, event: FitEvent): void {
+	switch (event.kind) {
+		case 'masked':
+			state.masking.maskings++;
+			state.masking.maskedResults += event.maskedCalls;
+			state.masking.freedTokens += event.freedTokens;
+			log().info(
+				`masking: ${event.maskedCalls} older tool results (${event.duplicateCalls} duplicates), ${event.freedTokens} tokens freed, ${event.keptRoundCount} rounds kept intact`,
+			);
+			break;
+		case 'mask-declined':
+			log().info(`masking declined (${event.reason}): ${event.olderPartTokens} tokens in the older rounds`);
+			break;
+		case 'summarized':
+			state.newSummaries.push({ roundId: event.prepared.plan.anchorRoundId, text: event.prepared.summary });
+			state.summarizations++;
+			if (event.source === 'model') logSummary('overflow', event.prepared);
+			break;
+		case 'summary-failed':
+			logSummary('overflow', event.prepared);
+			break;
+		case 'loop-breaker':
+			log().info(`loop breaker: ${event.why}`);
+			break;
+		case 'elided':
+			log().info(`truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`);
+			break;
+		case 'dropped':
+			state.newSummaries.push({ roundId: event.plan.anchorRoundId, text: event.text });
+			state.droppedRounds += event.plan.summarizeRoundIds.length;
+			log().info(`truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`);
+			break;
+		case 'ledger-off':
 			log().info('truncation: done-ledger left out of this request');
-			return;
-		}
-		throw new PromptTooLargeError(needed, budget.messages, budget.toolTokens);
+			break;
 	}
-	const count = dropped.plan.summarizeRoundIds.length;
-	state.conversation = dropped.conversation;
-	state.newSummaries.push({ roundId: dropped.plan.anchorRoundId, text: dropped.text });
-	state.droppedRounds += count;
-	run.stream.markdown(
-		`\n\n*Removed ${count} older round${count === 1 ? '' : 's'} without a summary to fit the context window; earlier summaries are kept.*\n\n`,
-	);
-	log().info(`truncation: dropped ${count} rounds without a summary`);
 }

@@ -2,10 +2,11 @@
 // of the older part is prepared while the agent keeps working, and used at the first render that
 // overflows, if it still fits the conversation. One job at a time; cancelled with the request.
 import * as vscode from 'vscode';
+import type { Conversation } from '../common/conversation/conversation';
+import { makeSummary, type PreparedSummary } from '../common/fitting/preparedSummary';
 import { summaryPlanApplicability } from '../common/planning/summaryApplicability';
-import { canPlan, prepareSummary, type CompactionContext, type PreparedSummary } from './compaction';
+import { logSummary, modelSummarizer, planWithStats, type SummarizerContext } from './compaction';
 import { log } from './log';
-import type { RequestState } from './requestState';
 
 export interface BackgroundStats {
 	started: number;
@@ -35,20 +36,19 @@ export class BackgroundSummarizer implements vscode.Disposable {
 	private readonly source = new vscode.CancellationTokenSource();
 
 	constructor(
-		private readonly ctx: Omit<CompactionContext, 'stream' | 'token' | 'reason'>,
-		requestToken: vscode.CancellationToken,
+		private readonly ctx: SummarizerContext,
 		readonly stats: BackgroundStats,
 	) {
-		this.requestCancel = requestToken.onCancellationRequested(() => this.source.cancel());
+		this.requestCancel = ctx.token.onCancellationRequested(() => this.source.cancel());
 	}
 
-	get running(): boolean {
-		return this.job !== undefined;
-	}
-
-	/** Starts preparing the summary of `state`'s conversation unless a job is already under way. */
-	start(state: RequestState): void {
-		if (this.job || this.source.token.isCancellationRequested || !canPlan(state.conversation, this.ctx.mode)) {
+	/** Starts preparing the summary of `conversation` unless a job is already under way. */
+	start(conversation: Conversation): void {
+		if (this.job || this.source.token.isCancellationRequested) {
+			return;
+		}
+		const plan = planWithStats(conversation, this.ctx.mode);
+		if (!plan) {
 			return;
 		}
 		const source = new vscode.CancellationTokenSource();
@@ -56,7 +56,11 @@ export class BackgroundSummarizer implements vscode.Disposable {
 		const job: Job = {
 			source,
 			ready: false,
-			done: prepareSummary(state.conversation, { ...this.ctx, token: source.token, reason: 'background' })
+			done: makeSummary(conversation, plan, modelSummarizer(this.ctx, source.token))
+				.then(prepared => {
+					logSummary('background', prepared);
+					return prepared;
+				})
 				.catch(error => {
 					if (!(error instanceof vscode.CancellationError)) {
 						log().info(`background summarization failed: ${error instanceof Error ? error.name : 'error'}`);
@@ -77,7 +81,7 @@ export class BackgroundSummarizer implements vscode.Disposable {
 	 * At an overflow: the prepared summary if there is one and it still fits the conversation
 	 * (waiting for a job under way), otherwise undefined and the caller summarizes now.
 	 */
-	async takeAtOverflow(state: RequestState): Promise<(PreparedSummary & { summary: string }) | undefined> {
+	async takeAtOverflow(conversation: Conversation): Promise<PreparedSummary | undefined> {
 		const job = this.job;
 		if (!job) {
 			return undefined;
@@ -91,28 +95,23 @@ export class BackgroundSummarizer implements vscode.Disposable {
 			this.stats.discarded++;
 			return undefined;
 		}
-		const applicable = summaryPlanApplicability(state.conversation, prepared.plan);
+		const applicable = summaryPlanApplicability(conversation, prepared.plan);
 		if (!applicable.ok) {
 			this.stats.discarded++;
 			log().info(`background summary discarded: ${applicable.reason}`);
 			return undefined;
 		}
 		this.stats.used++;
-		return { ...prepared, summary: prepared.summary };
+		return prepared;
 	}
 
-	/** Drops a job whose summary can no longer be used (a summary was made in the foreground). */
-	discard(): void {
+	dispose(): void {
 		if (this.job) {
 			this.job.source.cancel();
 			this.job.source.dispose();
 			this.job = undefined;
 			this.stats.discarded++;
 		}
-	}
-
-	dispose(): void {
-		this.discard();
 		this.source.cancel();
 		this.source.dispose();
 		this.requestCancel.dispose();

@@ -4,7 +4,8 @@ import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedg
 import { encodeTurnRecord, rebuildConversation } from '../common/persistence/metadata';
 import { PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
 import type { HandledRequest } from './api';
-import { compact } from './compaction';
+import { compactNow } from './compaction';
+import { describePlan } from '../common/fitting/fitNotices';
 import { contextReport } from './contextReport';
 import { readChatHistory } from './historyReader';
 import { log } from './log';
@@ -117,7 +118,7 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 		masking: state.masking,
 		droppedRounds: state.droppedRounds,
 		ownTimeMs: timeSummary(state.ownTimeMs),
-		...(state.modelSummariesStopped ? { loopBreaker: state.modelSummariesStopped } : {}),
+		...(state.fit.modelSummariesStopped ? { loopBreaker: state.fit.modelSummariesStopped } : {}),
 	};
 	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
 }
@@ -148,22 +149,29 @@ async function handleRequest(
 			return resultFor(state, settings, undefined, false, false);
 		}
 		if (request.command === 'compact') {
-			const outcome = await compact(state, {
-				model: request.model,
-				budget: budgetFor(request.model, toChatTools(tools)),
-				mode: settings.summarizationMode,
-				currentRequest: '',
+			const outcome = await compactNow(
+				state.conversation,
+				{
+					model: request.model,
+					budget: budgetFor(request.model, toChatTools(tools)),
+					mode: settings.summarizationMode,
+					currentRequest: '',
+					token,
+					focus: request.prompt.trim() || undefined,
+				},
 				stream,
-				token,
-				focus: request.prompt.trim() || undefined,
-				reason: 'command',
-			});
+			);
 			if (outcome.kind === 'nothing-to-summarize') {
 				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
 			} else if (outcome.kind === 'failed') {
 				stream.markdown(
-					`The conversation could not be summarized (${outcome.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`,
+					`The conversation could not be summarized (${outcome.prepared.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`,
 				);
+			} else {
+				state.conversation = outcome.conversation;
+				state.newSummaries.push({ roundId: outcome.prepared.plan.anchorRoundId, text: outcome.prepared.summary });
+				state.summarizations++;
+				stream.markdown(`\n\n*${describePlan(outcome.prepared.plan)}*\n\n`);
 			}
 			return resultFor(state, settings, undefined, false, false);
 		}

@@ -1,7 +1,7 @@
 import type { Conversation, Round } from '../common/conversation/conversation';
 import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
-import { newRepeatTracker, type RepeatTracker } from '../common/fitting/loopBreaker';
+import { newFitSession, type FitSession } from '../common/fitting/fitSession';
 import { newBackgroundStats, type BackgroundStats } from './backgroundSummary';
 
 /** A summary made during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */
@@ -23,9 +23,8 @@ export interface RequestState {
 	summaryWaitMs: number;
 	/** Rounds dropped without a model summary (the last step of truncation). */
 	droppedRounds: number;
-	/** Set when the loop breaker stopped summarizing with the model for this request: why. */
-	modelSummariesStopped?: string;
-	readonly repeats: RepeatTracker;
+	/** The overflow pipeline's memory for this request: loop breaker, ledger left out. */
+	readonly fit: FitSession;
 	readonly background: BackgroundStats;
 	/** Cheap-first compaction in this request (longhaul.maskOldToolResults). */
 	readonly masking: { maskings: number; maskedResults: number; freedTokens: number };
@@ -33,8 +32,6 @@ export interface RequestState {
 	ledger: DoneLedger;
 	/** The ledger text the prompts of this request show, re-rendered at each new summary. */
 	ledgerShown?: LedgerForPrompt;
-	/** The ledger is left out for the rest of the request: nothing else was left to remove. */
-	ledgerSuspended?: boolean;
 }
 
 export function newRequestState(past: Conversation, ledger: DoneLedger): RequestState {
@@ -48,7 +45,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		droppedRounds: 0,
 		ownTimeMs: [],
 		summaryWaitMs: 0,
-		repeats: newRepeatTracker(),
+		fit: newFitSession(),
 		background: newBackgroundStats(),
 		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
 		ledger,

@@ -3,7 +3,7 @@
 import type { Conversation } from '../conversation/conversation';
 import { planHalfContext } from './halfContextPlanner';
 import { planLegacy } from './legacyPlanner';
-import type { SummarizationMode, SummarizationPlan } from './plan';
+import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from './plan';
 import type { PlanOptions } from './planParts';
 
 export { applySummary, UnknownRoundError } from '../summaries/applySummary';
@@ -17,4 +17,18 @@ export type { PlanOptions } from './planParts';
  */
 export function planSummarization(conversation: Conversation, mode: SummarizationMode, options?: PlanOptions): SummarizationPlan {
 	return mode === 'half-context' ? planHalfContext(conversation, options) : planLegacy(conversation, options);
+}
+
+/**
+ * The same decision with "nothing to summarize" (fallback level 3) as a value: undefined. The one
+ * place the planners' NothingToSummarizeError is turned into data; everything that only needs to
+ * know whether there is a plan calls this.
+ */
+export function planOrNothing(conversation: Conversation, mode: SummarizationMode, options?: PlanOptions): SummarizationPlan | undefined {
+	try {
+		return planSummarization(conversation, mode, options);
+	} catch (error) {
+		if (error instanceof NothingToSummarizeError) return undefined;
+		throw error;
+	}
 }

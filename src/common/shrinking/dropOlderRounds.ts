@@ -4,8 +4,8 @@
 // summary word for word (seed 004: a summary is never silently lost) and a note saying what was
 // removed. Stored like any summary, so later requests do not bring the dropped rounds back.
 import type { Conversation } from '../conversation/conversation';
-import { NothingToSummarizeError, type SummarizationPlan } from '../planning/plan';
-import { applySummary, planSummarization } from '../planning/planners';
+import type { SummarizationPlan } from '../planning/plan';
+import { applySummary, planOrNothing } from '../planning/planners';
 
 export interface DroppedRounds {
 	readonly conversation: Conversation;
@@ -25,13 +25,8 @@ export function droppedRoundsNote(count: number): string {
  * note). Undefined when there is nothing to drop. Never mutates its input.
  */
 export function dropOlderRounds(conversation: Conversation): DroppedRounds | undefined {
-	let plan: SummarizationPlan;
-	try {
-		plan = planSummarization(conversation, 'half-context');
-	} catch (error) {
-		if (error instanceof NothingToSummarizeError) return undefined;
-		throw error;
-	}
+	const plan = planOrNothing(conversation, 'half-context');
+	if (!plan) return undefined;
 	const note = droppedRoundsNote(plan.summarizeRoundIds.length);
 	const text = plan.previousSummary ? `${plan.previousSummary.text}\n\n${note}` : note;
 	return { conversation: applySummary(conversation, plan.anchorRoundId, text), plan, text };

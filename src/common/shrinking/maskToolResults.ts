@@ -17,8 +17,8 @@
 //   else summarize as before.
 import type { Conversation } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
-import { NothingToSummarizeError, type SummarizationMode } from '../planning/plan';
-import { planSummarization } from '../planning/planners';
+import type { SummarizationMode } from '../planning/plan';
+import { planOrNothing } from '../planning/planners';
 import { roundTokens } from '../tokens/roundTokens';
 import { duplicatePlaceholder, isPlaceholderResult, maskedPlaceholder } from './toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements, type ResultSlot } from './toolResultReplacement';
@@ -85,16 +85,12 @@ export function maskOldToolResults(
 ): MaskResult {
 	const flat = flattenRounds(conversation);
 	const from = newestSummaryIndex(flat) + 1;
-	let keptRoundCount: number;
-	try {
-		keptRoundCount = planSummarization(conversation, mode).keepRoundIds.length;
-	} catch (error) {
-		if (!(error instanceof NothingToSummarizeError)) {
-			throw error;
-		}
+	const plan = planOrNothing(conversation, mode);
+	if (!plan) {
 		// The planner would summarize nothing: every unsummarized round is kept verbatim.
 		return { conversation, maskedCalls: 0, duplicateCalls: 0, freedTokens: 0, keptRoundCount: flat.length - from, olderPartTokens: 0 };
 	}
+	const keptRoundCount = plan.keepRoundIds.length;
 	const to = flat.length - keptRoundCount;
 	let olderPartTokens = 0;
 	for (let i = from; i < to; i++) {

@@ -1,0 +1,37 @@
+// What the user reads in the chat about each step of the overflow pipeline (fitPrompt.ts).
+import type { SummarizationPlan } from '../planning/plan';
+import type { FitEvent } from './fitPrompt';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** One line that says what a summarization did. */
+export function describePlan(plan: SummarizationPlan): string {
+	const fallback = plan.fallbackReason ? `, fell back to legacy: ${plan.fallbackReason}` : '';
+	const { summarizedRoundCount: s, keptRoundCount: k } = plan.stats;
+	return `Summarized ${plural(s, 'older round')}, kept ${plural(k, 'recent round')} verbatim (${plan.mode}${fallback}).`;
+}
+
+export function loopBreakerNotice(why: string): string {
+	return `Loop breaker: ${why}. Longhaul stops summarizing with the model for this request and removes the oldest tool results instead when the window fills.`;
+}
+
+/** The chat line for an event, without emphasis; undefined for events the user is not told about. */
+export function fitNotice(event: FitEvent): string | undefined {
+	switch (event.kind) {
+		case 'masked':
+			return `Replaced ${plural(event.maskedCalls, 'older tool result')} with short placeholders (about ${event.freedTokens} tokens) instead of summarizing; the agent can run those calls again if it needs them.`;
+		case 'summarized':
+			return describePlan(event.prepared.plan) + (event.source === 'prepared' ? ' Prepared in the background.' : '');
+		case 'summary-failed':
+			return `The conversation could not be summarized (${event.prepared.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}); removing the oldest tool results instead.`;
+		case 'loop-breaker':
+			return loopBreakerNotice(event.why);
+		case 'elided':
+			return `Removed ${plural(event.calls, 'old tool result')} (about ${event.freedTokens} tokens) to fit the context window.`;
+		case 'dropped':
+			return `Removed ${plural(event.plan.summarizeRoundIds.length, 'older round')} without a summary to fit the context window; earlier summaries are kept.`;
+		case 'mask-declined':
+		case 'ledger-off':
+			return undefined;
+	}
+}

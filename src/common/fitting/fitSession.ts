@@ -1,0 +1,26 @@
+// What the overflow pipeline (fitPrompt.ts) remembers for the length of one chat request: the
+// loop breaker's watch on repeated calls, whether it has stopped model summaries, and whether the
+// done-ledger was left out. A new request starts with a new session.
+import { newRepeatTracker, noteCall, REPEATS_AFTER_SUMMARY, type RepeatTracker } from './loopBreaker';
+
+export interface FitSession {
+	readonly repeats: RepeatTracker;
+	/** Set when the loop breaker stopped summarizing with the model for this request: why. */
+	modelSummariesStopped?: string;
+	/** The done-ledger is left out for the rest of the request: nothing else was left to remove. */
+	ledgerSuspended: boolean;
+}
+
+export function newFitSession(): FitSession {
+	return { repeats: newRepeatTracker(), ledgerSuspended: false };
+}
+
+/**
+ * Records a finished tool call; when it is the third identical call with an identical result right
+ * after a summary, stops model summaries for the request and returns why (once).
+ */
+export function noteToolCall(session: FitSession, name: string, args: string, result: string | undefined): string | undefined {
+	if (!noteCall(session.repeats, name, args, result) || session.modelSummariesStopped) return undefined;
+	session.modelSummariesStopped = `right after a summary the agent called ${name} with the same arguments and got the same result ${REPEATS_AFTER_SUMMARY} times`;
+	return session.modelSummariesStopped;
+}

@@ -1,0 +1,136 @@
+// The layering rules of src/, checked on the source text: no import circles (a file never imports
+// one that imports it back, directly or through others), and src/common/ stays pure TypeScript
+// that knows nothing of vscode, the prompts, the agent or the tools.
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = resolve(__dirname, '../../..');
+const src = join(root, 'src');
+
+function sources(dir: string): string[] {
+	return readdirSync(dir).flatMap(name => {
+		const path = join(dir, name);
+		return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(name) ? [path] : [];
+	});
+}
+
+/** Every module specifier a file imports or re-exports, type-only imports included. */
+function specifiers(source: string): string[] {
+	// Comments may mention imports; whole-line and block comments are dropped first.
+	const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+	const found: string[] = [];
+	for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]/g)) found.push(m[1]);
+	for (const m of text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) found.push(m[1]);
+	for (const m of text.matchAll(/\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]);
+	return found;
+}
+
+function resolveLocal(from: string, spec: string): string | undefined {
+	if (!spec.startsWith('.')) return undefined;
+	const base = resolve(dirname(from), spec);
+	for (const candidate of [base + '.ts', base + '.tsx', join(base, 'index.ts'), join(base, 'index.tsx'), base]) {
+		if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+	}
+	throw new Error(`${relative(root, from)} imports ${spec}, which does not exist`);
+}
+
+const files = sources(src);
+const graph = new Map(files.map(file => [file, specifiers(readFileSync(file, 'utf8'))]));
+
+/** The import graph of src/ as edges between files. */
+function importEdges(): Map<string, string[]> {
+	return new Map([...graph].map(([file, specs]) => [file, specs.map(s => resolveLocal(file, s)).filter((f): f is string => f !== undefined)]));
+}
+
+describe('architecture of src/', () => {
+	it('has no import circles', () => {
+		assert.deepEqual(
+			findCircles(importEdges()).map(c => c.map(f => relative(root, f))),
+			[],
+		);
+	});
+
+	it('finds a circle when there is one (the check itself works)', () => {
+		assert.deepEqual(
+			findCircles(
+				new Map([
+					['a', ['b']],
+					['b', ['c']],
+					['c', ['a']],
+					['d', ['a']],
+				]),
+			).map(c => c.sort()),
+			[['a', 'b', 'c']],
+		);
+		assert.deepEqual(findCircles(new Map([['self', ['self']]])), [['self']]);
+		assert.deepEqual(
+			findCircles(
+				new Map([
+					['a', ['b']],
+					['b', []],
+				]),
+			),
+			[],
+		);
+	});
+
+	it('keeps src/common free of vscode and of the layers above it', () => {
+		const offenders: string[] = [];
+		for (const [file, specs] of graph) {
+			if (!file.startsWith(join(src, 'common') + '/')) continue;
+			for (const spec of specs) {
+				const target = resolveLocal(file, spec);
+				if (spec === 'vscode' || (target && !target.startsWith(join(src, 'common') + '/'))) offenders.push(`${relative(root, file)} → ${spec}`);
+			}
+		}
+		assert.deepEqual(offenders, []);
+	});
+
+	it('keeps src/prompts free of vscode and of the agent and tools', () => {
+		const offenders: string[] = [];
+		for (const [file, specs] of graph) {
+			if (!file.startsWith(join(src, 'prompts') + '/')) continue;
+			for (const spec of specs) {
+				if (spec === 'vscode' || /\/(agent|tools)\//.test(spec)) offenders.push(`${relative(root, file)} → ${spec}`);
+			}
+		}
+		assert.deepEqual(offenders, []);
+	});
+});
+
+/** Strongly connected components with more than one member, or a member that imports itself (Tarjan). */
+function findCircles(edges: Map<string, string[]>): string[][] {
+	const found: string[][] = [];
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const onStack = new Set<string>();
+	let next = 0;
+	const visit = (node: string) => {
+		index.set(node, next);
+		low.set(node, next++);
+		stack.push(node);
+		onStack.add(node);
+		for (const to of edges.get(node) ?? []) {
+			if (!index.has(to)) {
+				visit(to);
+				low.set(node, Math.min(low.get(node)!, low.get(to)!));
+			} else if (onStack.has(to)) {
+				low.set(node, Math.min(low.get(node)!, index.get(to)!));
+			}
+		}
+		if (low.get(node) === index.get(node)) {
+			const component: string[] = [];
+			let member: string;
+			do {
+				member = stack.pop()!;
+				onStack.delete(member);
+				component.push(member);
+			} while (member !== node);
+			if (component.length > 1 || (edges.get(node) ?? []).includes(node)) found.push(component);
+		}
+	};
+	for (const node of edges.keys()) if (!index.has(node)) visit(node);
+	return found;
+}

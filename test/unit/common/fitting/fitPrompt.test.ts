@@ -1,0 +1,213 @@
+// The overflow pipeline driven with fakes: a prompt whose size is the characters it shows, a
+// summarizer that answers what the test says, and a cancellation switch.
+import * as assert from 'node:assert/strict';
+import type { Conversation, Round } from '../../../../src/common/conversation/conversation';
+import { flattenRounds, newestSummaryIndex } from '../../../../src/common/conversation/flatten';
+import { fitPrompt, NARROWED_SUMMARIES, SUMMARY_ATTEMPTS, type FitEvent, type FitSteps } from '../../../../src/common/fitting/fitPrompt';
+import { newFitSession, type FitSession } from '../../../../src/common/fitting/fitSession';
+import type { PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
+import { planOrNothing } from '../../../../src/common/planning/planners';
+import type { SummarizationPlan } from '../../../../src/common/planning/plan';
+import type { SummaryFlowResult } from '../../../../src/common/summaries/summarizationFlow';
+
+const LEDGER = 200;
+
+function round(id: string, resultChars: number): Round {
+	return { id, response: `r ${id}`, toolCalls: [{ id: `c-${id}`, name: 'read', arguments: `{"p":"${id}"}`, result: 'x'.repeat(resultChars) }] };
+}
+
+function conversationOf(rounds: number, resultChars: number): Conversation {
+	return { turns: [], activeRounds: Array.from({ length: rounds }, (_, i) => round(`a${i}`, resultChars)) };
+}
+
+/** The fake prompt's size: the newest summary and every round after it, in characters, plus the ledger while shown. */
+function size(conversation: Conversation, session: FitSession): number {
+	const flat = flattenRounds(conversation);
+	const from = newestSummaryIndex(flat);
+	let total = from >= 0 ? (flat[from].round.summary ?? '').length : 0;
+	for (const { round: r } of flat.slice(from + 1)) {
+		total += r.response.length + r.toolCalls.reduce((s, c) => s + c.arguments.length + (c.result ?? '').length, 0);
+	}
+	return total + (session.ledgerSuspended || from < 0 ? 0 : LEDGER);
+}
+
+interface Harness {
+	readonly calls: string[];
+	cancelled: boolean;
+	/** What the summarizer answers for each plan; default a 20-character summary. */
+	answer: (plan: SummarizationPlan) => SummaryFlowResult;
+	prepared?: PreparedSummary;
+	/** Cancel the request while this step is under way. */
+	cancelDuring?: string;
+}
+
+function harness(budget: number, session: FitSession): { h: Harness; steps: FitSteps<number> } {
+	const h: Harness = {
+		calls: [],
+		cancelled: false,
+		answer: () => ({ summary: 'S'.repeat(20), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] }),
+	};
+	const step = async <T>(name: string, value: () => T): Promise<T> => {
+		h.calls.push(name);
+		await Promise.resolve();
+		if (h.cancelDuring === name) h.cancelled = true;
+		return value();
+	};
+	const steps: FitSteps<number> = {
+		render: c => step('render', () => (size(c, session) <= budget ? { fits: true as const, prompt: size(c, session) } : { fits: false as const })),
+		measure: c => step('measure', () => size(c, session)),
+		showsLedger: c => newestSummaryIndex(flattenRounds(c)) >= 0,
+		takePrepared: () => step('takePrepared', () => h.prepared),
+		summarize: (_c, plan) => step('summarize', () => h.answer(plan)),
+		countTokens: text => text.length,
+		isCancelled: () => h.cancelled,
+		cancellationError: () => new Error('cancelled'),
+	};
+	return { h, steps };
+}
+
+const kinds = (events: readonly FitEvent[]) => events.map(e => e.kind);
+
+describe('fitPrompt: the overflow pipeline', () => {
+	it('returns the prompt untouched when it fits, without measuring', async () => {
+		const session = newFitSession();
+		const { h, steps } = harness(10_000, session);
+		const start = conversationOf(4, 100);
+		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: 10_000, maskOldToolResults: true });
+		assert.equal(result.kind, 'fits');
+		assert.equal(result.conversation, start);
+		assert.deepEqual(h.calls, ['render']);
+		assert.deepEqual(result.events, []);
+	});
+
+	it('overflow → mask → fits: masking first, no summary asked for', async () => {
+		const session = newFitSession();
+		const start = conversationOf(10, 300);
+		const budget = size(start, session) - 500;
+		const { h, steps } = harness(budget, session);
+		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: true });
+		assert.equal(result.kind, 'fits');
+		assert.deepEqual(kinds(result.events), ['masked']);
+		assert.ok(!h.calls.includes('summarize'));
+		assert.deepEqual(
+			h.calls.filter(c => c === 'measure'),
+			['measure'],
+			'measured once for the one overflow',
+		);
+		const masked = result.events[0] as Extract<FitEvent, { kind: 'masked' }>;
+		assert.ok(masked.freedTokens >= 500, `freed ${masked.freedTokens}`);
+		assert.ok(result.kind === 'fits' && result.prompt <= budget);
+	});
+
+	it('uses a prepared summary first, and it does not count as an attempt', async () => {
+		const session = newFitSession();
+		const start = conversationOf(8, 300);
+		const budget = size(start, session) - 200;
+		const { h, steps } = harness(budget, session);
+		const plan = planOrNothing(start, 'half-context')!;
+		h.prepared = { plan, attempts: [], summary: 'PREPARED', narrowed: false, plannedRoundCount: plan.summarizeRoundIds.length, durationMs: 1 };
+		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false });
+		assert.equal(result.kind, 'fits');
+		assert.deepEqual(kinds(result.events), ['summarized']);
+		const event = result.events[0] as Extract<FitEvent, { kind: 'summarized' }>;
+		assert.equal(event.source, 'prepared');
+		assert.ok(!h.calls.includes('summarize'));
+		assert.equal(result.conversation.activeRounds.find(r => r.id === plan.anchorRoundId)?.summary, 'PREPARED');
+		assert.equal(start.activeRounds.find(r => r.id === plan.anchorRoundId)?.summary, undefined, 'the input is not changed');
+		assert.equal(session.repeats.watchedLeft > 0, true, 'the loop breaker watches calls after the summary');
+	});
+
+	it('two model summaries that do not fit → loop breaker → elision', async () => {
+		const session = newFitSession();
+		const start = conversationOf(16, 300);
+		// Summaries that are as large as what they replace free nothing.
+		const budget = 1_500;
+		const { h, steps } = harness(budget, session);
+		h.answer = plan => ({ summary: 'S'.repeat(plan.summarizeRoundIds.length * 300), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] });
+		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false });
+		const seen = kinds(result.events);
+		assert.deepEqual(seen.slice(0, SUMMARY_ATTEMPTS + 2), ['summarized', 'summarized', 'loop-breaker', 'elided']);
+		assert.equal(h.calls.filter(c => c === 'summarize').length, SUMMARY_ATTEMPTS);
+		assert.match(session.modelSummariesStopped ?? '', /did not make the prompt fit/);
+		assert.ok(!seen.slice(SUMMARY_ATTEMPTS + 1).includes('summarized'), 'no model summary after the loop breaker');
+	});
+
+	it('a failed summary leaves the conversation as it was and truncation takes over', async () => {
+		const session = newFitSession();
+		const start = conversationOf(8, 300);
+		const budget = size(start, session) - 400;
+		const { h, steps } = harness(budget, session);
+		h.answer = () => ({
+			attempts: [
+				{ mode: 'full', outcome: 'model-error' },
+				{ mode: 'simple', outcome: 'empty' },
+			],
+		});
+		const result = await fitPrompt(start, session, steps, { mode: 'legacy', messageBudget: budget, maskOldToolResults: false });
+		assert.equal(result.kind, 'fits');
+		assert.deepEqual(kinds(result.events), ['summary-failed', 'elided']);
+		assert.ok(
+			flattenRounds(result.conversation).every(f => f.round.summary === undefined),
+			'no summary attached',
+		);
+		assert.equal(session.modelSummariesStopped, undefined, 'a failure is not a loop');
+	});
+
+	it('nothing left → drop older rounds → ledger off → refusal, with the earlier summary kept', async () => {
+		const session = newFitSession();
+		// Rounds without tool results (nothing to elide) and long responses.
+		const rounds: Round[] = Array.from({ length: 6 }, (_, i) => ({ id: `a${i}`, response: 'y'.repeat(400), toolCalls: [] }));
+		rounds[0] = { ...rounds[0], summary: 'EARLIER' };
+		const start: Conversation = { turns: [], activeRounds: rounds };
+		const { h, steps } = harness(300, session);
+		session.modelSummariesStopped = 'stopped earlier in the request';
+		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: 300, maskOldToolResults: false });
+		assert.equal(result.kind, 'refused');
+		const seen = kinds(result.events);
+		assert.equal(seen.at(-1), 'ledger-off');
+		assert.ok(seen.includes('dropped'));
+		assert.ok(seen.indexOf('dropped') < seen.indexOf('ledger-off'));
+		assert.ok(!h.calls.includes('summarize'), 'the loop breaker had stopped model summaries');
+		const drop = result.events.find(e => e.kind === 'dropped') as Extract<FitEvent, { kind: 'dropped' }>;
+		assert.ok(drop.text.startsWith('EARLIER'), 'the earlier summary is carried word for word');
+		assert.ok(result.kind === 'refused' && result.neededTokens > 300);
+		assert.equal(session.ledgerSuspended, true);
+	});
+
+	it('narrowed summaries do not count as attempts, up to the bound', async () => {
+		const session = newFitSession();
+		const start = conversationOf(40, 300);
+		const budget = 2_000;
+		const { h, steps } = harness(budget, session);
+		// The summarizer prompt only takes two rounds at a time: every summary is narrowed.
+		h.answer = plan =>
+			plan.summarizeRoundIds.length > 2
+				? {
+						attempts: [
+							{ mode: 'full', outcome: 'prompt-too-large' },
+							{ mode: 'simple', outcome: 'prompt-too-large' },
+						],
+					}
+				: { summary: 'S'.repeat(20), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] };
+		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false });
+		const summaries = result.events.filter((e): e is Extract<FitEvent, { kind: 'summarized' }> => e.kind === 'summarized');
+		assert.ok(summaries.every(s => s.prepared.narrowed));
+		assert.equal(summaries.length, NARROWED_SUMMARIES + SUMMARY_ATTEMPTS, 'four narrowed for free, then two attempts');
+		assert.ok(kinds(result.events).includes('loop-breaker'));
+		assert.ok(h.calls.filter(c => c === 'summarize').length < 200, 'bounded');
+	});
+
+	for (const during of ['render', 'measure', 'takePrepared', 'summarize']) {
+		it(`cancellation during ${during} stops the pipeline with the caller's error`, async () => {
+			const session = newFitSession();
+			const start = conversationOf(8, 300);
+			const budget = size(start, session) - 400;
+			const { h, steps } = harness(budget, session);
+			h.cancelDuring = during;
+			// Masking is what measures before anything else changes the conversation.
+			const options = { mode: 'half-context' as const, messageBudget: budget, maskOldToolResults: during === 'measure' };
+			await assert.rejects(fitPrompt(start, session, steps, options), /cancelled/);
+			assert.equal(h.calls.at(-1), during, `nothing runs after ${during}`);
+		});
+	}
+});
