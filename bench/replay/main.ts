@@ -4,6 +4,9 @@
 // --no-ledger                        the product strategies without the done-ledger (default: with it, plus a
 //                                    ledger-off run of legacy and half-context for comparison)
 // --ledger-live                      the ledger rendered again for every request, not only at each summary
+// --model-token-ratio R              the stand-in model counts R× the local tokens and refuses a request over
+//                                    the window by its count; the product modes learn the ratio and recover
+// --no-calibration                   with --model-token-ratio: no sampled counts, only recovery from refusals
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
 // --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +18,7 @@ import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
 import { compareMasking, formatMasking } from './masking';
+import { formatRealModels, summarizeRealModels } from './realModels';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 
 export interface CliArgs {
@@ -27,6 +31,10 @@ export interface CliArgs {
 	readonly ledger: boolean;
 	/** --ledger-live: the ledger rendered again for every request instead of at each summary. */
 	readonly ledgerLive: boolean;
+	/** --model-token-ratio R (replay.ts ReplayOptions.modelTokenRatio). */
+	readonly modelTokenRatio?: number;
+	/** --no-calibration: the product modes do not sample the model's count. */
+	readonly calibrate: boolean;
 	readonly out: string;
 }
 
@@ -48,6 +56,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let json = false;
 	let ledger = true;
 	let ledgerLive = false;
+	let modelTokenRatio: number | undefined;
+	let calibrate = true;
 	let out = resolve('bench/results');
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -81,6 +91,16 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case '--ledger-live':
 				ledgerLive = true;
 				break;
+			case '--model-token-ratio': {
+				const v = value();
+				const r = Number(v);
+				if (!Number.isFinite(r) || r < 0.5 || r > 4) throw new UsageError(`--model-token-ratio: a number between 0.5 and 4, got "${v}"`);
+				modelTokenRatio = r;
+				break;
+			}
+			case '--no-calibration':
+				calibrate = false;
+				break;
 			case '--out':
 				out = resolve(value());
 				break;
@@ -91,7 +111,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (json && (!session || window === undefined || !strategy)) {
 		throw new UsageError('--json needs --session FILE, --window N and --strategy NAME');
 	}
-	return { corpus, session, window, strategy, json, out, ledger, ledgerLive };
+	if (!calibrate && modelTokenRatio === undefined) throw new UsageError('--no-calibration needs --model-token-ratio R');
+	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, modelTokenRatio, calibrate };
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -116,6 +137,11 @@ const COLUMNS: [string, keyof ReplayMetrics][] = [
 	['tok/new*', 'tokenizedPerNewTokenOutsideCompaction'],
 	['elided', 'elidedToolResults'],
 	['masked', 'maskedToolResults'],
+	['rej', 'modelRejections'],
+	['recov', 'recoveries'],
+	['cond', 'condensePasses'],
+	['tooLg', 'summaryTooLarge'],
+	['truncF', 'truncationsAfterFailedSummary'],
 ];
 
 function cell(v: unknown): string {
@@ -158,6 +184,8 @@ async function main(): Promise<number> {
 			strategy: strategies[0],
 			doneLedger: args.ledger,
 			ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary',
+			modelTokenRatio: args.modelTokenRatio,
+			calibrate: args.calibrate,
 		});
 		process.stdout.write(JSON.stringify(metrics) + '\n');
 		return 0;
@@ -179,11 +207,13 @@ async function main(): Promise<number> {
 					strategy,
 					doneLedger: args.ledger,
 					ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary',
+					modelTokenRatio: args.modelTokenRatio,
+					calibrate: args.calibrate,
 				});
 				// The done-ledger's effect: the same replay without it (bench/replay/continuity.ts).
 				const off =
 					args.ledger && (strategy === 'legacy' || strategy === 'half-context')
-						? await replaySession(session, { window, strategy, doneLedger: false })
+						? await replaySession(session, { window, strategy, doneLedger: false, modelTokenRatio: args.modelTokenRatio, calibrate: args.calibrate })
 						: undefined;
 				results.push(off ? { ...metrics, ledgerOff: ledgerOffComparison(off.metrics) } : metrics);
 				series.push({ strategy, window, records: perRequest });
@@ -206,6 +236,12 @@ async function main(): Promise<number> {
 	if (continuity.length) process.stdout.write(`\nContinuity after compaction (done-ledger on vs off, corpus):\n${formatContinuity(continuity)}\n`);
 	const masking = compareMasking(results);
 	if (masking.length) process.stdout.write(`\nCheap-first compaction (without → with masking, sums over the sessions):\n${formatMasking(masking)}\n`);
+	const realModels = summarizeRealModels(results);
+	if (realModels.length) {
+		process.stdout.write(
+			`\nReal models (refusals after recovery, overflows, truncations after a failed summary; sums over the sessions):\n${formatRealModels(realModels)}\n`,
+		);
+	}
 	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
 	if (full) {
 		const report = {
@@ -219,6 +255,9 @@ async function main(): Promise<number> {
 			targets,
 			continuity,
 			masking,
+			modelTokenRatio: args.modelTokenRatio ?? null,
+			calibrate: args.calibrate,
+			realModels,
 			results: sorted,
 		};
 		writeFileSync(join(args.out, 'latest.json'), JSON.stringify(report, null, 2) + '\n');

@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import { roundText, type Conversation } from '../common/conversation/conversation';
 import { layoutPrompt } from '../common/conversation/promptLayout';
-import { toolResultBudget } from '../common/tokens/budget';
+import { toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import { budgetFor } from './agentLoop';
 import { countTokens, measureAgent } from './promptRendering';
 import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
+import { UNCALIBRATED, calibrationRatio, type Calibration } from '../common/tokens/calibration';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */
 export async function contextReport(
@@ -17,9 +18,11 @@ export async function contextReport(
 	settings: LonghaulSettings,
 	toolsLeftOut: readonly string[] = [],
 	ledger?: DoneLedger,
+	calibration: Calibration = UNCALIBRATED,
 ): Promise<string> {
 	const chatTools = toChatTools(tools);
-	const budget = budgetFor(model, chatTools);
+	const ratio = calibrationRatio(calibration);
+	const budget = budgetFor(model, chatTools, ratio);
 	let summaries = 0;
 	let rounds = 0;
 	let roundCount = 0;
@@ -70,8 +73,20 @@ export async function contextReport(
 				]
 			: []),
 		...ledgerLines(settings, ledger, ledgerText),
+		calibrationLine(model, budget, calibration),
+		'',
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 	].join('\n');
+}
+
+/** The token ratio in use: how the local counts above relate to the model's own. */
+function calibrationLine(model: vscode.LanguageModelChat, budget: PromptBudget, calibration: Calibration): string {
+	const ratio = calibrationRatio(calibration);
+	const learned =
+		calibration.samples || calibration.rejections
+			? `learned from ${calibration.samples} comparison${calibration.samples === 1 ? '' : 's'} with the model's own count${calibration.rejections ? ` and ${calibration.rejections} refusal${calibration.rejections === 1 ? '' : 's'} as too long` : ''}`
+			: "nothing learned yet: Longhaul compares with the model's own count as the conversation goes";
+	return `**Token ratio:** ${ratio.toFixed(2)} model tokens per local token (${learned}). The window above is ${model.maxInputTokens.toLocaleString('en-US')} model tokens, ${budget.window.toLocaleString('en-US')} local ones.`;
 }
 
 /** What the done-ledger holds, and whether the next prompt shows it. */

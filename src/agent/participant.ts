@@ -2,10 +2,12 @@ import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
 import { encodeTurnRecord, rebuildConversation } from '../common/persistence/metadata';
-import { PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
+import { PromptRejectedError, PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
+import type { TokenCalibration } from './tokenCalibration';
 import type { HandledRequest } from './api';
 import { compactNow } from './compaction';
 import { describePlan } from '../common/fitting/fitNotices';
+import { describeAttemptsForUser } from '../common/summaries/summarizationFlow';
 import { contextReport } from './contextReport';
 import { readChatHistory } from './historyReader';
 import { log } from './log';
@@ -36,13 +38,25 @@ export interface LonghaulResultMetadata {
 	readonly masking: RequestState['masking'];
 	/** Why the loop breaker stopped model summaries in this request, if it did. */
 	readonly loopBreaker?: string;
+	/** Steps the provider rejected as too long and that went through after recounting. */
+	readonly recoveries: number;
+	/** Condense passes (a too-long summary shortened by the model) in this request. */
+	readonly condensePasses: number;
+	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
+	readonly truncationsAfterFailedSummary: number;
+	/** The model's tokens per local token (token calibration) at the start and end of the request, and when it changed. */
+	readonly tokenRatio: RequestState['tokenRatio'];
 }
 
-export function createParticipant(context: vscode.ExtensionContext, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
+export function createParticipant(
+	context: vscode.ExtensionContext,
+	calibration: TokenCalibration,
+	onHandled: (handled: HandledRequest) => void,
+): vscode.ChatParticipant {
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
 		let markdown = '';
 		const recording = recordingStream(stream, value => (markdown += value));
-		const result = await handleRequest(request, chatContext, recording, token);
+		const result = await handleRequest(request, chatContext, recording, token, calibration);
 		onHandled({ prompt: request.prompt, command: request.command, markdown, metadata: result.metadata, errorMessage: result.errorDetails?.message });
 		return result;
 	});
@@ -119,6 +133,10 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 		droppedRounds: state.droppedRounds,
 		ownTimeMs: timeSummary(state.ownTimeMs),
 		...(state.fit.modelSummariesStopped ? { loopBreaker: state.fit.modelSummariesStopped } : {}),
+		recoveries: state.recoveries,
+		condensePasses: state.condensePasses,
+		truncationsAfterFailedSummary: state.truncationsAfterFailedSummary,
+		tokenRatio: state.tokenRatio,
 	};
 	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
 }
@@ -128,13 +146,17 @@ async function handleRequest(
 	chatContext: vscode.ChatContext,
 	stream: vscode.ChatResponseStream,
 	token: vscode.CancellationToken,
+	calibration: TokenCalibration,
 ): Promise<vscode.ChatResult> {
 	const settings = readSettings();
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
 	const state = newRequestState(past.conversation, past.ledger);
+	const ratio = calibration.ratio(request.model);
+	state.tokenRatio.start = state.tokenRatio.end = ratio;
 	const selection = selectTools(vscode.lm.tools, {
 		trusted: vscode.workspace.isTrusted,
-		maxInputTokens: request.model.maxInputTokens,
+		// A quarter of what the model really takes, in local tokens.
+		maxInputTokens: Math.floor(request.model.maxInputTokens / ratio),
 		attached: new Set(request.toolReferences.map(t => t.name)),
 	});
 	const tools = selection.tools;
@@ -145,7 +167,9 @@ async function handleRequest(
 	}
 	try {
 		if (request.command === 'context') {
-			stream.markdown(await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger));
+			stream.markdown(
+				await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger, calibration.calibration(request.model)),
+			);
 			return resultFor(state, settings, undefined, false, false);
 		}
 		if (request.command === 'compact') {
@@ -153,7 +177,8 @@ async function handleRequest(
 				state.conversation,
 				{
 					model: request.model,
-					budget: budgetFor(request.model, toChatTools(tools)),
+					budget: budgetFor(request.model, toChatTools(tools), ratio),
+					calibration,
 					mode: settings.summarizationMode,
 					currentRequest: '',
 					token,
@@ -165,7 +190,7 @@ async function handleRequest(
 				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
 			} else if (outcome.kind === 'failed') {
 				stream.markdown(
-					`The conversation could not be summarized (${outcome.prepared.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`,
+					`The conversation could not be summarized (${describeAttemptsForUser(outcome.prepared.attempts)}). Nothing was changed; you can go on as before.`,
 				);
 			} else {
 				state.conversation = outcome.conversation;
@@ -176,7 +201,7 @@ async function handleRequest(
 			return resultFor(state, settings, undefined, false, false);
 		}
 		const references = await referencesAsText(request.references);
-		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool }, state);
+		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool, calibration }, state);
 		if (state.maxToolCallsExceeded) {
 			stream.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
 		}
@@ -186,7 +211,7 @@ async function handleRequest(
 			state.cancelled = true;
 			return resultFor(state, settings);
 		}
-		const message = error instanceof PromptTooLargeError ? error.message : describeError(error);
+		const message = error instanceof PromptTooLargeError || error instanceof PromptRejectedError ? error.message : describeError(error);
 		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
 		return resultFor(state, settings, message, error instanceof PromptTooLargeError);
 	}

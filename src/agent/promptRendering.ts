@@ -8,8 +8,10 @@ import {
 	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
+	renderCondensePrompt,
 	renderSummarizerPrompt,
 	type AgentPromptProps,
+	type StatedLength,
 	type SummarizerInputEntry,
 } from '../prompts';
 
@@ -50,13 +52,21 @@ export interface SummarizerRenderInput {
 	readonly entries: readonly SummarizerInputEntry[];
 	readonly previousSummary?: string;
 	readonly focus?: string;
+	/** The length the summary must stay under. */
+	readonly length?: StatedLength;
 }
 
 export async function renderSummarizer(input: SummarizerRenderInput, budget: number): Promise<RenderedPrompt> {
 	const rendered = await renderSummarizerPrompt(
-		{ mode: input.mode, rounds: [...input.entries], previousSummary: input.previousSummary, focus: input.focus },
+		{ mode: input.mode, rounds: [...input.entries], previousSummary: input.previousSummary, focus: input.focus, length: input.length },
 		{ tokenizer: sharedTokenizer(), budget },
 	);
+	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
+}
+
+/** The condense prompt for a summary that came back too long. */
+export async function renderCondense(input: { summary: string; length: StatedLength }, budget: number): Promise<RenderedPrompt> {
+	const rendered = await renderCondensePrompt(input, { tokenizer: sharedTokenizer(), budget });
 	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }
 

@@ -32,6 +32,14 @@ export interface RequestState {
 	ledger: DoneLedger;
 	/** The ledger text the prompts of this request show, re-rendered at each new summary. */
 	ledgerShown?: LedgerForPrompt;
+	/** Steps the provider rejected as too long and that went through after recounting (agentLoop.ts askModel). */
+	recoveries: number;
+	/** Condense passes of the summaries attached or failed in this request. */
+	condensePasses: number;
+	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
+	truncationsAfterFailedSummary: number;
+	/** The model's token ratio (calibration.ts) at the start and end of the request, and its changes by model call. */
+	readonly tokenRatio: { start: number; end: number; changes: { modelCall: number; ratio: number }[] };
 }
 
 export function newRequestState(past: Conversation, ledger: DoneLedger): RequestState {
@@ -49,6 +57,10 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		background: newBackgroundStats(),
 		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
 		ledger,
+		recoveries: 0,
+		condensePasses: 0,
+		truncationsAfterFailedSummary: 0,
+		tokenRatio: { start: 1, end: 1, changes: [] },
 	};
 }
 

@@ -71,6 +71,11 @@ export function describeAttempts(attempts: readonly SummaryAttempt[]): string {
 	return attempts.map(a => `${a.mode}${a.pass ? `/${a.pass}` : ''}:${a.outcome}`).join(', ');
 }
 
+/** The same for the chat, e.g. `full: summary-too-large, full condensed: ok`. */
+export function describeAttemptsForUser(attempts: readonly SummaryAttempt[]): string {
+	return attempts.map(a => `${a.mode}${a.pass ? ' condensed' : ''}: ${a.outcome}`).join(', ');
+}
+
 export async function produceSummary<P>(deps: SummaryFlowDeps<P>, maxSummaryTokens: number): Promise<SummaryFlowResult> {
 	const attempts: SummaryAttempt[] = [];
 	/** Renders, sends and checks one request; the attempt and the text it got (also when too large). */
