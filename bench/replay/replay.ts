@@ -16,6 +16,7 @@ import type { Conversation, Round } from '../../src/common/conversation/conversa
 import { percentile } from '../../src/common/stats/percentile';
 import { newFitSession, noteToolCall } from '../../src/common/fitting/fitSession';
 import { fitPrompt } from '../../src/common/fitting/fitPrompt';
+import { retryMessageBudget, truncatedAfterFailedSummary } from '../../src/common/fitting/refusal';
 import { flattenRounds } from '../../src/common/conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../../src/common/planning/plan';
 import { planOrNothing } from '../../src/common/planning/planners';
@@ -378,8 +379,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			{ mode, messageBudget: messages, maskOldToolResults: mask },
 		);
 		conversation = result.conversation;
-		const failedAt = result.events.findIndex(e => e.kind === 'summary-failed');
-		if (failedAt >= 0 && result.events.slice(failedAt).some(e => e.kind === 'elided' || e.kind === 'dropped')) truncationsAfterFailedSummary++;
+		if (truncatedAfterFailedSummary(result.events)) truncationsAfterFailedSummary++;
 		for (const event of result.events) {
 			masking.record(event);
 			if (event.kind === 'summarized') {
@@ -526,7 +526,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 						product.mode,
 						turn.user,
 						product.mask,
-						Math.min(after.messages, Math.floor((fitted.prompt.tokenCount * before.ratio) / after.ratio)),
+						retryMessageBudget(fitted.prompt.tokenCount, before.ratio, after.ratio, after.messages),
 					);
 					if (!fitted.overflow && refused(sentTokens())) {
 						modelRejections++;

@@ -5,7 +5,7 @@ import { computeBudget, toolResultBudget, type PromptBudget } from '../../src/co
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import type { TextTokenizer } from '../../src/common/tokens/tokenizer';
-import { truncateMiddle } from '../../src/common/shrinking/truncate';
+import { cutToTokens } from '../../src/common/shrinking/cutText';
 
 export interface Session {
 	readonly name: string;
@@ -45,19 +45,6 @@ export function benchBudget(window: number, tokenizer: TextTokenizer, ratio = 1)
 	return computeBudget(window, tokenizer.countTokens(JSON.stringify(BENCH_TOOL)), ratio);
 }
 
-/**
- * What the product's agent loop does to a result before it is stored (`capToolResult` in
- * src/agent/agentLoop.ts, which imports `vscode` and so cannot be imported here): a result over
- * the tool-result budget is cut, head and tail kept.
- */
-export function capToolResult(text: string, maxTokens: number, tokenizer: TextTokenizer): string {
-	const tokens = tokenizer.countTokens(text);
-	if (tokens <= maxTokens) {
-		return text;
-	}
-	return truncateMiddle(text, Math.floor(text.length * (maxTokens / tokens) * 0.95));
-}
-
 /** The recording as the product would have stored it at this budget (results capped). */
 export function capSession(conversation: Conversation, budget: PromptBudget, tokenizer: TextTokenizer): Conversation {
 	const cap = toolResultBudget(budget);
@@ -65,7 +52,10 @@ export function capSession(conversation: Conversation, budget: PromptBudget, tok
 		if (!round.toolCalls.some(c => c.result !== undefined && tokenizer.countTokens(c.result) > cap)) {
 			return round;
 		}
-		return { ...round, toolCalls: round.toolCalls.map(c => (c.result === undefined ? c : { ...c, result: capToolResult(c.result, cap, tokenizer) })) };
+		return {
+			...round,
+			toolCalls: round.toolCalls.map(c => (c.result === undefined ? c : { ...c, result: cutToTokens(c.result, cap, text => tokenizer.countTokens(text)) })),
+		};
 	};
 	return {
 		turns: conversation.turns.map(t => ({ ...t, rounds: t.rounds.map(capRound) })),

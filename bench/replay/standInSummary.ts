@@ -90,7 +90,7 @@ export function standInSummary(entries: readonly SummarizerEntry[], previousSumm
 	let text = '';
 	for (let level = 0; level < RESULT_LINES.length; level++) {
 		text = material(entries, previousSummary, level).join('\n');
-		if (tokenizer.countTokens(text) >= length) return fitTokens(text, length, tokenizer);
+		if (tokenizer.countTokens(text) >= length) return cutToLength(text, length, tokenizer);
 	}
 	const recap = material(entries, undefined, 0);
 	const padded = [text];
@@ -100,16 +100,20 @@ export function standInSummary(entries: readonly SummarizerEntry[], previousSumm
 		padded.push(line);
 		tokens += tokenizer.countTokens(line) + 1;
 	}
-	return fitTokens(padded.join('\n'), length, tokenizer);
+	return cutToLength(padded.join('\n'), length, tokenizer);
 }
 
 /** The stand-in's answer to a condense request: the summary at the length the request asks for, never longer than it was. */
 export function standInCondense(summary: string, length: number, tokenizer: TextTokenizer): string {
-	return fitTokens(summary, length, tokenizer);
+	return cutToLength(summary, length, tokenizer);
 }
 
-/** `text` at most `maxTokens` long: head and tail around a marker when it is longer. */
-export function fitTokens(text: string, maxTokens: number, tokenizer: TextTokenizer): string {
+/**
+ * `text` at most `maxTokens` long: its first 30 % and last 70 % of tokens around a marker when it is
+ * longer. The stand-in model's own way of writing shorter (token-exact, since its length is in
+ * tokens); Longhaul's cutter is src/common/shrinking/cutText.ts.
+ */
+export function cutToLength(text: string, maxTokens: number, tokenizer: TextTokenizer): string {
 	const tokens = tokenizer.encode(text);
 	if (tokens.length <= maxTokens) {
 		return text;

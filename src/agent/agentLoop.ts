@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { computeBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import type { Conversation, ToolCall } from '../common/conversation/conversation';
-import { truncateMiddle } from '../common/shrinking/truncate';
+import { cutToTokens } from '../common/shrinking/cutText';
 import { fitPrompt, type FitEvent } from '../common/fitting/fitPrompt';
 import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
 import { noteToolCall } from '../common/fitting/fitSession';
+import { retryMessageBudget, truncatedAfterFailedSummary } from '../common/fitting/refusal';
 import { shouldSample } from '../common/tokens/calibration';
 import { recognizePromptTooLong, type PromptTooLong } from '../common/tokens/promptTooLong';
 import { condensePasses } from '../common/summaries/summarizationFlow';
@@ -89,8 +90,6 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 	const chatTools = toChatTools(run.tools);
 	const model = run.request.model;
 	const toolTokens = chatTools.length ? countTokens(toolDefinitionsText(chatTools)) : 0;
-	const startRatio = run.calibration.ratio(model);
-	state.tokenRatio.start = state.tokenRatio.end = startRatio;
 	const summarizer: SummarizerContext = {
 		model,
 		// Read fresh each time: samples and rejections during the request move the ratio.
@@ -182,7 +181,8 @@ async function agentSteps(
 			const result = await runTool(run, requested.name, requested.input, token);
 			toolMs += performance.now() - toolStart;
 			if (result !== undefined) {
-				call.result = capToolResult(result, toolResultBudget(summarizer.budget));
+				// A single result larger than the cap is cut (head and tail kept) before it reaches any prompt.
+				call.result = cutToTokens(result, toolResultBudget(summarizer.budget), countTokens);
 			}
 			const stopped = noteToolCall(state.fit, call.name, call.arguments, call.result);
 			if (stopped) {
@@ -236,9 +236,7 @@ async function askModel(
 			stream.markdown(
 				`\n\n*The model refused the prompt as too long (${rejectionNumbers(tooLong)}). Longhaul now counts ${ratio.toFixed(2)} model tokens per local token for it, made the prompt fit that count and sent this step again.*\n\n`,
 			);
-			// The prompt that bounced, scaled by how much the count tightened: without numbers in the
-			// error the new budget alone may still hold it, and this step must not be sent unchanged.
-			sent = await refit(Math.min(summarizer.budget.messages, Math.floor((sent.tokenCount * before.ratio) / ratio)));
+			sent = await refit(retryMessageBudget(sent.tokenCount, before.ratio, ratio, summarizer.budget.messages));
 		}
 	}
 }
@@ -266,16 +264,6 @@ async function runTool(run: AgentRun, name: string, input: object, token: vscode
 		log().info(`tool ${name} failed: ${error instanceof Error ? error.name : 'error'}`);
 		return toolErrorText(name, error);
 	}
-}
-
-/** A single result larger than the cap is cut (head and tail kept) before it reaches any prompt. */
-function capToolResult(text: string, maxTokens: number): string {
-	const tokens = countTokens(text);
-	if (tokens <= maxTokens) {
-		return text;
-	}
-	const maxChars = Math.floor(text.length * (maxTokens / tokens) * 0.95);
-	return truncateMiddle(text, maxChars);
 }
 
 /**
@@ -336,10 +324,7 @@ async function renderFitting(
 		const notice = fitNotice(event);
 		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
 	}
-	const failedAt = result.events.findIndex(e => e.kind === 'summary-failed');
-	if (failedAt >= 0 && result.events.slice(failedAt).some(e => e.kind === 'elided' || e.kind === 'dropped')) {
-		state.truncationsAfterFailedSummary++;
-	}
+	if (truncatedAfterFailedSummary(result.events)) state.truncationsAfterFailedSummary++;
 	if (result.kind === 'refused') {
 		throw new PromptTooLargeError(result.neededTokens, messages, budget.toolTokens);
 	}

@@ -12,7 +12,7 @@ import {
 	renderSummarizerPrompt,
 	type AgentPromptProps,
 	type StatedLength,
-	type SummarizerInputEntry,
+	type SummarizerEntry,
 } from '../prompts';
 
 /** The agent prompt's props, less what this module fills in itself. */
@@ -49,7 +49,7 @@ export async function measureAgent(input: AgentRenderInput): Promise<{ tokenCoun
 
 export interface SummarizerRenderInput {
 	readonly mode: 'full' | 'simple';
-	readonly entries: readonly SummarizerInputEntry[];
+	readonly entries: readonly SummarizerEntry[];
 	readonly previousSummary?: string;
 	readonly focus?: string;
 	/** The length the summary must stay under. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { truncateMiddle } from '../common/shrinking/truncate';
+import { cutMiddle } from '../common/shrinking/cutText';
 
 import type { ReferenceAttachment } from '../prompts';
 
@@ -12,14 +12,14 @@ export async function referencesAsText(references: readonly vscode.ChatPromptRef
 		const value = ref.value;
 		try {
 			if (typeof value === 'string') {
-				out.push({ name: ref.modelDescription ?? ref.id, text: truncateMiddle(value, MAX_REFERENCE_CHARS) });
+				out.push({ name: ref.modelDescription ?? ref.id, text: cutMiddle(value, MAX_REFERENCE_CHARS) });
 			} else if (value instanceof vscode.Uri) {
 				const doc = await vscode.workspace.openTextDocument(value);
-				out.push({ name: vscode.workspace.asRelativePath(value, false), text: truncateMiddle(doc.getText(), MAX_REFERENCE_CHARS) });
+				out.push({ name: vscode.workspace.asRelativePath(value, false), text: cutMiddle(doc.getText(), MAX_REFERENCE_CHARS) });
 			} else if (value instanceof vscode.Location) {
 				const doc = await vscode.workspace.openTextDocument(value.uri);
 				const name = `${vscode.workspace.asRelativePath(value.uri, false)} lines ${value.range.start.line + 1}-${value.range.end.line + 1}`;
-				out.push({ name, text: truncateMiddle(doc.getText(value.range), MAX_REFERENCE_CHARS) });
+				out.push({ name, text: cutMiddle(doc.getText(value.range), MAX_REFERENCE_CHARS) });
 			}
 		} catch (error) {
 			out.push({ name: ref.modelDescription ?? ref.id, text: `[could not read this reference: ${(error as Error).message}]` });

@@ -17,6 +17,6 @@ export {
 export { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
 export { CondensePrompt, CONDENSE_TAG, type CondensePromptProps } from './condensePrompt';
 export { type StatedLength } from './summarizerInstructions';
-export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerInputEntry, type SummarizerMode } from './summarizerTranscript';
+export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerEntry, type SummaryPromptMode } from './summarizerTranscript';
 export { SummaryMessageElement } from './summaryMessage';
 export { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from './toolResultText';

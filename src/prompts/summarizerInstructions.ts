@@ -1,7 +1,7 @@
 // What the summarizer is asked to write: an <analysis> pass, then a <summary> with fixed
 // sections (structure of seed 002, in Longhaul's words). The same instructions serve both modes;
 // Simple mode only shows the model less (shortened tool output, no thinking).
-import type { SummarizerMode } from './summarizerTranscript';
+import type { SummaryPromptMode } from './summarizerTranscript';
 
 /** The length the summary must stay under (src/common/summaries/summaryLength.ts). */
 export interface StatedLength {
@@ -54,7 +54,7 @@ const SUMMARY_SECTIONS = [
 	'Continuation plan: the next steps in order, the next immediate action, and open questions for the user.',
 ];
 
-export function summarizerInstructions(mode: SummarizerMode, length?: StatedLength): string {
+export function summarizerInstructions(mode: SummaryPromptMode, length?: StatedLength): string {
 	const numbered = (items: readonly string[]) => items.map((item, i) => `${i + 1}. ${item}`).join('\n');
 	return [
 		"You write the memory of a long coding-agent session. The conversation below no longer fits in the model's context window: your summary will replace it, and the agent will continue the work from your summary plus the few messages kept after it. Anything you leave out is lost to the agent.",

@@ -2,14 +2,14 @@
 // the previous summary (to absorb), the transcript of the rounds to absorb, and the request.
 import { PromptElement, SystemMessage, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
 import { summarizerInstructions, summarizerRequest, type StatedLength } from './summarizerInstructions';
-import { summarizerTranscript, type SummarizerInputEntry, type SummarizerMode } from './summarizerTranscript';
+import { summarizerTranscript, type SummarizerEntry, type SummaryPromptMode } from './summarizerTranscript';
 
 export interface SummarizerPromptProps extends BasePromptElementProps {
-	readonly mode: SummarizerMode;
+	readonly mode: SummaryPromptMode;
 	/** The newest earlier summary; the new one replaces it, so it must absorb it. */
 	readonly previousSummary?: string;
 	/** What to absorb, oldest first: rounds, each turn's user message ahead of its first round. */
-	readonly rounds: readonly SummarizerInputEntry[];
+	readonly rounds: readonly SummarizerEntry[];
 	/** Something the user asked the summary to emphasize (`/compact <focus>`). */
 	readonly focus?: string;
 	/** Simple mode: characters kept of each tool result; default 400. */

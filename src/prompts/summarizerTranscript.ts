@@ -2,18 +2,17 @@
 // user messages, assistant text (and thinking in Full mode), tool calls with their arguments
 // and results. Text, not chat messages, so the summarizer request carries no tool calls.
 import type { Round } from '../common/conversation/conversation';
-import { INTERRUPTED_TOOL_RESULT, EMPTY_TOOL_RESULT, truncateToolResultChars } from './toolResultText';
+import type { SummarizerEntry } from '../common/summaries/summarizerInput';
+import type { SummaryPromptMode } from '../common/summaries/summarizationFlow';
+import { INTERRUPTED_TOOL_RESULT, EMPTY_TOOL_RESULT, cutToolResultChars } from './toolResultText';
 
-export type SummarizerMode = 'full' | 'simple';
-
-/** One item to absorb: a user message where a turn starts, or a round. Matches `SummarizerEntry` in common/summarizerInput. */
-export type SummarizerInputEntry =
-	{ readonly kind: 'user'; readonly text: string } | { readonly kind: 'round'; readonly round: Round; readonly interrupted?: boolean };
+export type { SummarizerEntry } from '../common/summaries/summarizerInput';
+export type { SummaryPromptMode } from '../common/summaries/summarizationFlow';
 
 export const DEFAULT_SIMPLE_TOOL_RESULT_CHARS = 400;
 
 export interface TranscriptOptions {
-	readonly mode: SummarizerMode;
+	readonly mode: SummaryPromptMode;
 	/** Simple mode: characters kept of each tool result (head and tail). */
 	readonly simpleToolResultChars?: number;
 }
@@ -35,7 +34,7 @@ function roundText(round: Round, options: TranscriptOptions): string {
 	for (const call of round.toolCalls) {
 		let result = call.result === undefined ? INTERRUPTED_TOOL_RESULT : call.result.trim() === '' ? EMPTY_TOOL_RESULT : call.result;
 		if (simple) {
-			result = truncateToolResultChars(result, maxChars);
+			result = cutToolResultChars(result, maxChars);
 		}
 		parts.push(`<tool-call name="${attribute(call.name)}">\n${call.arguments}\n</tool-call>`);
 		parts.push(`<tool-result name="${attribute(call.name)}">\n${result}\n</tool-result>`);
@@ -43,7 +42,7 @@ function roundText(round: Round, options: TranscriptOptions): string {
 	return `<assistant>\n${parts.join('\n')}\n</assistant>`;
 }
 
-export function summarizerTranscript(entries: readonly SummarizerInputEntry[], options: TranscriptOptions): string {
+export function summarizerTranscript(entries: readonly SummarizerEntry[], options: TranscriptOptions): string {
 	const blocks = entries.map(entry => (entry.kind === 'user' ? `<user>\n${entry.text}\n</user>` : roundText(entry.round, options)));
 	return `<conversation-transcript>\n${blocks.join('\n')}\n</conversation-transcript>`;
 }

@@ -2,6 +2,7 @@
 // than the cap. Every call the model made must be answered by exactly one tool message.
 import { INTERRUPTED_RESULT, type ToolCall } from '../common/conversation/conversation';
 import type { TextTokenizer } from '../common/tokens/tokenizer';
+import { cutMiddle, HEAD_SHARE } from '../common/shrinking/cutText';
 
 /** The result given to a call that never got one (the request was cancelled or stopped while it ran). */
 export const INTERRUPTED_TOOL_RESULT = INTERRUPTED_RESULT;
@@ -9,8 +10,6 @@ export const INTERRUPTED_TOOL_RESULT = INTERRUPTED_RESULT;
 /** Stands in for an empty result: prompt-tsx drops empty messages, which would leave the call unanswered. */
 export const EMPTY_TOOL_RESULT = '(The tool returned no output.)';
 
-/** Share of the kept tokens taken from the head of the output; the rest comes from its end. */
-const HEAD_SHARE = 0.6;
 /** Tokens held back for the marker line and the line breaks around it. */
 const MARKER_TOKENS = 16;
 
@@ -28,7 +27,7 @@ const memo = new WeakMap<TextTokenizer, Map<number, Map<string, string>>>();
  * marker that says how many tokens were cut. Deterministic; the result has at most `maxTokens`
  * tokens (give or take the merge of a token at either seam).
  */
-export function truncateToolResult(text: string, maxTokens: number, tokenizer: TextTokenizer): string {
+export function cutToolResult(text: string, maxTokens: number, tokenizer: TextTokenizer): string {
 	if (tokenizer.countTokens(text) <= maxTokens) {
 		return text;
 	}
@@ -46,7 +45,7 @@ export function truncateToolResult(text: string, maxTokens: number, tokenizer: T
 	if (known !== undefined) {
 		return known;
 	}
-	const cut = cutMiddle(text, maxTokens, tokenizer);
+	const cut = cutTokensMiddle(text, maxTokens, tokenizer);
 	byText.set(text, cut);
 	if (byText.size > MEMO_LIMIT) {
 		byText.delete(byText.keys().next().value as string);
@@ -54,7 +53,7 @@ export function truncateToolResult(text: string, maxTokens: number, tokenizer: T
 	return cut;
 }
 
-function cutMiddle(text: string, maxTokens: number, tokenizer: TextTokenizer): string {
+function cutTokensMiddle(text: string, maxTokens: number, tokenizer: TextTokenizer): string {
 	const tokens = tokenizer.encode(text);
 	const keep = Math.max(0, Math.floor(maxTokens) - MARKER_TOKENS);
 	const headCount = Math.ceil(keep * HEAD_SHARE);
@@ -74,17 +73,10 @@ export function toolResultForPrompt(call: ToolCall, maxTokens: number, tokenizer
 	if (call.result.trim() === '') {
 		return EMPTY_TOOL_RESULT;
 	}
-	return truncateToolResult(call.result, maxTokens, tokenizer);
+	return cutToolResult(call.result, maxTokens, tokenizer);
 }
 
 /** Keeps at most `maxChars` characters of `text`: head and tail around a marker (summarizer, Simple mode). */
-export function truncateToolResultChars(text: string, maxChars: number): string {
-	if (text.length <= maxChars) {
-		return text;
-	}
-	const keep = Math.max(0, Math.floor(maxChars));
-	const head = Math.ceil(keep * HEAD_SHARE);
-	const tail = keep - head;
-	const marker = `[... ${text.length - head - tail} characters of tool output truncated ...]`;
-	return `${text.slice(0, head)}\n${marker}\n${tail > 0 ? text.slice(text.length - tail) : ''}`;
+export function cutToolResultChars(text: string, maxChars: number): string {
+	return cutMiddle(text, maxChars, { marker: cut => `[... ${cut} characters of tool output truncated ...]` });
 }

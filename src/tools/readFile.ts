@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { truncateMiddle } from '../common/shrinking/truncate';
+import { cutMiddle } from '../common/shrinking/cutText';
 import { displayPath, resolveWorkspacePath, textResult } from './workspaceRoots';
 
 interface ReadFileInput {
@@ -29,6 +29,6 @@ export const readFileTool: vscode.LanguageModelTool<ReadFileInput> = {
 			.slice(start - 1, end)
 			.map((line, i) => `${start + i}: ${line}`)
 			.join('\n');
-		return textResult(`${displayPath(file)} lines ${start}-${end} of ${lines.length}\n${truncateMiddle(numbered, MAX_CHARS)}`);
+		return textResult(`${displayPath(file)} lines ${start}-${end} of ${lines.length}\n${cutMiddle(numbered, MAX_CHARS)}`);
 	},
 };

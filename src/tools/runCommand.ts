@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
-import { truncateMiddle } from '../common/shrinking/truncate';
+import { cutMiddle } from '../common/shrinking/cutText';
 import { displayPath, resolveWorkspacePath, textResult, workspaceRoots } from './workspaceRoots';
 
 interface RunCommandInput {
@@ -73,7 +73,7 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 		const outcome = await runShell(command, cwd, timeoutMs, token, chunk => terminal.write(chunk));
 		const status = outcome.timedOut ? `timed out after ${timeoutMs / 1000} s` : outcome.cancelled ? 'cancelled' : `exit code ${outcome.exitCode}`;
 		terminal.write(`[${status}]\n`);
-		return textResult(`${status}\n${truncateMiddle(outcome.output, MAX_OUTPUT_CHARS)}`);
+		return textResult(`${status}\n${cutMiddle(outcome.output, MAX_OUTPUT_CHARS)}`);
 	},
 };
 

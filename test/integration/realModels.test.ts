@@ -232,7 +232,7 @@ describe('Real models: the realistic profile plays a recorded session (issue 13)
 				say(`      skipped: ${file} not found (set LONGHAUL_CORPUS to the corpus folder)`);
 				this.skip();
 			}
-			this.timeout(12 * 60_000);
+			this.timeout(20 * 60_000);
 			const script = loadReplayScript(file);
 			const scripted = await scriptedModel();
 			await scripted.setMaxInputTokens(window);
@@ -242,7 +242,7 @@ describe('Real models: the realistic profile plays a recorded session (issue 13)
 			const handled: HandledRequest[] = [];
 			await withSetting('backgroundSummarizationThreshold', 80, () =>
 				withSetting('halfContextSummarization', mode === 'half-context', async () => {
-					for (const turn of script.turns) handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 10 * 60_000 }));
+					for (const turn of script.turns) handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 18 * 60_000 }));
 				}),
 			);
 			const wallMs = Date.now() - started;

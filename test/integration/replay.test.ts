@@ -70,7 +70,7 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 				say(`      skipped: ${file} not found (set LONGHAUL_CORPUS to the corpus folder)`);
 				this.skip();
 			}
-			this.timeout(5 * 60_000);
+			this.timeout(12 * 60_000);
 			const script = loadReplayScript(file);
 			assert.ok(script.recordedRounds > 150, `${SESSION} should have more than 150 rounds, has ${script.recordedRounds}`);
 
@@ -82,7 +82,7 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 			await withSetting('backgroundSummarizationThreshold', background, () =>
 				withSetting('halfContextSummarization', mode === 'half-context', async () => {
 					for (const turn of script.turns) {
-						handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 4 * 60_000 }));
+						handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 10 * 60_000 }));
 					}
 				}),
 			);

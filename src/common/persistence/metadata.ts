@@ -1,6 +1,7 @@
 // Persistence: each chat response stores one TurnRecord in `ChatResult.metadata.longhaul`,
 // and the conversation is rebuilt from those records when the next request starts.
 // Reading never throws: a bad record, round, call or summary is reported and skipped.
+import { cutMiddle } from '../shrinking/cutText';
 import type { Conversation, Round, ToolCall, Turn } from '../conversation/conversation';
 import type { DoneLedger } from '../ledger/doneLedger';
 import { decodeDoneLedger } from '../ledger/doneLedgerCodec';
@@ -56,7 +57,7 @@ export interface TurnRecordInput {
 /**
  * The record to store for one request: plain JSON, no `undefined` fields. A summary carried
  * by one of `rounds` is moved into `summaries` (unless already listed), so each summary is
- * stored exactly once. Tool results are cut to `maxResultChars` (see {@link trimForStorage}).
+ * stored exactly once. Tool results are cut to `maxResultChars` (see {@link cutForStorage}).
  */
 export function encodeTurnRecord(input: TurnRecordInput, maxResultChars = STORED_RESULT_MAX_CHARS): TurnRecord {
 	const summaries: StoredSummary[] = (input.summaries ?? []).map(s => ({ roundId: s.roundId, text: s.text }));
@@ -65,7 +66,7 @@ export function encodeTurnRecord(input: TurnRecordInput, maxResultChars = STORED
 		if (round.summary !== undefined && !listed.has(round.id)) {
 			summaries.push({ roundId: round.id, text: round.summary });
 		}
-		return plainRound(trimForStorage(round, maxResultChars));
+		return plainRound(cutForStorage(round, maxResultChars));
 	});
 	return {
 		schemaVersion: TURN_RECORD_VERSION,
@@ -95,7 +96,7 @@ function plainRound(round: Round): Round {
  * characters: head and tail kept, a marker in the middle saying how much was left out.
  * The same object when nothing is cut.
  */
-export function trimForStorage(round: Round, maxResultChars = STORED_RESULT_MAX_CHARS): Round {
+export function cutForStorage(round: Round, maxResultChars = STORED_RESULT_MAX_CHARS): Round {
 	if (!round.toolCalls.some(c => c.result !== undefined && c.result.length > maxResultChars)) {
 		return round;
 	}
@@ -108,16 +109,11 @@ export function trimForStorage(round: Round, maxResultChars = STORED_RESULT_MAX_
 }
 
 export function storageMarker(cutChars: number): string {
-	return `\n[... ${cutChars} characters of this tool result were not stored in the chat history ...]\n`;
+	return `[... ${cutChars} characters of this tool result were not stored in the chat history ...]`;
 }
 
 function cutResult(text: string, max: number): string {
-	// The marker's length depends on the count it names; the count can only shrink by the
-	// marker's length, so sizing the marker for the largest possible cut is always enough.
-	const room = Math.max(0, max - storageMarker(text.length).length);
-	const head = Math.ceil(room * 0.6);
-	const tail = room - head;
-	return text.slice(0, head) + storageMarker(text.length - room) + text.slice(text.length - tail);
+	return cutMiddle(text, max, { marker: storageMarker, markerInside: true });
 }
 
 /**

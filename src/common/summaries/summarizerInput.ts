@@ -4,8 +4,9 @@ import { hasUnansweredCalls, type Conversation, type Round } from '../conversati
 import { flattenRounds } from '../conversation/flatten';
 import type { SummarizationPlan } from '../planning/plan';
 
+/** One item the summarizer absorbs: a user message where a turn starts, or a round (interrupted: some call never got a result). */
 export type SummarizerEntry =
-	{ readonly kind: 'user'; readonly text: string } | { readonly kind: 'round'; readonly round: Round; readonly interrupted: boolean };
+	{ readonly kind: 'user'; readonly text: string } | { readonly kind: 'round'; readonly round: Round; readonly interrupted?: boolean };
 
 /**
  * @param currentRequest the user's message of the request in progress, shown ahead of the

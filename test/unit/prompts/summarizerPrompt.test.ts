@@ -5,14 +5,14 @@ import { renderCondensePrompt, renderSummarizerPrompt } from '../../../src/promp
 import { summaryLength } from '../../../src/common/summaries/summaryLength';
 import { statedTarget } from '../../../bench/replay/standInSummary';
 import type { SummarizerPromptProps } from '../../../src/prompts/summarizerPrompt';
-import type { SummarizerInputEntry } from '../../../src/prompts/summarizerTranscript';
+import type { SummarizerEntry } from '../../../src/prompts/summarizerTranscript';
 import { INTERRUPTED_TOOL_RESULT } from '../../../src/prompts/toolResultText';
 import { call, interruptedCall, round, textOf, tokenizer } from './fixtures';
 
 const BIG = 1_000_000;
 const LONG_RESULT = 'HEAD-MARK ' + 'middle filler '.repeat(300) + ' TAIL-MARK';
 
-function entries(): SummarizerInputEntry[] {
+function entries(): SummarizerEntry[] {
 	return [
 		{ kind: 'user', text: 'Please migrate the parser to TypeScript.' },
 		{ kind: 'round', round: round('t0r0', { thinking: 'PRIVATE THOUGHT', toolCalls: [call('c-read', LONG_RESULT)] }) },
@@ -108,7 +108,7 @@ describe('SummarizerPrompt', () => {
 	});
 
 	it('throws BudgetExceededError when it does not fit; Simple can fit where Full does not', async () => {
-		const bulky: SummarizerInputEntry[] = Array.from({ length: 20 }, (_, i) => ({
+		const bulky: SummarizerEntry[] = Array.from({ length: 20 }, (_, i) => ({
 			kind: 'round',
 			round: round(`r${i}`, { toolCalls: [call(`c${i}`, LONG_RESULT)] }),
 		}));

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { Raw } from '@vscode/prompt-tsx';
 import type { Conversation } from '../../../src/common/conversation/conversation';
 import { renderAgentPrompt } from '../../../src/prompts/render';
-import { truncateToolResult, truncateToolResultChars } from '../../../src/prompts/toolResultText';
+import { cutToolResult, cutToolResultChars } from '../../../src/prompts/toolResultText';
 import { agentProps, call, round, textOf, tokenizer } from './fixtures';
 
 /** A long, varied output: numbered lines, so head and tail are recognisable. */
@@ -15,12 +15,12 @@ describe('tool result truncation', () => {
 	const total = tokenizer.countTokens(text);
 
 	it('keeps a result that fits untouched', () => {
-		assert.equal(truncateToolResult('short output', 100, tokenizer), 'short output');
-		assert.equal(truncateToolResult(text, total, tokenizer), text);
+		assert.equal(cutToolResult('short output', 100, tokenizer), 'short output');
+		assert.equal(cutToolResult(text, total, tokenizer), text);
 	});
 
 	it('keeps head and tail around a marker that counts the cut tokens, within the cap', () => {
-		const cut = truncateToolResult(text, 300, tokenizer);
+		const cut = cutToolResult(text, 300, tokenizer);
 		const match = /\n\[\.\.\. (\d+) tokens of tool output truncated \.\.\.\]\n/.exec(cut);
 		assert.ok(match, 'has the marker');
 		const [head, tail] = [cut.slice(0, match.index), cut.slice(match.index + match[0].length)];
@@ -34,12 +34,12 @@ describe('tool result truncation', () => {
 
 	it('is deterministic', () => {
 		const fresh = longOutput(1_500);
-		assert.equal(truncateToolResult(fresh, 250, tokenizer), truncateToolResult(fresh, 250, tokenizer));
-		assert.equal(truncateToolResult(fresh, 250, tokenizer), truncateToolResult(fresh.slice(), 250, tokenizer));
+		assert.equal(cutToolResult(fresh, 250, tokenizer), cutToolResult(fresh, 250, tokenizer));
+		assert.equal(cutToolResult(fresh, 250, tokenizer), cutToolResult(fresh.slice(), 250, tokenizer));
 	});
 
 	it('never splits a multi-byte character into a replacement character', () => {
-		const cut = truncateToolResult('日本語のテキスト🚀'.repeat(400), 100, tokenizer);
+		const cut = cutToolResult('日本語のテキスト🚀'.repeat(400), 100, tokenizer);
 		assert.ok(!cut.includes('\uFFFD'));
 	});
 
@@ -53,8 +53,8 @@ describe('tool result truncation', () => {
 	});
 
 	it("has a character-based variant for the summarizer's Simple mode", () => {
-		assert.equal(truncateToolResultChars('abc', 3), 'abc');
-		const cut = truncateToolResultChars('a'.repeat(600) + 'b'.repeat(400), 100);
+		assert.equal(cutToolResultChars('abc', 3), 'abc');
+		const cut = cutToolResultChars('a'.repeat(600) + 'b'.repeat(400), 100);
 		assert.equal(cut, `${'a'.repeat(60)}\n[... 900 characters of tool output truncated ...]\n${'b'.repeat(40)}`);
 	});
 });

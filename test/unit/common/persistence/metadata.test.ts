@@ -9,7 +9,7 @@ import {
 	rebuildConversation,
 	REFUSED_REQUEST_MAX_CHARS,
 	STORED_RESULT_MAX_CHARS,
-	trimForStorage,
+	cutForStorage,
 	type TurnRecord,
 } from '../../../../src/common/persistence/metadata';
 import { makeConversation, makeRound } from '../../helpers/conversations';
@@ -255,11 +255,11 @@ describe('turn records in ChatResult.metadata', () => {
 		});
 	});
 
-	describe('trimForStorage', () => {
+	describe('cutForStorage', () => {
 		it(`cuts results longer than the cap (default ${STORED_RESULT_MAX_CHARS}) to at most the cap, keeping head and tail and a marker`, () => {
 			const long = 'H'.repeat(30_000) + 'T'.repeat(30_000);
 			const round = makeRound('r', { toolCalls: [{ id: 'c', name: 'runCommand', arguments: '{}', result: long }] });
-			const result = trimForStorage(round).toolCalls[0].result!;
+			const result = cutForStorage(round).toolCalls[0].result!;
 			assert.ok(result.length <= STORED_RESULT_MAX_CHARS, `${result.length}`);
 			assert.ok(result.length > STORED_RESULT_MAX_CHARS - 100);
 			assert.ok(result.startsWith('HHHH') && result.endsWith('TTTT'));
@@ -275,8 +275,8 @@ describe('turn records in ChatResult.metadata', () => {
 					{ id: 'd', name: 'y', arguments: '{}' },
 				],
 			});
-			assert.equal(trimForStorage(round, 10), round);
-			const trimmed = trimForStorage({ ...round, toolCalls: [...round.toolCalls, { id: 'e', name: 'z', arguments: '{}', result: 'x'.repeat(500) }] }, 200);
+			assert.equal(cutForStorage(round, 10), round);
+			const trimmed = cutForStorage({ ...round, toolCalls: [...round.toolCalls, { id: 'e', name: 'z', arguments: '{}', result: 'x'.repeat(500) }] }, 200);
 			assert.equal(trimmed.toolCalls[0], round.toolCalls[0]);
 			assert.equal(trimmed.toolCalls[1].result, undefined);
 			assert.ok(trimmed.toolCalls[2].result!.length <= 200);
