@@ -60,7 +60,7 @@ export async function contextReport(
 		['Free', Math.max(0, budget.window - used - budget.reserve)],
 	];
 	return [
-		`**Context window of ${model.name}:** ${budget.window.toLocaleString('en-US')} tokens, ${pct(used)} used by the next prompt.`,
+		`**Context window of ${model.name}:** ${budget.window.toLocaleString('en-US')} tokens${budget.ratio > 1 ? ` by Longhaul's count (${model.maxInputTokens.toLocaleString('en-US')} by the model's)` : ''}, ${pct(used)} used by the next prompt.`,
 		'',
 		'| Part | Tokens | Share of window |',
 		'| --- | ---: | ---: |',
@@ -86,7 +86,7 @@ function calibrationLine(model: vscode.LanguageModelChat, budget: PromptBudget, 
 		calibration.samples || calibration.rejections
 			? `learned from ${calibration.samples} comparison${calibration.samples === 1 ? '' : 's'} with the model's own count${calibration.rejections ? ` and ${calibration.rejections} refusal${calibration.rejections === 1 ? '' : 's'} as too long` : ''}`
 			: "nothing learned yet: Longhaul compares with the model's own count as the conversation goes";
-	return `**Token ratio:** ${ratio.toFixed(2)} model tokens per local token (${learned}). The window above is ${model.maxInputTokens.toLocaleString('en-US')} model tokens, ${budget.window.toLocaleString('en-US')} local ones.`;
+	return `**Token ratio:** ${ratio.toFixed(2)} model tokens per local token (${learned}); the budget is the model's window of ${model.maxInputTokens.toLocaleString('en-US')} tokens divided by it, ${budget.window.toLocaleString('en-US')} local tokens.`;
 }
 
 /** What the done-ledger holds, and whether the next prompt shows it. */

@@ -31,7 +31,7 @@ export function toolResults(request: ScriptedRequest): { callId: string; text: s
 	return request.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'toolResult' ? [{ callId: p.callId, text: p.text }] : [])));
 }
 
-/** The size of a request as the fixture estimates it (ceil(chars / 4)), text of every part. */
+/** A rough size of a request: ceil(chars / 4) over the text of every part. */
 export function estimatedTokens(request: ScriptedRequest): number {
 	const chars = request.messages.reduce(
 		(sum, m) =>
