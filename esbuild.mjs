@@ -27,8 +27,26 @@ const common = {
 	...jsx,
 };
 
+// longhaul_searchText runs in a worker thread (src/tools/textSearch.ts). The worker is bundled
+// first and handed to the extension bundle as a string, run with `new Worker(code, { eval: true })`:
+// the VSIX ships one file. (In --watch, a change to the worker's sources needs a restart.)
+const searchWorker = await esbuild.build({
+	...common,
+	sourcemap: false,
+	entryPoints: ['src/tools/searchWorker.ts'],
+	outfile: 'dist/search-worker.js',
+	write: false,
+});
+const searchWorkerSource = searchWorker.outputFiles[0].text;
+
 const builds = [
-	{ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+	{
+		...common,
+		entryPoints: ['src/extension.ts'],
+		outfile: 'dist/extension.js',
+		external: ['vscode'],
+		define: { LONGHAUL_SEARCH_WORKER_SOURCE: JSON.stringify(searchWorkerSource) },
+	},
 	{ ...common, entryPoints: ['src/cli/longhaulPlan.ts'], outfile: 'dist/cli/longhaul-plan.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 

@@ -7,13 +7,18 @@
 // --model-token-ratio R              the stand-in model counts R× the local tokens and refuses a request over
 //                                    the window by its count; the product modes learn the ratio and recover
 // --no-calibration                   with --model-token-ratio: no sampled counts, only recovery from refusals
+// --concat                           the day-long chat: every session of the corpus, in file-name order, as
+//                                    consecutive turns of one chat (session name `concat`); with --window,
+//                                    --strategy and --json one JSON object, otherwise a table
+// --half-split rounds|tokens         half-context's split rule (default tokens, the product's; rounds: the
+//                                    pure round rule, for comparison)
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
 // --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
-import { benchBudget, loadSession } from './session';
+import { benchBudget, concatSessions, loadSession, type Session } from './session';
 import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
@@ -36,6 +41,10 @@ export interface CliArgs {
 	/** --no-calibration: the product modes do not sample the model's count. */
 	readonly calibrate: boolean;
 	readonly out: string;
+	/** --concat: all sessions as one chat. */
+	readonly concat: boolean;
+	/** --half-split: half-context's split rule. */
+	readonly halfSplit?: 'tokens' | 'rounds';
 }
 
 export class UsageError extends Error {}
@@ -59,6 +68,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let modelTokenRatio: number | undefined;
 	let calibrate = true;
 	let out = resolve('bench/results');
+	let concat = false;
+	let halfSplit: 'tokens' | 'rounds' | undefined;
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		const value = () => {
@@ -104,15 +115,25 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case '--out':
 				out = resolve(value());
 				break;
+			case '--concat':
+				concat = true;
+				break;
+			case '--half-split': {
+				const v = value();
+				if (v !== 'tokens' && v !== 'rounds') throw new UsageError(`--half-split: tokens or rounds; got "${v}"`);
+				halfSplit = v;
+				break;
+			}
 			default:
 				throw new UsageError(`unknown argument "${arg}"`);
 		}
 	}
-	if (json && (!session || window === undefined || !strategy)) {
-		throw new UsageError('--json needs --session FILE, --window N and --strategy NAME');
+	if (concat && session) throw new UsageError('--concat plays the whole corpus; it takes --corpus DIR, not --session');
+	if (json && ((!session && !concat) || window === undefined || !strategy)) {
+		throw new UsageError('--json needs --session FILE (or --concat), --window N and --strategy NAME');
 	}
 	if (!calibrate && modelTokenRatio === undefined) throw new UsageError('--no-calibration needs --model-token-ratio R');
-	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, modelTokenRatio, calibrate };
+	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, concat, ...(halfSplit ? { halfSplit } : {}), modelTokenRatio, calibrate };
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -150,9 +171,19 @@ function cell(v: unknown): string {
 	return String(v);
 }
 
-export function formatTable(rows: readonly ReplayMetrics[]): string {
-	const header = COLUMNS.map(c => c[0]);
-	const body = rows.map(r => COLUMNS.map(([, key]) => cell(r[key])));
+/** The day-long chat's table: the table's columns plus the summary blocks. */
+const CONCAT_COLUMNS: [string, keyof ReplayMetrics][] = [
+	...COLUMNS.filter(([, key]) => key !== 'maskedToolResults'),
+	['blocks', 'summaryBlocks'],
+	['order!', 'orderViolations'],
+	['lost', 'summariesLost'],
+	['condensed', 'condensedBlocks'],
+	['multiTurn', 'multiTurnSummarizations'],
+];
+
+export function formatTable(rows: readonly ReplayMetrics[], columns: readonly [string, keyof ReplayMetrics][] = COLUMNS): string {
+	const header = columns.map(c => c[0]);
+	const body = rows.map(r => columns.map(([, key]) => cell(r[key])));
 	const widths = header.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)));
 	const line = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 	return [line(header), ...body.map(line)].join('\n');
@@ -178,16 +209,36 @@ async function main(): Promise<number> {
 	const windows = args.window !== undefined ? [args.window] : [...WINDOWS];
 	const strategies = args.strategy ? [args.strategy] : [...STRATEGIES];
 
+	const replayOptions = {
+		doneLedger: args.ledger,
+		ledgerRefresh: args.ledgerLive ? ('every-request' as const) : ('at-summary' as const),
+		...(args.halfSplit ? { halfContextSplit: args.halfSplit } : {}),
+		modelTokenRatio: args.modelTokenRatio,
+		calibrate: args.calibrate,
+	};
+	const sessionsToPlay = (): Session[] => (args.concat ? [concatSessions(files.map(loadSession))] : []);
+
 	if (args.json) {
-		const { metrics } = await replaySession(loadSession(files[0]), {
+		const { metrics } = await replaySession(args.concat ? sessionsToPlay()[0] : loadSession(files[0]), {
 			window: windows[0],
 			strategy: strategies[0],
-			doneLedger: args.ledger,
-			ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary',
-			modelTokenRatio: args.modelTokenRatio,
-			calibrate: args.calibrate,
+			...replayOptions,
 		});
 		process.stdout.write(JSON.stringify(metrics) + '\n');
+		return 0;
+	}
+
+	if (args.concat) {
+		const [chat] = sessionsToPlay();
+		const rows: ReplayMetrics[] = [];
+		for (const window of windows) {
+			for (const strategy of strategies) {
+				const t0 = performance.now();
+				rows.push((await replaySession(chat, { window, strategy, ...replayOptions })).metrics);
+				process.stderr.write(`concat ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+			}
+		}
+		process.stdout.write(formatTable(rows, CONCAT_COLUMNS) + '\n');
 		return 0;
 	}
 
@@ -202,18 +253,11 @@ async function main(): Promise<number> {
 		for (const window of windows) {
 			for (const strategy of strategies) {
 				const t0 = performance.now();
-				const { metrics, perRequest } = await replaySession(session, {
-					window,
-					strategy,
-					doneLedger: args.ledger,
-					ledgerRefresh: args.ledgerLive ? 'every-request' : 'at-summary',
-					modelTokenRatio: args.modelTokenRatio,
-					calibrate: args.calibrate,
-				});
+				const { metrics, perRequest } = await replaySession(session, { window, strategy, ...replayOptions });
 				// The done-ledger's effect: the same replay without it (bench/replay/continuity.ts).
 				const off =
 					args.ledger && (strategy === 'legacy' || strategy === 'half-context')
-						? await replaySession(session, { window, strategy, doneLedger: false, modelTokenRatio: args.modelTokenRatio, calibrate: args.calibrate })
+						? await replaySession(session, { window, strategy, ...replayOptions, doneLedger: false })
 						: undefined;
 				results.push(off ? { ...metrics, ledgerOff: ledgerOffComparison(off.metrics) } : metrics);
 				series.push({ strategy, window, records: perRequest });

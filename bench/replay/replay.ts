@@ -15,13 +15,13 @@ import { summaryLength } from '../../src/common/summaries/summaryLength';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { percentile } from '../../src/common/stats/percentile';
 import { newFitSession, noteToolCall } from '../../src/common/fitting/fitSession';
-import { fitPrompt } from '../../src/common/fitting/fitPrompt';
+import { fitPlanOptions, fitPrompt, type FitOptions } from '../../src/common/fitting/fitPrompt';
 import { retryMessageBudget, truncatedAfterFailedSummary } from '../../src/common/fitting/refusal';
 import { flattenRounds } from '../../src/common/conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../../src/common/planning/plan';
 import { planOrNothing } from '../../src/common/planning/planners';
 import type { PromptEntry } from '../../src/common/conversation/promptLayout';
-import { layoutPrompt } from '../../src/common/conversation/promptLayout';
+import { layoutPrompt, olderRequestsBudget } from '../../src/common/conversation/promptLayout';
 import { condensePasses as countCondensePasses, produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
 import { summarizerEntries, type SummarizerEntry } from '../../src/common/summaries/summarizerInput';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
@@ -29,6 +29,7 @@ import {
 	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
+	renderCondenseBlockPrompt,
 	renderCondensePrompt,
 	renderSummarizerPrompt,
 	type RenderedPrompt,
@@ -40,8 +41,10 @@ import { MASKED_STRATEGIES, maskingCounter, productSettings, type MaskingMetrics
 import { continuityProbe, type ContinuityMetrics, type LedgerOffComparison } from './continuity';
 import { doneLedgerMaxTokens } from '../../src/common/ledger/doneLedgerRender';
 import { benchBudget, capSession, type Session } from './session';
-import { standInCondense, standInLength, standInSummary, statedTarget, summarySeed } from './standInSummary';
+import { cutToLength, standInCondense, standInLength, standInSummary, statedTarget, summarySeed } from './standInSummary';
 import { promptTooLongError } from './standInModel';
+import { blockOrderProbe, type BlockOrderMetrics } from './blockOrder';
+import { summaryBlocks } from '../../src/common/conversation/summaryBlocks';
 
 export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head-tail', ...MASKED_STRATEGIES] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -71,7 +74,7 @@ export interface RequestRecord {
 	readonly newTokens: number;
 }
 
-export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics {
+export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockOrderMetrics {
 	readonly session: string;
 	readonly window: number;
 	readonly strategy: StrategyName;
@@ -107,6 +110,14 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics {
 	readonly droppedRounds: number;
 	/** The same replay with the done-ledger off (set by main.ts for legacy and half-context). */
 	readonly ledgerOff?: LedgerOffComparison;
+	/** half-context's split rule in this replay: `tokens` (the product's) or `rounds` (--half-split rounds); null for other strategies. */
+	readonly halfContextSplit: 'tokens' | 'rounds' | null;
+	/** Model summarizations whose split the token-aware rule moved (kept fewer rounds than the round rule). */
+	readonly splitMovedSummarizations: number;
+	/** Summarizations that made more than one block (they spanned turns). */
+	readonly multiTurnSummarizations: number;
+	/** Mean tokens of the kept rounds the plans reported, over model summarizations; null without. */
+	readonly keptTokensMean: number | null;
 	/** --model-token-ratio: the stand-in model's tokens per local token (null: it counts like the local tokenizer and has no hard limit). */
 	readonly modelTokenRatio: number | null;
 	/** The ratio the product had learned by the end of the replay (1 without --model-token-ratio). */
@@ -165,6 +176,8 @@ export interface ReplayOptions {
 	readonly doneLedger?: boolean;
 	/** How often the ledger text is rendered again (continuity.ts); default at-summary. */
 	readonly ledgerRefresh?: 'at-summary' | 'every-request';
+	/** half-context's split rule (fitPrompt.ts FitOptions); default the product's. */
+	readonly halfContextSplit?: 'tokens' | 'rounds';
 	/**
 	 * The stand-in model counts this many tokens per local token and refuses a request over the
 	 * window by its count. Undefined: it counts like the local tokenizer and accepts everything.
@@ -239,8 +252,10 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		toolNames: TOOL_NAMES,
 		workspace: WORKSPACE,
 		maxToolResultTokens: toolResultBudget(budgetNow()),
+		olderRequestsMaxTokens: olderRequestsBudget(budgetNow().messages),
 		doneLedger: fit.ledgerSuspended ? undefined : continuity.ledgerText(conversation),
 	});
+	const layoutOptions = { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens: (text: string) => tok.countTokens(text) };
 	const timedRender = async <T>(run: () => Promise<T>): Promise<T> => {
 		const start = performance.now();
 		try {
@@ -248,6 +263,18 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		} finally {
 			renderMs.push(performance.now() - start);
 		}
+	};
+
+	/**
+	 * The stand-in's answer to a request to shorten an older block: like a model asked for N tokens
+	 * that writes a quarter more (the upper end of how far models miss a stated length), so the
+	 * product's deterministic cut always follows. The request is rendered and counted as sent.
+	 */
+	const condense = async (block: string, target: number): Promise<string> => {
+		const rendered = await renderCondenseBlockPrompt({ block, targetTokens: target }, { tokenizer: tok, budget: Number.MAX_SAFE_INTEGER });
+		summarizerInputTokens += rendered.tokenCount;
+		summarizerCalls++;
+		return cutToLength(block, Math.round(target * 1.25), tok);
 	};
 
 	/**
@@ -324,6 +351,12 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	let fit = newFitSession();
 	let loopBreaks = 0;
 	let droppedRounds = 0;
+	const blocks = blockOrderProbe(productSettings(strategy) !== undefined);
+	let splitMovedSummarizations = 0;
+	let multiTurnSummarizations = 0;
+	const keptTokens: number[] = [];
+	/** Block texts of the previous prompt: a block that is not among them is new prompt content. */
+	let shownBlockTexts = new Set<string>();
 
 	const verbatimFromLayout = (entries: readonly PromptEntry[]) => {
 		const ids = new Set<string>();
@@ -344,7 +377,16 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	const fitProduct = async (mode: SummarizationMode, request: string, mask: boolean, messageBudget?: number): Promise<Fitted> => {
 		const countTokens = (text: string) => tok.countTokens(text);
 		const props = (c: Conversation) => agentProps(c, request);
-		const messages = Math.min(messageBudget ?? budgetNow().messages, budgetNow().messages);
+		const current = budgetNow();
+		const messages = Math.min(messageBudget ?? current.messages, current.messages);
+		const fitOptions: FitOptions = {
+			mode,
+			messageBudget: messages,
+			maskOldToolResults: mask,
+			summaryBudget: summaryBudget(current),
+			...(options.halfContextSplit ? { halfContextSplit: options.halfContextSplit } : {}),
+		};
+		const planOptions = fitPlanOptions(fitOptions, countTokens);
 		const result = await fitPrompt<RenderedPrompt>(
 			conversation,
 			fit,
@@ -363,7 +405,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 					const start = performance.now();
 					const tokenizedBefore = tok.stats().tokenizedTokens;
 					try {
-						return planOrNothing(c, mode, { countTokens });
+						return planOrNothing(c, mode, planOptions);
 					} finally {
 						planMs.push(performance.now() - start);
 						const planned = tok.stats().tokenizedTokens - tokenizedBefore;
@@ -371,12 +413,13 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 						tokenizedInCompaction += planned;
 					}
 				},
-				summarize: (c, plan) => inCompaction(() => summarize(summarizerEntries(c, plan, request), plan.previousSummary?.text)),
+				summarize: (c, part) => inCompaction(() => summarize(summarizerEntries(c, part, request), part.previousSummary?.text)),
+				condense: (block, target) => inCompaction(() => condense(block, target)),
 				countTokens,
 				isCancelled: () => false,
 				cancellationError: () => new Error('cancelled'),
 			},
-			{ mode, messageBudget: messages, maskOldToolResults: mask },
+			fitOptions,
 		);
 		conversation = result.conversation;
 		if (truncatedAfterFailedSummary(result.events)) truncationsAfterFailedSummary++;
@@ -386,6 +429,11 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 				summarizations++;
 				summarizationsThisRequest++;
 				compactionsThisRequest++;
+				if (event.prepared.plan.stats.tokenAware?.moved) splitMovedSummarizations++;
+				if (event.prepared.blocks.length > 1) multiTurnSummarizations++;
+				if (event.prepared.plan.stats.tokens) keptTokens.push(event.prepared.plan.stats.tokens.kept);
+			} else if (event.kind === 'condensed') {
+				blocks.noteCondensed(event.blocks.length);
 			} else if (event.kind === 'elided') {
 				elidedToolResults += event.calls;
 			} else if (event.kind === 'dropped') {
@@ -396,7 +444,8 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			}
 		}
 		const prompt = result.kind === 'fits' ? result.prompt : await measureAgentPrompt(props(conversation), tok);
-		return { prompt, overflow: result.kind === 'refused', ...verbatimFromLayout(layoutPrompt(conversation)) };
+		blocks.recordRequest(conversation, request, prompt.messages);
+		return { prompt, overflow: result.kind === 'refused', ...verbatimFromLayout(layoutPrompt(conversation, layoutOptions)) };
 	};
 
 	const withoutDropped = (): Conversation => ({
@@ -572,7 +621,11 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			lastTokenized = tokenizedNow;
 			lastCompactionTokenized = tokenizedInCompaction;
 			// A summary written for this request is new prompt content too.
-			if (compactionsThisRequest > 0 && fitted.summaryText !== undefined) pendingNew += 3 + mt.countTokens(summaryMessageText(fitted.summaryText));
+			if (productSettings(strategy)) {
+				const now = summaryBlocks(conversation);
+				for (const b of now) if (!shownBlockTexts.has(b.text)) pendingNew += 3 + mt.countTokens(summaryMessageText(b.text, b.condensed));
+				shownBlockTexts = new Set(now.map(b => b.text));
+			} else if (compactionsThisRequest > 0 && fitted.summaryText !== undefined) pendingNew += 3 + mt.countTokens(summaryMessageText(fitted.summaryText));
 			const newTokens = requestIndex === 0 ? fitted.prompt.tokenCount : pendingNew;
 			records.push({
 				index: requestIndex,
@@ -664,7 +717,13 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		truncationsAfterFailedSummary,
 		...masking.metrics(),
 		...continuity.metrics(),
+		...blocks.metrics(),
+		halfContextSplit: productSettings(strategy)?.mode === 'half-context' ? (options.halfContextSplit ?? 'tokens') : null,
+		splitMovedSummarizations,
+		multiTurnSummarizations,
+		keptTokensMean: keptTokens.length ? Math.round(mean(keptTokens)) : null,
 	};
+	if (process.env.LONGHAUL_BENCH_DEBUG) for (const p of blocks.problems) process.stderr.write(`block order: ${p}\n`);
 	return { metrics, perRequest: records };
 }
 

@@ -25,6 +25,25 @@ export function loadSession(file: string): Session {
 	return { name: sessionName(file), conversation };
 }
 
+/**
+ * The day-long chat (`--concat`): every session, in the order given, as consecutive turns of one
+ * conversation named `concat`. Round and call ids get a per-session prefix, so ids stay unique
+ * across sessions (session files reuse `t0r0`, `call_0`, …).
+ */
+export function concatSessions(sessions: readonly Session[]): Session {
+	const turns = sessions.flatMap((session, s) =>
+		session.conversation.turns.map(turn => ({
+			...turn,
+			rounds: turn.rounds.map(round => ({
+				...round,
+				id: `s${s}-${round.id}`,
+				toolCalls: round.toolCalls.map(call => ({ ...call, id: `s${s}-${call.id}` })),
+			})),
+		})),
+	);
+	return { name: 'concat', conversation: { turns, activeRounds: [] } };
+}
+
 export function sessionName(file: string): string {
 	return basename(file).replace(/\.json$/, '');
 }

@@ -47,7 +47,7 @@ export class BackgroundSummarizer implements vscode.Disposable {
 		if (this.job || this.source.token.isCancellationRequested) {
 			return;
 		}
-		const plan = planWithStats(conversation, this.ctx.mode);
+		const plan = planWithStats(conversation, this.ctx);
 		if (!plan) {
 			return;
 		}
@@ -91,7 +91,7 @@ export class BackgroundSummarizer implements vscode.Disposable {
 		else this.stats.awaitedAtOverflow++;
 		const prepared = await job.done;
 		job.source.dispose();
-		if (!prepared || prepared.summary === undefined) {
+		if (!prepared || prepared.blocks === undefined) {
 			this.stats.discarded++;
 			return undefined;
 		}

@@ -1,17 +1,20 @@
 // Summaries made with the model: the summarizer step the overflow pipeline (fitPrompt) and the
-// background summarizer inject, the log line of each summarization, and /compact.
+// background summarizer inject, the step that condenses older blocks, the log line of each
+// summarization, and /compact.
 import * as vscode from 'vscode';
 import { summarizerPromptBudget, summaryBudget, type PromptBudget } from '../common/tokens/budget';
 import type { Conversation } from '../common/conversation/conversation';
 import type { SummarizationMode, SummarizationPlan } from '../common/planning/plan';
-import { planOrNothing } from '../common/planning/planners';
+import { planOrNothing, type PlanOptions } from '../common/planning/planners';
 import { attachSummary, makeSummary, type PreparedSummary, type Summarize } from '../common/fitting/preparedSummary';
+import { fitPlanOptions } from '../common/fitting/fitPrompt';
+import { condenseOldestBlocks, type CondenseBlock, type CondenseResult } from '../common/summaries/condenseBlocks';
 import { condensePasses, describeAttempts, produceSummary } from '../common/summaries/summarizationFlow';
 import { summarizerEntries } from '../common/summaries/summarizerInput';
 import { summaryLength } from '../common/summaries/summaryLength';
 import { recognizePromptTooLong } from '../common/tokens/promptTooLong';
 import { log } from './log';
-import { countTokens, extractSummary, isBudgetExceeded, renderCondense, renderSummarizer, type RenderedPrompt } from './promptRendering';
+import { countTokens, extractSummary, isBudgetExceeded, renderCondense, renderCondenseBlock, renderSummarizer, type RenderedPrompt } from './promptRendering';
 import { callModelQuietly } from './modelCall';
 import type { TokenCalibration } from './tokenCalibration';
 
@@ -32,14 +35,19 @@ export interface SummarizerContext {
 
 export type SummaryReason = 'overflow' | 'command' | 'background';
 
+/** The planner options every summary of this request uses: the token-aware half at this budget. */
+export function plannerOptions(ctx: Pick<SummarizerContext, 'mode' | 'budget'>): PlanOptions {
+	return fitPlanOptions({ mode: ctx.mode, messageBudget: ctx.budget.messages, maskOldToolResults: false }, countTokens);
+}
+
 /**
- * The summarizer step: Full then Simple with the request's model, each with one condense pass when
- * its summary comes back over the cap. The prompts state the length (summaryLength.ts). Cancellation
- * propagates as vscode.CancellationError.
+ * The summarizer step: one turn's block, Full then Simple with the request's model, each with one
+ * condense pass when its summary comes back over the cap. The prompts state the length
+ * (summaryLength.ts). Cancellation propagates as vscode.CancellationError.
  */
 export function modelSummarizer(ctx: SummarizerContext, token: vscode.CancellationToken = ctx.token): Summarize {
-	return (conversation, plan) => {
-		const entries = summarizerEntries(conversation, plan, ctx.currentRequest);
+	return (conversation, request) => {
+		const entries = summarizerEntries(conversation, request, ctx.currentRequest);
 		const budget = ctx.budget;
 		const cap = summaryBudget(budget);
 		const length = summaryLength(cap);
@@ -48,7 +56,7 @@ export function modelSummarizer(ctx: SummarizerContext, token: vscode.Cancellati
 			{
 				render: async mode =>
 					asPrompt(
-						await renderSummarizer({ mode, entries, previousSummary: plan.previousSummary?.text, focus: ctx.focus, length }, summarizerPromptBudget(budget)),
+						await renderSummarizer({ mode, entries, previousSummary: request.previousSummary?.text, focus: ctx.focus, length }, summarizerPromptBudget(budget)),
 					),
 				renderCondense: async summary => asPrompt(await renderCondense({ summary, length }, summarizerPromptBudget(budget))),
 				send: async prompt => {
@@ -72,9 +80,38 @@ export function modelSummarizer(ctx: SummarizerContext, token: vscode.Cancellati
 	};
 }
 
+/**
+ * The step that shortens an older summary block (bounded growth): the same model, asked to shorten
+ * that block alone. A failed request is no summary (the block is then cut to its first lines);
+ * cancellation propagates.
+ */
+export function modelCondenser(ctx: SummarizerContext, token: vscode.CancellationToken = ctx.token): CondenseBlock {
+	return async (block, targetTokens) => {
+		if (token.isCancellationRequested) throw new vscode.CancellationError();
+		try {
+			const rendered = await renderCondenseBlock(block, targetTokens, summarizerPromptBudget(ctx.budget));
+			const text = extractSummary(await callModelQuietly(ctx.model, rendered.messages, token));
+			if (token.isCancellationRequested) throw new vscode.CancellationError();
+			return text;
+		} catch (error) {
+			if (error instanceof vscode.CancellationError || token.isCancellationRequested) {
+				throw error instanceof vscode.CancellationError ? error : new vscode.CancellationError();
+			}
+			log().info(`condensing an older summary block failed: ${error instanceof Error ? error.name : 'error'}`);
+			return undefined;
+		}
+	};
+}
+
+/** Condenses the oldest blocks when all blocks together pass the summary budget (after a summary was attached). */
+export function boundBlocks(conversation: Conversation, ctx: SummarizerContext): Promise<CondenseResult> {
+	return condenseOldestBlocks(conversation, summaryBudget(ctx.budget), countTokens, modelCondenser(ctx));
+}
+
 /** The Longhaul log's JSON line for one summarization (never text of the conversation). */
 export function logSummary(reason: SummaryReason, prepared: PreparedSummary): void {
-	const { plan, summary } = prepared;
+	const { plan, blocks } = prepared;
+	const summaryTokens = blocks ? blocks.reduce((n, b) => n + countTokens(b), 0) : undefined;
 	const tokensBefore = plan.stats.tokens ? plan.stats.tokens.summarized + plan.stats.tokens.kept + plan.stats.tokens.previousSummary : undefined;
 	log().info(
 		'summarization ' +
@@ -86,9 +123,13 @@ export function logSummary(reason: SummaryReason, prepared: PreparedSummary): vo
 				summarized: plan.stats.summarizedRoundCount,
 				narrowedFrom: prepared.narrowed ? prepared.plannedRoundCount : null,
 				kept: plan.stats.keptRoundCount,
+				keptTokens: plan.stats.tokens?.kept ?? null,
+				splitMoved: plan.stats.tokenAware?.moved ?? null,
+				blocks: blocks?.length ?? 0,
+				requests: prepared.requests,
 				tokensBefore,
-				summaryTokens: summary ? countTokens(summary) : null,
-				tokensAfter: summary && plan.stats.tokens ? plan.stats.tokens.kept + countTokens(summary) : null,
+				summaryTokens: summaryTokens ?? null,
+				tokensAfter: summaryTokens !== undefined && plan.stats.tokens ? plan.stats.tokens.kept + summaryTokens : null,
 				attempts: describeAttempts(prepared.attempts),
 				condensePasses: condensePasses(prepared.attempts),
 				durationMs: prepared.durationMs,
@@ -97,18 +138,24 @@ export function logSummary(reason: SummaryReason, prepared: PreparedSummary): vo
 }
 
 /** The planner's decision with the token statistics the log reports; undefined when there is nothing to summarize. */
-export function planWithStats(conversation: Conversation, mode: SummarizationMode): SummarizationPlan | undefined {
-	return planOrNothing(conversation, mode, { countTokens });
+export function planWithStats(conversation: Conversation, ctx: Pick<SummarizerContext, 'mode' | 'budget'>): SummarizationPlan | undefined {
+	return planOrNothing(conversation, ctx.mode, plannerOptions(ctx));
 }
 
 export type CompactOutcome =
 	| { readonly kind: 'nothing-to-summarize' }
 	| { readonly kind: 'failed'; readonly prepared: PreparedSummary }
-	| { readonly kind: 'summarized'; readonly prepared: PreparedSummary & { readonly summary: string }; readonly conversation: Conversation };
+	| {
+			readonly kind: 'summarized';
+			readonly prepared: PreparedSummary & { readonly blocks: readonly string[] };
+			readonly conversation: Conversation;
+			/** Older blocks condensed to make room. */
+			readonly condensed: CondenseResult['condensed'];
+	  };
 
 /** /compact: summarizes the older part now. The conversation is only changed when a summary was made. */
 export async function compactNow(conversation: Conversation, ctx: SummarizerContext, stream: vscode.ChatResponseStream): Promise<CompactOutcome> {
-	const plan = planWithStats(conversation, ctx.mode);
+	const plan = planWithStats(conversation, ctx);
 	if (!plan) {
 		log().info(`summarization skipped: nothing to summarize (mode ${ctx.mode}, reason command)`);
 		return { kind: 'nothing-to-summarize' };
@@ -116,12 +163,9 @@ export async function compactNow(conversation: Conversation, ctx: SummarizerCont
 	stream.progress('Summarizing conversation history…');
 	const prepared = await makeSummary(conversation, plan, modelSummarizer(ctx));
 	logSummary('command', prepared);
-	if (prepared.summary === undefined) {
+	if (prepared.blocks === undefined) {
 		return { kind: 'failed', prepared };
 	}
-	return {
-		kind: 'summarized',
-		prepared: { ...prepared, summary: prepared.summary },
-		conversation: attachSummary(conversation, prepared.plan, prepared.summary),
-	};
+	const bounded = await boundBlocks(attachSummary(conversation, prepared.plan, prepared.blocks), ctx);
+	return { kind: 'summarized', prepared: { ...prepared, blocks: prepared.blocks }, conversation: bounded.conversation, condensed: bounded.condensed };
 }

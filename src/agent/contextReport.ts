@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { roundText, type Conversation } from '../common/conversation/conversation';
-import { layoutPrompt } from '../common/conversation/promptLayout';
-import { toolResultBudget, type PromptBudget } from '../common/tokens/budget';
+import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
+import { blockRows, type BlockRow } from '../common/conversation/blockListing';
+import { blockTokens } from '../common/summaries/condenseBlocks';
+import { summaryBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import { budgetFor } from './agentLoop';
 import { countTokens, measureAgent } from './promptRendering';
 import type { LonghaulSettings } from './settings';
@@ -23,17 +25,21 @@ export async function contextReport(
 	const chatTools = toChatTools(tools);
 	const ratio = calibrationRatio(calibration);
 	const budget = budgetFor(model, chatTools, ratio);
-	let summaries = 0;
 	let rounds = 0;
 	let roundCount = 0;
 	let requests = 0;
-	for (const entry of layoutPrompt(conversation)) {
-		if (entry.kind === 'summary') summaries += countTokens(entry.text);
-		else if (entry.kind === 'round') {
+	let shortened = 0;
+	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
+		if (entry.kind === 'round') {
 			rounds += countTokens(roundText(entry.round));
 			roundCount++;
-		} else if (entry.kind === 'user') requests += countTokens(entry.text);
+		} else if (entry.kind === 'user') {
+			requests += countTokens(entry.text);
+			if (entry.shortened) shortened++;
+		}
 	}
+	const blocks = blockRows(conversation, block => blockTokens(block, countTokens));
+	const summaries = blocks.reduce((n, b) => n + b.tokens, 0);
 	const ledgerText = ledger ? doneLedgerForPrompt(settings.doneLedger, conversation, ledger, undefined, budget.messages)?.text : undefined;
 	const ledgerTokens = ledgerText ? countTokens(ledgerText) : 0;
 	const total = (
@@ -43,6 +49,7 @@ export async function contextReport(
 			references: [],
 			toolNames: chatTools.map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
+			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: ledgerText,
 		})
 	).tokenCount;
@@ -52,10 +59,10 @@ export async function contextReport(
 	const rows: [string, number][] = [
 		['System instructions and message framing', system],
 		['Tool definitions (' + chatTools.length + ' tools)', budget.toolTokens],
-		['Summaries', summaries],
+		[`Summaries (${blocks.length} block${blocks.length === 1 ? '' : 's'})`, summaries],
 		['Done-ledger', ledgerTokens],
 		[`Verbatim rounds (${roundCount})`, rounds],
-		['User requests', requests],
+		[`User requests${shortened ? ` (${shortened} shortened)` : ''}`, requests],
 		['Reserve (tokenizer difference)', budget.reserve],
 		['Free', Math.max(0, budget.window - used - budget.reserve)],
 	];
@@ -72,6 +79,7 @@ export async function contextReport(
 					'',
 				]
 			: []),
+		...blockLines(blocks, summaryBudget(budget)),
 		...ledgerLines(settings, ledger, ledgerText),
 		calibrationLine(model, budget, calibration),
 		'',
@@ -87,6 +95,28 @@ function calibrationLine(model: vscode.LanguageModelChat, budget: PromptBudget, 
 			? `learned from ${calibration.samples} comparison${calibration.samples === 1 ? '' : 's'} with the model's own count${calibration.rejections ? ` and ${calibration.rejections} refusal${calibration.rejections === 1 ? '' : 's'} as too long` : ''}`
 			: "nothing learned yet: Longhaul compares with the model's own count as the conversation goes";
 	return `**Token ratio:** ${ratio.toFixed(2)} model tokens per local token (${learned}); the budget is the model's window of ${model.maxInputTokens.toLocaleString('en-US')} tokens divided by it, ${budget.window.toLocaleString('en-US')} local tokens.`;
+}
+
+/** Every summary block, in conversation order: its request, the rounds it stands for, its size. */
+function blockLines(blocks: readonly BlockRow[], budget: number): string[] {
+	if (!blocks.length) return [];
+	const total = blocks.reduce((n, b) => n + b.tokens, 0);
+	const rounds = (b: BlockRow) =>
+		b.fromEarlier
+			? `every round before it, through round ${b.lastRound} (${b.roundCount}; written by Longhaul 0.1.0)`
+			: b.firstRound === b.lastRound
+				? `round ${b.firstRound}`
+				: `rounds ${b.firstRound}–${b.lastRound} (${b.roundCount})`;
+	return [
+		`**Summary blocks:** ${blocks.length}, one per request with summarized rounds, each right after its request; ${total.toLocaleString('en-US')} of ${budget.toLocaleString('en-US')} tokens (beyond that the oldest are condensed, never removed).`,
+		'',
+		'| Request | Rounds it stands for | Tokens | |',
+		'| ---: | --- | ---: | --- |',
+		...blocks.map(
+			b => `| ${b.request}${b.current ? ' (this one)' : ''} | ${rounds(b)} | ${b.tokens.toLocaleString('en-US')} | ${b.block.condensed ? 'condensed' : ''} |`,
+		),
+		'',
+	];
 }
 
 /** What the done-ledger holds, and whether the next prompt shows it. */

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
-import { encodeTurnRecord, rebuildConversation } from '../common/persistence/metadata';
+import { encodeTurnRecord, rebuildConversation, summaryChanges } from '../common/persistence/metadata';
 import { PromptRejectedError, PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
 import type { TokenCalibration } from './tokenCalibration';
 import type { HandledRequest } from './api';
 import { compactNow } from './compaction';
-import { describePlan } from '../common/fitting/fitNotices';
+import { describePlan, fitNotice } from '../common/fitting/fitNotices';
 import { describeAttemptsForUser } from '../common/summaries/summarizationFlow';
 import { contextReport } from './contextReport';
 import { readChatHistory } from './historyReader';
@@ -123,7 +123,7 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 			maxToolCallsExceeded: state.maxToolCallsExceeded || undefined,
 			cancelled: state.cancelled || undefined,
 			refused: refused || undefined,
-			summaries: state.newSummaries,
+			summaryBlocks: state.newSummaries,
 			doneLedger: storeLedger ? state.ledger : undefined,
 		}),
 		summarizations: state.summarizations,
@@ -193,10 +193,11 @@ async function handleRequest(
 					`The conversation could not be summarized (${describeAttemptsForUser(outcome.prepared.attempts)}). Nothing was changed; you can go on as before.`,
 				);
 			} else {
+				state.newSummaries.push(...summaryChanges(state.conversation, outcome.conversation));
 				state.conversation = outcome.conversation;
-				state.newSummaries.push({ roundId: outcome.prepared.plan.anchorRoundId, text: outcome.prepared.summary });
 				state.summarizations++;
 				stream.markdown(`\n\n*${describePlan(outcome.prepared.plan)}*\n\n`);
+				if (outcome.condensed.length) stream.markdown(`*${fitNotice({ kind: 'condensed', blocks: outcome.condensed })}*\n\n`);
 			}
 			return resultFor(state, settings, undefined, false, false);
 		}

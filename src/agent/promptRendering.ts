@@ -9,6 +9,7 @@ import {
 	measureAgentPrompt,
 	renderAgentPrompt,
 	renderCondensePrompt,
+	renderCondenseBlockPrompt,
 	renderSummarizerPrompt,
 	type AgentPromptProps,
 	type StatedLength,
@@ -54,6 +55,12 @@ export interface SummarizerRenderInput {
 	readonly focus?: string;
 	/** The length the summary must stay under. */
 	readonly length?: StatedLength;
+}
+
+/** The prompt that asks the model to shorten an older summary block to `targetTokens`. */
+export async function renderCondenseBlock(block: string, targetTokens: number, budget: number): Promise<RenderedPrompt> {
+	const rendered = await renderCondenseBlockPrompt({ block, targetTokens }, { tokenizer: sharedTokenizer(), budget });
+	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }
 
 export async function renderSummarizer(input: SummarizerRenderInput, budget: number): Promise<RenderedPrompt> {

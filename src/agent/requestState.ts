@@ -1,14 +1,12 @@
 import type { Conversation, Round } from '../common/conversation/conversation';
+import type { StoredSummaryBlock } from '../common/persistence/metadata';
 import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
 import { newFitSession, type FitSession } from '../common/fitting/fitSession';
 import { newBackgroundStats, type BackgroundStats } from './backgroundSummary';
 
-/** A summary made during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */
-export interface NewSummary {
-	readonly roundId: string;
-	readonly text: string;
-}
+/** A summary block made or condensed during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */
+export type NewSummary = StoredSummaryBlock;
 
 /** What one request accumulates while it runs; everything needed to write its metadata. */
 export interface RequestState {

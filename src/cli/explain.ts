@@ -2,6 +2,7 @@
 import type { Conversation } from '../common/conversation/conversation';
 import { flattenRounds } from '../common/conversation/flatten';
 import type { SummarizationPlan } from '../common/planning/plan';
+import type { BlockSegment } from '../common/summaries/applySummary';
 
 const REASONS = {
 	'not-enough-rounds': 'fewer than 4 unsummarized rounds',
@@ -19,7 +20,7 @@ function plural(n: number, word: string): string {
 	return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export function explainPlan(plan: SummarizationPlan, conversation: Conversation, inputName: string): string {
+export function explainPlan(plan: SummarizationPlan, segments: readonly BlockSegment[], conversation: Conversation, inputName: string): string {
 	const all = flattenRounds(conversation).length;
 	const { totalRoundCount: n, summarizedRoundCount: s, keptRoundCount: k } = plan.stats;
 	const where =
@@ -33,8 +34,22 @@ export function explainPlan(plan: SummarizationPlan, conversation: Conversation,
 		`  summarize:    ${plural(s, 'round')}: ${idList(plan.summarizeRoundIds)}`,
 		`  keep:         ${plural(k, 'round')} verbatim: ${idList(plan.keepRoundIds)}`,
 		`  anchor:       ${plan.anchorRoundId} (${where}); the new summary is attached to it`,
-		`  absorbs:      ${plan.previousSummary ? `the summary on ${plan.previousSummary.roundId}` : 'no earlier summary'}`,
+		`  absorbs:      ${plan.previousSummary ? `the block on ${plan.previousSummary.roundId} (its turn's earlier summary)` : 'no earlier block'}`,
 	];
+	const turnName = (t: number) => (t === conversation.turns.length ? 'the request in progress' : `turn ${t}`);
+	for (const s of segments) {
+		lines.push(
+			`  block:        ${turnName(s.turnIndex)}: ${plural(s.roundIds.length, 'round')} (${idList(s.roundIds)}), after its user message${s.absorbs ? `, absorbing the block on ${s.absorbs.roundId}` : ''}`,
+		);
+	}
+	const tokenAware = plan.stats.tokenAware;
+	if (tokenAware && plan.stats.tokens) {
+		lines.push(
+			tokenAware.moved
+				? `  tokens:       the round rule's ${tokenAware.roundRuleKeptCount} newest rounds held more than ${tokenAware.limitTokens} tokens (half the message budget); kept ${k} (${plan.stats.tokens.kept} tokens)`
+				: `  tokens:       the ${k} kept rounds hold ${plan.stats.tokens.kept} tokens, within ${tokenAware.limitTokens} (half the message budget)`,
+		);
+	}
 	if (plan.splitInsideTurnIndex !== undefined) {
 		lines.push(`  split:        inside turn ${plan.splitInsideTurnIndex}; its user message stays verbatim ahead of its kept rounds`);
 	}

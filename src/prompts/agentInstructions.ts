@@ -27,7 +27,7 @@ export function agentInstructions(input: AgentInstructionsInput): string {
 		].join('\n'),
 		[
 			'# Long sessions',
-			'- This conversation can outgrow your context window. When it does, older messages are replaced by a summary in <conversation-summary> tags, written earlier in this session. Treat it as your own memory: what it records as done is done, what it records about files and decisions was true when it was written.',
+			'- This conversation can outgrow your context window. When it does, the older work of each request is replaced by a summary in <conversation-summary> tags, written earlier in this session and placed right after the request it belongs to. Treat the summaries as your own memory: what they record as done is done, what they record about files and decisions was true when they were written.',
 			'- Do not repeat work the summary records as completed: do not redo edits or re-run searches only to learn again what it states. Re-read a file before editing it when the summary does not give its exact current text.',
 			"- Continue from the summary's continuation plan and the messages after it. User messages are always kept word for word; the newest one is the request you are working on.",
 			...(input.hasDoneLedger

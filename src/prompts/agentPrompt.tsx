@@ -22,6 +22,11 @@ export interface AgentPromptProps {
 	readonly doneLedger?: string;
 	/** Tool results longer than this are cut to it (head and tail kept, with a marker). */
 	readonly maxToolResultTokens: number;
+	/**
+	 * The most the user messages of past turns may hold before the requests of summarized turns are
+	 * shortened (promptLayout.ts, olderRequestsBudget); without it, every request is shown whole.
+	 */
+	readonly olderRequestsMaxTokens?: number;
 }
 
 export interface AgentPromptElementProps extends AgentPromptProps, BasePromptElementProps {
@@ -30,13 +35,13 @@ export interface AgentPromptElementProps extends AgentPromptProps, BasePromptEle
 
 export class AgentPrompt extends PromptElement<AgentPromptElementProps> {
 	render() {
-		const { conversation, request, references, toolNames, workspace, doneLedger, maxToolResultTokens, tokenizer } = this.props;
+		const { conversation, request, references, toolNames, workspace, doneLedger, maxToolResultTokens, olderRequestsMaxTokens, tokenizer } = this.props;
 		const hasDoneLedger = !!doneLedger?.trim();
 		return (
 			<>
 				<SystemMessage priority={PRIORITY.instructions}>{agentInstructions({ toolNames, workspace, hasDoneLedger })}</SystemMessage>
 				<SummarizedConversationHistory
-					entries={layoutPrompt(conversation)}
+					entries={layoutPrompt(conversation, { olderRequestsMaxTokens, countTokens: text => tokenizer.countTokens(text) })}
 					request={request}
 					references={references}
 					doneLedger={hasDoneLedger ? doneLedger : undefined}

@@ -9,6 +9,7 @@ export {
 	measureAgentPrompt,
 	renderAgentPrompt,
 	renderCondensePrompt,
+	renderCondenseBlockPrompt,
 	renderSummarizerPrompt,
 	type RenderOptions,
 	type RenderedAgentPrompt,
@@ -19,4 +20,5 @@ export { CondensePrompt, CONDENSE_TAG, type CondensePromptProps } from './conden
 export { type StatedLength } from './summarizerInstructions';
 export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerEntry, type SummaryPromptMode } from './summarizerTranscript';
 export { SummaryMessageElement } from './summaryMessage';
+export { CONDENSE_BLOCK_TAG, CondenseBlockPrompt } from './condenseBlockPrompt';
 export { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from './toolResultText';

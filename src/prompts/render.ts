@@ -17,6 +17,7 @@ import type { PromptTokenizer } from '../common/tokens/tokenizer';
 import { AgentPrompt, type AgentPromptProps } from './agentPrompt';
 import { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
 import { CondensePrompt, type CondensePromptProps } from './condensePrompt';
+import { CondenseBlockPrompt, type CondenseBlockPromptProps } from './condenseBlockPrompt';
 
 export { BudgetExceededError };
 
@@ -101,6 +102,15 @@ export async function renderAgentPrompt(props: AgentPromptProps, options: AgentR
 		throw new PromptBudgetExceededError('agent', lean.tokenCount, budget, lean.messages);
 	}
 	throw new PromptBudgetExceededError('agent', whole.tokenCount, budget, whole.messages);
+}
+
+/** The prompt that shortens an older summary block; throws {@link PromptBudgetExceededError} when it does not fit. */
+export async function renderCondenseBlockPrompt(props: CondenseBlockPromptProps, options: RenderOptions): Promise<RenderedPrompt> {
+	const rendered = await renderUnpruned(CondenseBlockPrompt, props, options.tokenizer);
+	if (rendered.tokenCount > options.budget) {
+		throw new PromptBudgetExceededError('summarizer', rendered.tokenCount, options.budget, rendered.messages);
+	}
+	return rendered;
 }
 
 /** The summarizer prompt; throws {@link PromptBudgetExceededError} when it does not fit (the caller then tries Simple mode). */

@@ -1,6 +1,7 @@
 // The conversation part of the agent prompt, in the order `layoutPrompt` gives: past user
-// messages word for word, the request in progress at its slot, the newest summary at its anchor
-// (followed by the done ledger, when there is one), and every later round verbatim.
+// messages word for word, the request in progress at its slot, each turn's summary block right
+// after its user message (the done ledger follows the newest block, when there is one), and every
+// later round verbatim.
 import { PromptElement, UserMessage, type BasePromptElementProps, type PromptPiece } from '@vscode/prompt-tsx';
 import type { PromptEntry } from '../common/conversation/promptLayout';
 import type { TextTokenizer } from '../common/tokens/tokenizer';
@@ -24,8 +25,9 @@ export class SummarizedConversationHistory extends PromptElement<SummarizedConve
 		const { entries, doneLedger, maxToolResultTokens, tokenizer } = this.props;
 		const ledger = doneLedger?.trim() ? <DoneLedgerMessage priority={PRIORITY.doneLedger} ledger={doneLedger} /> : undefined;
 		const pieces: PromptPiece[] = [];
-		// Without a summary, the ledger goes where a summary would start: ahead of the history.
-		if (ledger && !entries.some(e => e.kind === 'summary')) {
+		// After the newest block: the verbatim rounds follow it. Without a block, ahead of the history.
+		const ledgerAfter = entries.map(e => e.kind).lastIndexOf('summary');
+		if (ledger && ledgerAfter < 0) {
 			pieces.push(ledger);
 		}
 		entries.forEach((entry, index) => {
@@ -39,8 +41,8 @@ export class SummarizedConversationHistory extends PromptElement<SummarizedConve
 					pieces.push(<CurrentRequestMessage priority={PRIORITY.currentRequest} prompt={this.props.request} references={this.props.references} />);
 					break;
 				case 'summary':
-					pieces.push(<SummaryMessageElement priority={PRIORITY.summary} summary={entry.text} />);
-					if (ledger) {
+					pieces.push(<SummaryMessageElement priority={PRIORITY.summary} summary={entry.text} condensed={entry.condensed} />);
+					if (ledger && index === ledgerAfter) {
 						pieces.push(ledger);
 					}
 					break;

@@ -1,6 +1,6 @@
-import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { displayPath, resolveWorkspacePath, textResult } from './workspaceRoots';
+import { listInside } from './safeFs';
+import { displayPath, textResult, workspaceRoots } from './workspaceRoots';
 
 interface ListDirectoryInput {
 	path?: string;
@@ -14,9 +14,13 @@ export const listDirectoryTool: vscode.LanguageModelTool<ListDirectoryInput> = {
 		return { invocationMessage: `Listing ${options.input.path || '.'}` };
 	},
 	async invoke(options) {
-		const dir = resolveWorkspacePath(options.input.path || '.');
-		const entries = await fs.readdir(dir, { withFileTypes: true });
-		const names = entries.map(e => (e.isDirectory() ? `${e.name}/` : e.name)).sort((a, b) => a.localeCompare(b));
+		// The folder is opened without following a final link and checked where it really is.
+		const listed = await listInside(workspaceRoots(), options.input.path || '.');
+		if (!listed.ok) {
+			throw new Error(listed.reason);
+		}
+		const dir = listed.path;
+		const names = listed.entries.map(e => (e.isDirectory() ? `${e.name}/` : e.name)).sort((a, b) => a.localeCompare(b));
 		const shown = names.slice(0, MAX_ENTRIES).join('\n');
 		const more = names.length > MAX_ENTRIES ? `\n[... ${names.length - MAX_ENTRIES} more entries]` : '';
 		return textResult(`${displayPath(dir) || '.'}: ${names.length} entries\n${shown}${more}`);

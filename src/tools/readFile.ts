@@ -1,7 +1,7 @@
-import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { cutMiddle } from '../common/shrinking/cutText';
-import { displayPath, resolveWorkspacePath, textResult } from './workspaceRoots';
+import { readInside } from './safeFs';
+import { displayPath, textResult, workspaceRoots } from './workspaceRoots';
 
 interface ReadFileInput {
 	path: string;
@@ -10,6 +10,14 @@ interface ReadFileInput {
 }
 
 const MAX_CHARS = 60_000;
+/** Larger files are refused (search them, or read a part with a command). */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
+
+/** A whole line number from what the model sent, or `fallback` (NaN, text and the like). */
+function lineNumber(value: unknown, fallback: number): number {
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	return typeof n === 'number' && Number.isFinite(n) ? Math.floor(n) : fallback;
+}
 
 /** Reads a text file, optionally a 1-based inclusive line range, with line numbers. */
 export const readFileTool: vscode.LanguageModelTool<ReadFileInput> = {
@@ -17,11 +25,15 @@ export const readFileTool: vscode.LanguageModelTool<ReadFileInput> = {
 		return { invocationMessage: `Reading ${options.input.path}` };
 	},
 	async invoke(options) {
-		const file = resolveWorkspacePath(options.input.path);
-		const content = await fs.readFile(file, 'utf8');
-		const lines = content.split('\n');
-		const start = Math.max(1, Math.floor(options.input.startLine ?? 1));
-		const end = Math.min(lines.length, Math.floor(options.input.endLine ?? lines.length));
+		// Only a single-link regular file that is really inside the workspace (src/tools/safeFs.ts).
+		const read = await readInside(workspaceRoots(), options.input.path, MAX_READ_BYTES);
+		if (!read.ok) {
+			throw new Error(read.reason);
+		}
+		const file = read.path;
+		const lines = read.data.toString('utf8').split('\n');
+		const start = Math.max(1, lineNumber(options.input.startLine, 1));
+		const end = Math.min(lines.length, lineNumber(options.input.endLine, lines.length));
 		if (start > lines.length) {
 			return textResult(`${displayPath(file)} has ${lines.length} lines; line ${start} does not exist.`);
 		}

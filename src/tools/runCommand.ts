@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
-import { cutMiddle } from '../common/shrinking/cutText';
+import { commandConfirmation, commandPreview, inlineCode, visible } from './commandText';
+import { cappedWriter, runShell, ShellOutcome, timeoutMs } from './shellRunner';
 import { displayPath, resolveWorkspacePath, textResult, workspaceRoots } from './workspaceRoots';
 
 interface RunCommandInput {
@@ -10,7 +10,11 @@ interface RunCommandInput {
 	timeoutSeconds?: number;
 }
 
-const MAX_OUTPUT_CHARS = 20_000;
+/** What the model gets of the output: the first and the last characters, the middle counted. */
+const HEAD_CHARS = 8_000;
+const TAIL_CHARS = 12_000;
+/** What one command may write to the terminal; the model still gets the head and the tail. */
+const TERMINAL_MAX_CHARS = 200_000;
 
 /** A terminal where the user watches the commands Longhaul runs and their output. */
 class CommandTerminal {
@@ -38,7 +42,7 @@ class CommandTerminal {
 const terminal = new CommandTerminal();
 
 /** The command and the folder to run it in, or an error that says why it may not run. */
-function checkedInput(input: RunCommandInput): { command: string; cwd: string } {
+function checkedInput(input: RunCommandInput): { command: string; cwd: string; confirmation: string } {
 	if (!vscode.workspace.isTrusted) {
 		throw new Error('This workspace is not trusted; Longhaul does not run commands in it.');
 	}
@@ -50,80 +54,63 @@ function checkedInput(input: RunCommandInput): { command: string; cwd: string } 
 	if (!cwd) {
 		throw new Error('No workspace folder is open to run the command in.');
 	}
-	return { command, cwd };
+	// The confirmation must show the exact command, or the command does not run.
+	const confirmation = commandConfirmation(command, displayPath(cwd) || '.');
+	if (!confirmation.ok) {
+		throw new Error(confirmation.reason);
+	}
+	return { command, cwd, confirmation: confirmation.markdown };
+}
+
+function status(outcome: ShellOutcome, limitMs: number): string {
+	if (outcome.timedOut) return `timed out after ${limitMs / 1000} s; the command's process group was stopped`;
+	if (outcome.cancelled) return "cancelled; the command's process group was stopped";
+	const code = outcome.exitCode === null ? `ended by ${outcome.signal ?? 'an error'}` : `exit code ${outcome.exitCode}`;
+	return outcome.leftRunning ? `${code}; processes it started kept its output open and were stopped 1 s after it exited` : code;
 }
 
 /** Runs a shell command in the workspace after the user confirms it; answers its exit code and output. */
 export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 	prepareInvocation(options) {
 		// Refuse before asking: the user is never asked to confirm a command that would be refused.
-		const { command, cwd } = checkedInput(options.input);
+		const { confirmation } = checkedInput(options.input);
 		return {
-			invocationMessage: `Running \`${command}\``,
+			invocationMessage: `Running ${inlineCode(commandPreview(options.input.command))}`,
 			confirmationMessages: {
 				title: 'Run command in terminal?',
-				message: new vscode.MarkdownString(`Longhaul wants to run in \`${displayPath(cwd)}\`:\n\n\`\`\`sh\n${command}\n\`\`\``),
+				message: new vscode.MarkdownString(confirmation),
 			},
 		};
 	},
 	async invoke(options, token) {
 		const { command, cwd } = checkedInput(options.input);
-		const timeoutMs = Math.min(Math.max(1, options.input.timeoutSeconds ?? 120), 1800) * 1000;
-		terminal.write(`\n$ ${command}\n`);
-		const outcome = await runShell(command, cwd, timeoutMs, token, chunk => terminal.write(chunk));
-		const status = outcome.timedOut ? `timed out after ${timeoutMs / 1000} s` : outcome.cancelled ? 'cancelled' : `exit code ${outcome.exitCode}`;
-		terminal.write(`[${status}]\n`);
-		return textResult(`${status}\n${cutMiddle(outcome.output, MAX_OUTPUT_CHARS)}`);
+		const limitMs = timeoutMs(options.input.timeoutSeconds);
+		// The echoed command shows control characters instead of letting them act on the terminal.
+		terminal.write(`\n$ ${visible(command, true).text}\n`);
+		const cancel = new AbortController();
+		const subscription = token.onCancellationRequested(() => cancel.abort());
+		let outcome: ShellOutcome;
+		try {
+			if (token.isCancellationRequested) cancel.abort();
+			outcome = await runShell({
+				command,
+				cwd,
+				timeoutMs: limitMs,
+				signal: cancel.signal,
+				headChars: HEAD_CHARS,
+				tailChars: TAIL_CHARS,
+				onOutput: cappedWriter(
+					text => terminal.write(text),
+					TERMINAL_MAX_CHARS,
+					`\n[Longhaul: the output passed ${TERMINAL_MAX_CHARS} characters; the rest is not shown here. The model gets its first and last characters.]\n`,
+				),
+			});
+		} finally {
+			subscription.dispose();
+		}
+		const line = status(outcome, limitMs);
+		terminal.write(`\n[${line}]\n`);
+		const size = outcome.cutChars > 0 ? ` (${outcome.totalChars} characters of output, ${outcome.cutChars} cut from the middle)` : '';
+		return textResult(`${line}${size}\n${outcome.output}`);
 	},
 };
-
-interface ShellOutcome {
-	exitCode: number | null;
-	output: string;
-	timedOut: boolean;
-	cancelled: boolean;
-}
-
-function runShell(command: string, cwd: string, timeoutMs: number, token: vscode.CancellationToken, onOutput: (chunk: string) => void): Promise<ShellOutcome> {
-	return new Promise(resolve => {
-		// Own process group, so a timeout or cancel stops everything the command started.
-		const child = spawn('/bin/sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-		let output = '';
-		let timedOut = false;
-		let cancelled = false;
-		const collect = (data: Buffer) => {
-			const text = data.toString('utf8');
-			if (output.length < MAX_OUTPUT_CHARS * 4) {
-				output += text;
-			}
-			onOutput(text);
-		};
-		child.stdout.on('data', collect);
-		child.stderr.on('data', collect);
-		const stop = () => {
-			try {
-				process.kill(-child.pid!, 'SIGKILL');
-			} catch {
-				// Already gone.
-			}
-		};
-		const timer = setTimeout(() => {
-			timedOut = true;
-			stop();
-		}, timeoutMs);
-		const cancellation = token.onCancellationRequested(() => {
-			cancelled = true;
-			stop();
-		});
-		const finish = (exitCode: number | null) => {
-			clearTimeout(timer);
-			cancellation.dispose();
-			resolve({ exitCode, output, timedOut, cancelled });
-		};
-		child.on('error', error => {
-			output += String(error);
-			finish(null);
-		});
-		child.on('close', code => finish(code));
-	});
-}

@@ -1,7 +1,7 @@
-import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { SEARCH_EXCLUDE } from './findFiles';
-import { textResult } from './workspaceRoots';
+import { searchInWorker } from './textSearch';
+import { textResult, workspaceRoots } from './workspaceRoots';
 
 interface SearchTextInput {
 	query: string;
@@ -12,48 +12,43 @@ interface SearchTextInput {
 
 const MAX_FILES = 5000;
 const MAX_FILE_BYTES = 1_000_000;
+/** The search stops here and answers with what it found. */
+const SEARCH_TIME_LIMIT_MS = 30_000;
 
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Searches the text of workspace files; answers `path:line: text` lines. */
+/**
+ * Searches the text of workspace files; answers `path:line: text` lines. Every file goes through
+ * the path guard, and the matching runs on RE2 in a worker thread (src/tools/textSearch.ts).
+ */
 export const searchTextTool: vscode.LanguageModelTool<SearchTextInput> = {
 	prepareInvocation(options) {
 		return { invocationMessage: `Searching for ${options.input.query}` };
 	},
 	async invoke(options, token) {
 		const { query, isRegexp, include } = options.input;
-		const max = Math.min(Math.max(1, options.input.maxResults ?? 100), 500);
-		let pattern: RegExp;
-		try {
-			pattern = new RegExp(isRegexp ? query : escapeRegExp(query), 'i');
-		} catch (error) {
-			return textResult(`Invalid regular expression ${query}: ${(error as Error).message}`);
-		}
+		const requested = Number(options.input.maxResults ?? 100);
+		const max = Math.min(Math.max(1, Number.isFinite(requested) ? Math.floor(requested) : 100), 500);
 		const uris = await vscode.workspace.findFiles(include || '**/*', SEARCH_EXCLUDE, MAX_FILES, token);
 		uris.sort((a, b) => a.fsPath.localeCompare(b.fsPath));
-		const hits: string[] = [];
-		for (const uri of uris) {
-			if (token.isCancellationRequested || hits.length > max) {
-				break;
-			}
-			const stat = await fs.stat(uri.fsPath).catch(() => undefined);
-			if (!stat || stat.size > MAX_FILE_BYTES) {
-				continue;
-			}
-			const content = await fs.readFile(uri.fsPath, 'utf8').catch(() => '');
-			if (content.includes('\0')) {
-				continue;
-			}
-			const lines = content.split('\n');
-			for (let i = 0; i < lines.length && hits.length <= max; i++) {
-				if (pattern.test(lines[i])) {
-					hits.push(`${vscode.workspace.asRelativePath(uri, false)}:${i + 1}: ${lines[i].slice(0, 300)}`);
-				}
-			}
+		const shown = new Map(uris.map(uri => [uri.fsPath, vscode.workspace.asRelativePath(uri, false)]));
+		const cancel = new AbortController();
+		const subscription = token.onCancellationRequested(() => cancel.abort());
+		if (token.isCancellationRequested) cancel.abort();
+		const result = await searchInWorker(
+			{ roots: workspaceRoots(), files: uris.map(u => u.fsPath), query, isRegexp: isRegexp === true, maxHits: max, maxFileBytes: MAX_FILE_BYTES },
+			{ timeLimitMs: SEARCH_TIME_LIMIT_MS, signal: cancel.signal },
+		).finally(() => subscription.dispose());
+		if (result.error) {
+			return textResult(result.error);
 		}
-		const more = hits.length > max ? `\n[more than ${max} matches; narrow the search]` : '';
-		return textResult(`${Math.min(hits.length, max)} match(es) for ${query}\n${hits.slice(0, max).join('\n')}${more}`);
+		const hits = result.hits.map(h => `${shown.get(h.file) ?? h.file}:${h.line}: ${h.text}`);
+		const notes = [
+			hits.length > max ? `[more than ${max} matches; narrow the search]` : '',
+			result.stopped === 'time' ? `[the search stopped after ${SEARCH_TIME_LIMIT_MS / 1000} s; narrow include or the pattern]` : '',
+			result.stopped === 'cancel' ? '[the search was cancelled]' : '',
+			result.refused > 0
+				? `[${result.refused} file(s) skipped: they lead outside the workspace folders, are not regular files, or have more than one hard link]`
+				: '',
+		].filter(Boolean);
+		return textResult(`${Math.min(hits.length, max)} match(es) for ${query}\n${hits.slice(0, max).join('\n')}${notes.length ? `\n${notes.join('\n')}` : ''}`);
 	},
 };

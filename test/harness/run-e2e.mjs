@@ -11,7 +11,7 @@ import { packageExtension, packageFixture } from './build.mjs';
 import { ensureTestHost } from './install.mjs';
 import { runMain } from './processes.mjs';
 import { installExtensions, makeServerDirs, startCodeServer } from './server.mjs';
-import { log, repoRoot } from './util.mjs';
+import { corpusDir, log, repoRoot } from './util.mjs';
 import { copyWorkspace } from './workspace.mjs';
 
 const timeoutMs = Number(process.env.LONGHAUL_E2E_TIMEOUT_MS) || 10 * 60 * 1000;
@@ -48,7 +48,13 @@ async function main() {
 		const workspace = copyWorkspace(dirs.root);
 		// The scripted model appends every request it receives here (test/fixtures/scripted-model/src/requestLog.ts).
 		const requestLog = join(dirs.root, 'model-requests.jsonl');
-		const server = await startCodeServer(host, { name: 'e2e', dirs, workspace, env: { LONGHAUL_FIXTURE_REQUEST_LOG: requestLog } });
+		// The fixture's marker replay mode reads recorded sessions from LONGHAUL_CORPUS (dayLongReload.e2e.mjs).
+		const server = await startCodeServer(host, {
+			name: 'e2e',
+			dirs,
+			workspace,
+			env: { LONGHAUL_FIXTURE_REQUEST_LOG: requestLog, LONGHAUL_CORPUS: corpusDir() },
+		});
 		const browser = await launchBrowser();
 		current = { page: browser.page, server, test };
 		const started = Date.now();

@@ -7,6 +7,11 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
 export const fixtureDir = join(repoRoot, 'test', 'fixtures', 'scripted-model');
 export const resultsDir = join(repoRoot, 'test-results');
 
+/** The recorded sessions the replay tests and the demo play: $LONGHAUL_CORPUS, else ../shared/corpus next to the repository. */
+export function corpusDir() {
+	return resolve(process.env.LONGHAUL_CORPUS ?? join(repoRoot, '..', 'shared', 'corpus'));
+}
+
 const started = Date.now();
 /** Harness progress goes to stderr so test output on stdout stays clean. */
 export function log(message) {

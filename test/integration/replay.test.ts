@@ -245,9 +245,11 @@ function logReplay(report: ReplayReport): void {
 		say(
 			e.kind === 'agent'
 				? `      agent t${e.turn} r${e.round}`
-				: e.kind === 'summarizer'
-					? `      summarizer ${e.mode} from ${e.from} count ${e.count} matched ${e.matched} tokens ${e.summaryTokens}/${e.targetTokens ?? '-'}`
-					: `      condense ${e.inputTokens} -> ${e.summaryTokens} tokens (target ${e.targetTokens ?? '-'})`,
+				: e.kind === 'condense'
+					? `      condense a block to ${e.targetTokens} tokens (turn ${e.turn ?? '?'})`
+					: e.kind === 'condense-summary'
+						? `      condense a summary ${e.inputTokens} -> ${e.summaryTokens} tokens (target ${e.targetTokens ?? '-'})`
+						: `      summarizer ${e.mode} from ${e.from} count ${e.count} matched ${e.matched} tokens ${e.summaryTokens}/${e.targetTokens ?? '-'}`,
 		);
 	}
 }

@@ -2,6 +2,7 @@
 // loop calls them, refuse paths outside the workspace ('..', absolute paths, symbolic links that
 // lead out), and in a trusted workspace the writing tools are registered and offered.
 import * as assert from 'assert';
+import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -9,9 +10,11 @@ import * as vscode from 'vscode';
 import { resetSession, sendChat, setHandler } from './helpers';
 import { delay, removeDataFiles } from './faultScript';
 import { DATA_DIR, agentScript, createDataFiles, toolResults, workspaceRoot } from './faultScript';
+import { recordFaultResult } from './faultResults';
+import { runCommandTool } from '../../src/tools/runCommand';
 
-async function invoke(name: string, input: object): Promise<string> {
-	const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+async function invoke(name: string, input: object, token = new vscode.CancellationTokenSource().token): Promise<string> {
+	const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token);
 	return result.content.map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 }
 
@@ -24,6 +27,56 @@ async function assertRefused(name: string, input: object, reason: RegExp): Promi
 		},
 		`${name} should refuse ${JSON.stringify(input)}`,
 	);
+}
+
+/** Invokes a tool and answers its text, or the error it was refused with. */
+async function outcome(name: string, input: object, token = new vscode.CancellationTokenSource().token): Promise<string> {
+	return invoke(name, input, token).then(
+		text => text,
+		(error: Error) => `Error: ${error.message}`,
+	);
+}
+
+/** Runs `body` and measures the longest time the extension host's event loop was blocked meanwhile. */
+async function hostLag<T>(body: () => Promise<T>): Promise<{ result: T; lagMs: number; ms: number }> {
+	const started = Date.now();
+	let last = started;
+	let lagMs = 0;
+	const tick = setInterval(() => {
+		const now = Date.now();
+		lagMs = Math.max(lagMs, now - last - 20);
+		last = now;
+	}, 20);
+	try {
+		const result = await body();
+		return { result, lagMs, ms: Date.now() - started };
+	} finally {
+		clearInterval(tick);
+	}
+}
+
+/** Every file and link below `dir` with its content or target. */
+function snapshot(dir: string): string[] {
+	return fs
+		.readdirSync(dir, { withFileTypes: true })
+		.flatMap(e => {
+			const full = path.join(dir, e.name);
+			if (e.isSymbolicLink()) return [`${e.name} -> ${fs.readlinkSync(full)}`];
+			if (e.isDirectory()) return [`${e.name}/`, ...snapshot(full).map(p => `${e.name}/${p}`)];
+			return [`${e.name}: ${fs.readFileSync(full, 'utf8').slice(0, 200)}`];
+		})
+		.sort();
+}
+
+/** A hard link, or undefined where the two folders are on different file systems. */
+function tryHardLink(target: string, at: string): boolean {
+	try {
+		fs.linkSync(target, at);
+		return true;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'EXDEV') return false;
+		throw error;
+	}
 }
 
 /** A directory outside the workspace with a secret file, and links to it from inside. */
@@ -42,6 +95,11 @@ describe('Security: file tools stay inside the workspace', () => {
 		createDataFiles();
 		outside = fs.mkdtempSync(path.join(os.tmpdir(), 'longhaul-outside-'));
 		fs.writeFileSync(path.join(outside, 'secret.txt'), SECRET);
+		// Targets of the issue-17 links, made here so that the after hook sees them as they were.
+		fs.writeFileSync(path.join(outside, 'hard-secret.txt'), SECRET);
+		fs.writeFileSync(path.join(outside, 'read-hard.txt'), SECRET);
+		fs.mkdirSync(path.join(outside, 'deep'));
+		fs.writeFileSync(path.join(outside, 'deep', 'keep.txt'), 'deep');
 		const data = path.join(workspaceRoot(), DATA_DIR);
 		for (const link of ['link-dir', 'link-file.txt']) fs.rmSync(path.join(data, link), { force: true });
 		fs.symlinkSync(outside, path.join(data, 'link-dir'), 'dir');
@@ -143,6 +201,175 @@ describe('Security: file tools stay inside the workspace', () => {
 		assert.ok(!fs.existsSync(path.join(outside, 'escape-abs.txt')));
 	});
 
+	// Issue 17: the ways out that a hostile-input review found.
+
+	it('editFile, confirmed by the user, refuses dangling links (relative, absolute, to a folder, .. after a link) and a hard link to an outside file', async function () {
+		this.timeout(40_000);
+		const data = path.join(workspaceRoot(), DATA_DIR);
+		fs.symlinkSync(path.relative(data, path.join(outside, 'not-yet.txt')), path.join(data, 'notes.txt'));
+		fs.symlinkSync(path.join(outside, 'not-yet-abs.txt'), path.join(data, 'notes-abs.txt'));
+		fs.symlinkSync(path.join(outside, 'new-folder'), path.join(data, 'dangling-dir'));
+		fs.symlinkSync(path.join(outside, 'deep'), path.join(data, 'to-deep'));
+		fs.symlinkSync('to-deep/../climbed.txt', path.join(data, 'climb.txt'));
+		const hard = tryHardLink(path.join(outside, 'hard-secret.txt'), path.join(data, 'hard.txt'));
+		const before = snapshot(outside);
+		const targets: { path: string; overwrite?: boolean }[] = [
+			{ path: `${DATA_DIR}/notes.txt` },
+			{ path: `${DATA_DIR}/notes-abs.txt` },
+			{ path: `${DATA_DIR}/dangling-dir` },
+			{ path: `${DATA_DIR}/dangling-dir/inner.txt` },
+			{ path: `${DATA_DIR}/climb.txt` },
+			...(hard ? [{ path: `${DATA_DIR}/hard.txt`, overwrite: true }] : []),
+		];
+		const script = agentScript({
+			id: 'dangling',
+			toolCalls: targets.length,
+			call: i => ({ name: 'longhaul_editFile', input: { ...targets[i], newText: 'EVIL written through a link\n' } }),
+		});
+		await setHandler(script.handler);
+		let done = false;
+		const pending = sendChat('@longhaul write notes', { timeoutMs: 35_000 }).finally(() => (done = true));
+		const accepting = (async () => {
+			while (!done) {
+				await vscode.commands.executeCommand('workbench.action.chat.acceptTool').then(undefined, () => undefined);
+				await delay(200);
+			}
+		})();
+		const handled = await pending;
+		await accepting;
+		assert.strictEqual(handled.errorMessage, undefined, `got error: ${handled.errorMessage}`);
+		const results = toolResults(script.agentRequests[script.agentRequests.length - 1]).filter(r => r.callId.startsWith('dangling-'));
+		assert.strictEqual(results.length, targets.length);
+		results.forEach((r, i) => assert.match(r.text, /^Error: .*(symbolic link|hard links)/, `${targets[i].path}: ${r.text}`));
+		assert.deepStrictEqual(snapshot(outside), before, 'nothing outside the workspace may be created or changed');
+		recordFaultResult({
+			id: 'S-dangling',
+			fault: 'editFile through dangling links and a hard link, confirmations accepted',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			writesOutside: 0,
+			detail: `${targets.length} writes refused (${hard ? 'hard link included' : 'no hard link: another file system'}); the outside folder unchanged`,
+		});
+	});
+
+	it('searchText and findFiles leave out files behind links that lead outside', async () => {
+		const search = await invoke('longhaul_searchText', { query: SECRET, include: `${DATA_DIR}/**` });
+		const lines = search.split('\n').slice(1).join('\n'); // the first line repeats the query
+		assert.ok(!lines.includes(SECRET) && !/link-(dir|file)/.test(lines), `searchText read through a link: ${search}`);
+		assert.match(search, /^0 match\(es\)/);
+		const found = await invoke('longhaul_findFiles', { pattern: `${DATA_DIR}/**/*secret*` });
+		assert.ok(!found.includes('link-dir/secret.txt'), `findFiles listed a file behind a link: ${found}`);
+		recordFaultResult({
+			id: 'S-search-links',
+			fault: 'searchText / findFiles through links that lead outside',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			writesOutside: 0,
+			detail: `searchText: "${search.split('\n')[0]}"; findFiles: "${found.split('\n')[0]}"`,
+		});
+	});
+
+	it('readFile answers a named pipe at once and refuses a hard link to an outside file', async function () {
+		this.timeout(20_000);
+		const data = path.join(workspaceRoot(), DATA_DIR);
+		execFileSync('mkfifo', [path.join(data, 'pipe')]);
+		const started = Date.now();
+		const pipe = await Promise.race([outcome('longhaul_readFile', { path: `${DATA_DIR}/pipe` }), delay(5_000).then(() => 'still waiting after 5 s')]);
+		assert.match(pipe, /^Error: .*not a regular file/);
+		const pipeMs = Date.now() - started;
+		const hard = tryHardLink(path.join(outside, 'read-hard.txt'), path.join(data, 'read-hard.txt'));
+		if (hard) {
+			const read = await outcome('longhaul_readFile', { path: `${DATA_DIR}/read-hard.txt` });
+			assert.match(read, /^Error: .*2 hard links/);
+		}
+		recordFaultResult({
+			id: 'S-pipe',
+			fault: 'readFile of a named pipe and of a hard link to an outside file',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `the pipe was refused in ${pipeMs} ms; ${hard ? 'the hard link was refused' : 'hard link not tried (another file system)'}`,
+		});
+	});
+
+	it('odd paths: a name starting with .. is read; link loops and over-long names are refusals', async () => {
+		const dots = path.join(workspaceRoot(), '..longhaul-dots.txt');
+		fs.writeFileSync(dots, 'dots are a legal name');
+		try {
+			assert.match(await outcome('longhaul_readFile', { path: '..longhaul-dots.txt' }), /dots are a legal name/);
+		} finally {
+			fs.rmSync(dots, { force: true });
+		}
+		const data = path.join(workspaceRoot(), DATA_DIR);
+		fs.symlinkSync('loop-b', path.join(data, 'loop-a'));
+		fs.symlinkSync('loop-a', path.join(data, 'loop-b'));
+		assert.match(await outcome('longhaul_readFile', { path: `${DATA_DIR}/loop-a` }), /^Error: .*too many symbolic links \(ELOOP\)/);
+		assert.match(await outcome('longhaul_readFile', { path: 'x'.repeat(300) }), /^Error: .*too long \(ENAMETOOLONG\)/);
+		assert.match(await outcome('longhaul_listDirectory', { path: `${DATA_DIR}/loop-a` }), /^Error: .*\(ELOOP\)/);
+	});
+
+	it('a regular expression that backtracks exponentially does not block the extension host, and a cancel ends a long search', async function () {
+		this.timeout(60_000);
+		const data = path.join(workspaceRoot(), DATA_DIR);
+		fs.writeFileSync(path.join(data, 'evil-regex.txt'), `${'a'.repeat(28)}!\n`);
+		const blowup = await hostLag(() => outcome('longhaul_searchText', { query: '(a+)+$', isRegexp: true, include: `${DATA_DIR}/evil-regex.txt` }));
+		assert.match(blowup.result, /^0 match\(es\)/);
+		assert.ok(blowup.lagMs < 1_000, `the extension host was blocked ${blowup.lagMs} ms`);
+		let xy = '';
+		// Under the 1 MB a search reads per file; linear for RE2, but minutes of work for this pattern.
+		for (let i = 0; i < 900_000; i++) xy += i % 3 === 0 ? 'y' : 'x';
+		fs.writeFileSync(path.join(data, 'evil-big.txt'), `${xy}z\n`);
+		const source = new vscode.CancellationTokenSource();
+		setTimeout(() => source.cancel(), 1_000);
+		const cancelled = await hostLag(() =>
+			outcome('longhaul_searchText', { query: '(?:x|y|xy|yx){1,999}z', isRegexp: true, include: `${DATA_DIR}/evil-big.txt` }, source.token),
+		);
+		assert.ok(cancelled.ms >= 900 && cancelled.ms < 3_000, `the search answered ${cancelled.ms} ms after it started (cancelled at 1 s)`);
+		assert.ok(cancelled.lagMs < 1_000, `the extension host was blocked ${cancelled.lagMs} ms`);
+		recordFaultResult({
+			id: 'S-regex',
+			fault: "(a+)+$ on 28 a's and a !, then a long search cancelled",
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `(a+)+$: answered in ${blowup.ms} ms, host blocked at most ${blowup.lagMs} ms; cancel at 1 s: answered after ${cancelled.ms} ms, host blocked at most ${cancelled.lagMs} ms`,
+		});
+	});
+
+	it('a folder swapped for a link to the outside in a tight loop: 200 reads never return the outside file', async function () {
+		this.timeout(60_000);
+		const data = path.join(workspaceRoot(), DATA_DIR);
+		fs.mkdirSync(path.join(data, 'swap'));
+		fs.writeFileSync(path.join(data, 'swap', 'secret.txt'), 'inside text');
+		// Swaps swap/ (a folder) and a link to the outside folder as fast as a shell can.
+		const swapper = spawn('/bin/sh', ['-c', `cd '${data}' && while :; do mv swap swap.tmp && ln -s '${outside}' swap && rm swap && mv swap.tmp swap; done`], {
+			stdio: 'ignore',
+		});
+		let inside = 0;
+		let refused = 0;
+		try {
+			for (let i = 0; i < 200; i++) {
+				const text = await outcome('longhaul_readFile', { path: `${DATA_DIR}/swap/secret.txt` });
+				assert.ok(!text.includes(SECRET), `read ${i} returned the outside file: ${text.slice(0, 120)}`);
+				if (text.includes('inside text')) inside++;
+				else refused++;
+			}
+		} finally {
+			swapper.kill('SIGKILL');
+			await new Promise(r => swapper.once('exit', r));
+		}
+		recordFaultResult({
+			id: 'S-swap',
+			fault: 'a folder swapped for a link to the outside while it is read (200 reads)',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `0 reads returned the outside file; ${inside} read the inside file, ${refused} were refused`,
+		});
+	});
+
 	it('in a trusted workspace the writing tools are registered and offered to the model', async () => {
 		assert.strictEqual(vscode.workspace.isTrusted, true, 'the test workspace should be trusted');
 		const names = vscode.lm.tools.map(t => t.name);
@@ -155,5 +382,91 @@ describe('Security: file tools stay inside the workspace', () => {
 		assert.ok(offered.includes('longhaul_editFile'), 'longhaul_editFile should be offered');
 		// VS Code's own run_in_terminal replaces longhaul_runCommand when present (src/tools/toolNames.ts EQUIVALENT_TOOLS).
 		assert.ok(offered.includes('longhaul_runCommand') || offered.includes('run_in_terminal'), `a command tool should be offered, got ${offered.join(', ')}`);
+	});
+});
+
+// Issue 17: longhaul_runCommand in the real host. The tool is called directly (prepareInvocation for
+// the confirmation it would show, invoke as after Allow), so the test sees exactly what it builds.
+describe('Security: command confirmation and runner', () => {
+	const token = () => new vscode.CancellationTokenSource().token;
+	const run = (input: object, cancel = token()) =>
+		Promise.resolve(
+			runCommandTool.invoke({ input, toolInvocationToken: undefined } as unknown as vscode.LanguageModelToolInvocationOptions<{ command: string }>, cancel),
+		).then(result => (result?.content ?? []).map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''));
+
+	interface MdToken {
+		type: string;
+		content: string;
+	}
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const markdownIt = require('markdown-it') as () => { parse(src: string, env: object): MdToken[] };
+
+	it('the confirmation shows the exact command: one block whatever fences, here-documents or hidden characters it holds; over 10,000 characters is refused', async () => {
+		// Under a fixed ``` fence this rendered as two harmless blocks while /bin/sh ran `echo EVIL`.
+		const hidden = ["cat >/dev/null <<'DOC'", '```', "[x]: /u '", 'DOC', 'echo EVIL', ": '", '```sh', "'"].join('\n');
+		const tricky = 'echo safe\u202E;rm -rf ~\u202C\r\u001B[2K\u200Bdone';
+		for (const command of [hidden, tricky]) {
+			const prepared = await runCommandTool.prepareInvocation!({ input: { command } }, token());
+			const markdown = (prepared?.confirmationMessages?.message as vscode.MarkdownString).value;
+			const blocks = markdownIt()
+				.parse(markdown, {})
+				.filter(t => t.type === 'fence');
+			assert.strictEqual(blocks.length, 1, `one code block expected:\n${markdown}`);
+			const shown = blocks[0].content.replace(/\n$/, '').replace(/⟪U\+([0-9A-F]{4,6})⟫/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
+			assert.strictEqual(shown, command);
+			assert.ok(!['\u202E', '\r', '\u001B', '\u200B'].some(c => blocks[0].content.includes(c)), 'hidden characters are shown as markers');
+		}
+		assert.throws(() => runCommandTool.prepareInvocation!({ input: { command: `echo ${'x'.repeat(10_000)}` } }, token()), /10000 characters/);
+		recordFaultResult({
+			id: 'S-confirm-exact',
+			fault: 'commands that hide a line from a fixed-fence confirmation; control and bidi characters; 10,001 characters',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: 'one code block that reads back as the command; hidden characters shown as ⟪U+XXXX⟫; the long command refused before any confirmation',
+		});
+	});
+
+	it('a timeout or a cancel answers within a second even when a descendant left the process group', async function () {
+		this.timeout(40_000);
+		let started = Date.now();
+		const timedOut = await run({ command: 'echo started; setsid sleep 12', timeoutSeconds: 2 });
+		const timeoutMs = Date.now() - started;
+		assert.match(timedOut, /^timed out after 2 s/);
+		assert.ok(timeoutMs < 3_000, `answered ${timeoutMs} ms after the start (timeout 2 s)`);
+		const source = new vscode.CancellationTokenSource();
+		setTimeout(() => source.cancel(), 500);
+		started = Date.now();
+		const cancelled = await run({ command: 'setsid sleep 12' }, source.token);
+		const cancelMs = Date.now() - started;
+		assert.match(cancelled, /^cancelled/);
+		assert.ok(cancelMs < 1_500, `answered ${cancelMs} ms after the start (cancel at 0.5 s)`);
+		recordFaultResult({
+			id: 'S-hang',
+			fault: 'setsid sleep 12 with a 2 s timeout, and cancelled at 0.5 s',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `timeout: answered after ${timeoutMs} ms; cancel: answered after ${cancelMs} ms`,
+		});
+	});
+
+	it('a long output keeps its end with the exact count of what was cut; a timeoutSeconds that is not a number is the default', async function () {
+		this.timeout(40_000);
+		const text = await run({ command: "head -c 2000000 /dev/zero | tr '\\0' x; echo; echo THE-ERROR-AT-THE-END >&2; exit 2" });
+		const total = 2_000_000 + 1 + 'THE-ERROR-AT-THE-END\n'.length;
+		assert.match(text, /^exit code 2/);
+		assert.ok(text.endsWith('THE-ERROR-AT-THE-END\n'), `the end of the output is lost: ${text.slice(-200)}`);
+		assert.match(text, new RegExp(`${total} characters of output, ${total - 20_000} cut from the middle`));
+		const notANumber = await run({ command: 'sleep 0.5; echo finished', timeoutSeconds: 'soon' });
+		assert.match(notANumber, /^exit code 0\nfinished/);
+		recordFaultResult({
+			id: 'S-output',
+			fault: '2 MB of output with the error at the end; timeoutSeconds "soon"',
+			test: 'security.test.ts',
+			survived: true,
+			requestsLost: 0,
+			detail: `the end was kept; ${total - 20_000} of ${total} characters reported cut; "soon" ran with the default limit`,
+		});
 	});
 });

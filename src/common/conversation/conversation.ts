@@ -23,8 +23,18 @@ export interface Round {
 	readonly response: string;
 	readonly thinking?: string;
 	readonly toolCalls: readonly ToolCall[];
-	/** A summary that replaces this round and everything before it in the prompt. */
+	/**
+	 * A summary block anchored on this round: in the prompt it stands, right after its turn's user
+	 * message, for this round and the earlier rounds of the same turn (summaryBlocks.ts).
+	 */
 	readonly summary?: string;
+	/** The block was condensed (shortened) to keep all blocks together within the summary budget. */
+	readonly summaryCondensed?: boolean;
+	/**
+	 * The summary absorbed every earlier round and summary of every turn, as summaries written by
+	 * Longhaul 0.1.0 did (metadata schema 1): it stands for all of them, and earlier blocks are not shown.
+	 */
+	readonly summarySpansTurns?: boolean;
 }
 
 /** A finished request: the user's message and the rounds the agent made answering it. */

@@ -22,7 +22,13 @@ export function fitNotice(event: FitEvent): string | undefined {
 		case 'masked':
 			return `Replaced ${plural(event.maskedCalls, 'older tool result')} with short placeholders (about ${event.freedTokens} tokens) instead of summarizing; the agent can run those calls again if it needs them.`;
 		case 'summarized':
-			return describePlan(event.prepared.plan) + (event.source === 'prepared' ? ' Prepared in the background.' : '');
+			return (
+				describePlan(event.prepared.plan) +
+				(event.prepared.blocks.length > 1 ? ` One summary per request: ${event.prepared.blocks.length} blocks.` : '') +
+				(event.source === 'prepared' ? ' Prepared in the background.' : '')
+			);
+		case 'condensed':
+			return `Condensed ${plural(event.blocks.length, 'older summary block')} (of ${event.blocks.map(b => `request ${b.turnIndex + 1}`).join(', ')}) to keep every summary within the context window; none was removed.`;
 		case 'summary-failed':
 			return `The conversation could not be summarized (${describeAttemptsForUser(event.prepared.attempts)}); removing the oldest tool results instead.`;
 		case 'loop-breaker':

@@ -7,12 +7,15 @@
 //      loop breaker stops model summaries for the rest of the request
 //   4. elide the oldest tool results, 5. drop the older rounds with a note, 6. leave out the
 //      done-ledger, 7. refuse.
+// Summaries join the conversation as one block per turn (summaryBlocks.ts); after each, when all
+// blocks together pass the summary budget, the oldest are condensed (condenseBlocks.ts).
 // Every step that changes the conversation starts over at the render. The steps that need a
 // model or a renderer are injected; what happened comes back as data (FitEvent), never as text
 // written somewhere, so the caller decides what to show and what to count.
 import type { Conversation } from '../conversation/conversation';
 import type { SummarizationMode, SummarizationPlan } from '../planning/plan';
-import { planOrNothing } from '../planning/planners';
+import { planOrNothing, type PlanOptions } from '../planning/planners';
+import { condenseOldestBlocks, type CondenseBlock, type CondensedBlock } from '../summaries/condenseBlocks';
 import { dropOlderRounds } from '../shrinking/dropOlderRounds';
 import { elideOldestToolResults } from '../shrinking/elideToolResults';
 import { maskForOverflow, type MaskStats } from '../shrinking/maskToolResults';
@@ -41,8 +44,10 @@ export interface FitSteps<P> {
 	showsLedger(conversation: Conversation): boolean;
 	/** A summary prepared earlier that still applies to `conversation`, if any (waits for one under way). */
 	takePrepared?(conversation: Conversation): Promise<PreparedSummary | undefined>;
-	/** Asks the model for the summary of `plan` (Full, then Simple); no summary when every attempt failed. */
+	/** Asks the model for the block of one turn's rounds (Full, then Simple); no summary when every attempt failed. */
 	readonly summarize: Summarize;
+	/** Asks the model to shorten an older block (bounded growth); without it, blocks are cut to their first lines. */
+	readonly condense?: CondenseBlock;
 	/** Plans a summarization; the default is the active planner with token statistics. */
 	plan?(conversation: Conversation): SummarizationPlan | undefined;
 	/** Masks old tool results; the default is maskForOverflow with the budget's margins. */
@@ -57,16 +62,36 @@ export interface FitOptions {
 	readonly messageBudget: number;
 	/** longhaul.maskOldToolResults */
 	readonly maskOldToolResults: boolean;
+	/** What all summary blocks together may hold (budget.ts summaryBudget); without it, blocks are never condensed. */
+	readonly summaryBudget?: number;
+	/**
+	 * How half-context picks the kept rounds: `tokens` (the default) keeps at most half the message
+	 * budget verbatim (halfContextPlanner.ts); `rounds` is the pure round rule.
+	 */
+	readonly halfContextSplit?: 'tokens' | 'rounds';
+	/** The fewest rounds half-context keeps verbatim (default 2). */
+	readonly minKeep?: number;
+}
+
+/** The planner options the pipeline plans with (also for masking and dropping older rounds). */
+export function fitPlanOptions(options: FitOptions, countTokens: (text: string) => number): PlanOptions {
+	return {
+		countTokens,
+		...(options.halfContextSplit !== 'rounds' ? { messageBudget: options.messageBudget } : {}),
+		...(options.minKeep !== undefined ? { minKeep: options.minKeep } : {}),
+	};
 }
 
 export type FitEvent =
 	| ({ readonly kind: 'masked' } & MaskStats)
 	| { readonly kind: 'mask-declined'; readonly reason: string; readonly olderPartTokens: number }
-	| { readonly kind: 'summarized'; readonly source: 'prepared' | 'model'; readonly prepared: PreparedSummary & { readonly summary: string } }
+	| { readonly kind: 'summarized'; readonly source: 'prepared' | 'model'; readonly prepared: PreparedSummary & { readonly blocks: readonly string[] } }
+	/** The oldest blocks were shortened to keep all blocks within the summary budget. */
+	| { readonly kind: 'condensed'; readonly blocks: readonly CondensedBlock[] }
 	| { readonly kind: 'summary-failed'; readonly prepared: PreparedSummary }
 	| { readonly kind: 'loop-breaker'; readonly why: string }
 	| { readonly kind: 'elided'; readonly calls: number; readonly freedTokens: number }
-	| { readonly kind: 'dropped'; readonly plan: SummarizationPlan; readonly text: string }
+	| { readonly kind: 'dropped'; readonly plan: SummarizationPlan; readonly texts: readonly string[] }
 	| { readonly kind: 'ledger-off' };
 
 interface FitEnd {
@@ -77,14 +102,24 @@ export type FitResult<P> = (FitEnd & { readonly kind: 'fits'; readonly prompt: P
 
 export async function fitPrompt<P>(start: Conversation, session: FitSession, steps: FitSteps<P>, options: FitOptions): Promise<FitResult<P>> {
 	const events: FitEvent[] = [];
-	const plan = steps.plan ?? ((c: Conversation) => planOrNothing(c, options.mode, { countTokens: steps.countTokens }));
-	const mask = steps.mask ?? ((c: Conversation, overflow: number) => maskForOverflow(c, options.mode, steps.countTokens, options.messageBudget, overflow));
+	const planOptions = fitPlanOptions(options, steps.countTokens);
+	const plan = steps.plan ?? ((c: Conversation) => planOrNothing(c, options.mode, planOptions));
+	const mask =
+		steps.mask ?? ((c: Conversation, overflow: number) => maskForOverflow(c, options.mode, steps.countTokens, options.messageBudget, overflow, planOptions));
 	const settled = async <T>(pending: Promise<T>): Promise<T> => {
 		const value = await pending;
 		if (steps.isCancelled()) throw steps.cancellationError();
 		return value;
 	};
 	let conversation = start;
+	/** After blocks were added: condenses the oldest when all of them pass the summary budget. */
+	const bound = async () => {
+		if (options.summaryBudget === undefined) return;
+		const bounded = await settled(condenseOldestBlocks(conversation, options.summaryBudget, steps.countTokens, steps.condense));
+		if (bounded.condensed.length === 0) return;
+		conversation = bounded.conversation;
+		events.push({ kind: 'condensed', blocks: bounded.condensed });
+	};
 	let summaryAttempts = 0;
 	let narrowedSummaries = 0;
 	// False once the model has nothing more to give in this fit (nothing to plan, or it failed).
@@ -110,10 +145,11 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 
 		// A prepared summary may be older than the overflow, so it is not one of the attempts.
 		const prepared = steps.takePrepared ? await settled(steps.takePrepared(conversation)) : undefined;
-		if (prepared?.summary !== undefined) {
-			conversation = attachSummary(conversation, prepared.plan, prepared.summary);
-			events.push({ kind: 'summarized', source: 'prepared', prepared: { ...prepared, summary: prepared.summary } });
+		if (prepared?.blocks !== undefined) {
+			conversation = attachSummary(conversation, prepared.plan, prepared.blocks);
+			events.push({ kind: 'summarized', source: 'prepared', prepared: { ...prepared, blocks: prepared.blocks } });
 			noteSummary(session.repeats);
+			await bound();
 			continue;
 		}
 
@@ -124,10 +160,11 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 			} else {
 				const planned = plan(conversation);
 				const made = planned && (await settled(makeSummary(conversation, planned, steps.summarize)));
-				if (made?.summary !== undefined) {
-					conversation = attachSummary(conversation, made.plan, made.summary);
-					events.push({ kind: 'summarized', source: 'model', prepared: { ...made, summary: made.summary } });
+				if (made?.blocks !== undefined) {
+					conversation = attachSummary(conversation, made.plan, made.blocks);
+					events.push({ kind: 'summarized', source: 'model', prepared: { ...made, blocks: made.blocks } });
 					noteSummary(session.repeats);
+					await bound();
 					if (made.narrowed && narrowedSummaries < NARROWED_SUMMARIES) narrowedSummaries++;
 					else summaryAttempts++;
 					continue;
@@ -149,10 +186,11 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 			events.push({ kind: 'elided', calls: elided.elidedCalls, freedTokens: elided.shedTokens });
 			continue;
 		}
-		const dropped = dropOlderRounds(conversation);
+		const dropped = dropOlderRounds(conversation, planOptions);
 		if (dropped) {
 			conversation = dropped.conversation;
-			events.push({ kind: 'dropped', plan: dropped.plan, text: dropped.text });
+			events.push({ kind: 'dropped', plan: dropped.plan, texts: dropped.texts });
+			await bound();
 			continue;
 		}
 		if (!session.ledgerSuspended && steps.showsLedger(conversation)) {

@@ -5,13 +5,20 @@ import { cutMiddle } from '../shrinking/cutText';
 import type { Conversation, Round, ToolCall, Turn } from '../conversation/conversation';
 import type { DoneLedger } from '../ledger/doneLedger';
 import { decodeDoneLedger } from '../ledger/doneLedgerCodec';
-import { decodeRound, join, readObject, type DecodeIssue } from './roundDecoder';
+import { flattenRounds } from '../conversation/flatten';
+import { withSummary } from '../summaries/applySummary';
+import { decodeRound, isObject, join, readObject, type DecodeIssue } from './roundDecoder';
 
 export { formatIssue } from './roundDecoder';
 
 /** The key of our record inside `ChatResult.metadata`. */
 export const METADATA_KEY = 'longhaul';
-export const TURN_RECORD_VERSION = 1;
+/**
+ * 2: per-turn summary blocks (`summaryBlocks`). 1, written by Longhaul 0.1.0, is still read: its
+ * `summaries` each absorbed everything before them and become blocks that span turns.
+ */
+export const TURN_RECORD_VERSION = 2;
+export const LEGACY_TURN_RECORD_VERSION = 1;
 /**
  * Tool results longer than this are cut (head and tail kept) before they are stored, so one
  * huge `run` output cannot bloat the chat session file VS Code keeps. The live request still
@@ -19,10 +26,17 @@ export const TURN_RECORD_VERSION = 1;
  */
 export const STORED_RESULT_MAX_CHARS = 16_000;
 
-/** A summary made during one request, anchored on a round of that request or of an earlier turn. */
-export interface StoredSummary {
+/**
+ * A summary block made (or condensed) during one request, anchored on a round of that request or
+ * of an earlier turn. A later record's block on the same round replaces it (a condensed version,
+ * or a block that absorbed it); the earlier text stays stored in its own record.
+ */
+export interface StoredSummaryBlock {
 	readonly roundId: string;
 	readonly text: string;
+	readonly condensed?: boolean;
+	/** Absorbed every earlier round and summary (0.1.0 summaries, and blocks that absorbed one). */
+	readonly spansTurns?: boolean;
 }
 
 export interface TurnRecord {
@@ -33,8 +47,8 @@ export interface TurnRecord {
 	readonly cancelled?: boolean;
 	/** The request did not fit the model's window and was not answered (see {@link refusedRequestText}). */
 	readonly refused?: boolean;
-	/** Summaries created during this request, oldest first. */
-	readonly summaries: readonly StoredSummary[];
+	/** Summary blocks made or condensed during this request, in the order they were made. */
+	readonly summaryBlocks: readonly StoredSummaryBlock[];
 	/** The done-ledger as it was at the end of this request (absent in records written without it). */
 	readonly doneLedger?: DoneLedger;
 }
@@ -49,22 +63,48 @@ export interface TurnRecordInput {
 	readonly maxToolCallsExceeded?: boolean;
 	readonly cancelled?: boolean;
 	readonly refused?: boolean;
-	/** Summaries made during this request (possibly anchored on earlier turns' rounds). */
-	readonly summaries?: readonly StoredSummary[];
+	/** Summary blocks made or condensed during this request (possibly anchored on earlier turns' rounds). */
+	readonly summaryBlocks?: readonly StoredSummaryBlock[];
 	readonly doneLedger?: DoneLedger;
+}
+
+/** A block as plain JSON: flags only when set. */
+function plainBlock(block: StoredSummaryBlock): StoredSummaryBlock {
+	return { roundId: block.roundId, text: block.text, ...(block.condensed ? { condensed: true } : {}), ...(block.spansTurns ? { spansTurns: true } : {}) };
+}
+
+/**
+ * The summaries `after` carries that `before` does not (new blocks, blocks that absorbed an older
+ * text of their turn, condensed blocks), oldest first: what a request stores of the summaries it
+ * made. The agent compares the conversation before and after each fit and each /compact.
+ */
+export function summaryChanges(before: Conversation, after: Conversation): StoredSummaryBlock[] {
+	const old = new Map<string, Round>();
+	for (const at of flattenRounds(before)) if (at.round.summary !== undefined) old.set(at.round.id, at.round);
+	const changes: StoredSummaryBlock[] = [];
+	for (const at of flattenRounds(after)) {
+		const round = at.round;
+		if (round.summary === undefined) continue;
+		const was = old.get(round.id);
+		if (was && was.summary === round.summary && !was.summaryCondensed === !round.summaryCondensed && !was.summarySpansTurns === !round.summarySpansTurns) {
+			continue;
+		}
+		changes.push(plainBlock({ roundId: round.id, text: round.summary, condensed: round.summaryCondensed, spansTurns: round.summarySpansTurns }));
+	}
+	return changes;
 }
 
 /**
  * The record to store for one request: plain JSON, no `undefined` fields. A summary carried
- * by one of `rounds` is moved into `summaries` (unless already listed), so each summary is
- * stored exactly once. Tool results are cut to `maxResultChars` (see {@link cutForStorage}).
+ * by one of `rounds` is moved into `summaryBlocks` (unless a block on that round is listed), so
+ * each block is stored exactly once. Tool results are cut to `maxResultChars` (see {@link cutForStorage}).
  */
 export function encodeTurnRecord(input: TurnRecordInput, maxResultChars = STORED_RESULT_MAX_CHARS): TurnRecord {
-	const summaries: StoredSummary[] = (input.summaries ?? []).map(s => ({ roundId: s.roundId, text: s.text }));
-	const listed = new Set(summaries.map(s => s.roundId));
+	const summaryBlocks: StoredSummaryBlock[] = (input.summaryBlocks ?? []).map(plainBlock);
+	const listed = new Set(summaryBlocks.map(s => s.roundId));
 	const rounds = input.rounds.map(round => {
 		if (round.summary !== undefined && !listed.has(round.id)) {
-			summaries.push({ roundId: round.id, text: round.summary });
+			summaryBlocks.push(plainBlock({ roundId: round.id, text: round.summary, condensed: round.summaryCondensed, spansTurns: round.summarySpansTurns }));
 		}
 		return plainRound(cutForStorage(round, maxResultChars));
 	});
@@ -74,7 +114,7 @@ export function encodeTurnRecord(input: TurnRecordInput, maxResultChars = STORED
 		...(input.maxToolCallsExceeded ? { maxToolCallsExceeded: true } : {}),
 		...(input.cancelled ? { cancelled: true } : {}),
 		...(input.refused ? { refused: true } : {}),
-		summaries,
+		summaryBlocks,
 		// Through JSON so the stored value is plain data without undefined fields.
 		...(input.doneLedger ? { doneLedger: JSON.parse(JSON.stringify(input.doneLedger)) as DoneLedger } : {}),
 	};
@@ -117,8 +157,9 @@ function cutResult(text: string, max: number): string {
 }
 
 /**
- * Reads one stored record. Unknown version or a non-object: no record. A bad round, call or
- * summary is reported (kind and path such as `rounds[3].toolCalls[0].id`) and left out.
+ * Reads one stored record, of schema 2 or 1 (Longhaul 0.1.0; returned in the shape of 2). Unknown
+ * version or a non-object: no record. A bad round, call or summary is reported (kind and path such
+ * as `rounds[3].toolCalls[0].id`) and left out.
  */
 export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: MetadataIssue[] } {
 	const errors: DecodeIssue[] = [];
@@ -126,12 +167,16 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 	if (!r) return { errors };
 	const version = (raw as { schemaVersion?: unknown }).schemaVersion;
 	if (version === undefined) {
-		return { errors: [{ kind: 'missing-field', path: 'schemaVersion', message: 'missing (expected 1)' }] };
+		return { errors: [{ kind: 'missing-field', path: 'schemaVersion', message: `missing (expected ${TURN_RECORD_VERSION})` }] };
 	}
-	if (version !== TURN_RECORD_VERSION) {
+	if (version !== TURN_RECORD_VERSION && version !== LEGACY_TURN_RECORD_VERSION) {
 		return {
 			errors: [
-				{ kind: 'unknown-version', path: 'schemaVersion', message: `unknown version ${JSON.stringify(version)} (this build reads ${TURN_RECORD_VERSION})` },
+				{
+					kind: 'unknown-version',
+					path: 'schemaVersion',
+					message: `unknown version ${JSON.stringify(version)} (this build reads ${LEGACY_TURN_RECORD_VERSION} and ${TURN_RECORD_VERSION})`,
+				},
 			],
 		};
 	}
@@ -150,14 +195,19 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 		rounds.push(round);
 	});
 
-	const summaries: StoredSummary[] = [];
-	(r.array('summaries') ?? []).forEach((rawSummary, i) => {
-		const s = readObject(errors, rawSummary, join('summaries', i), 'a summary');
+	// Schema 1 stored `summaries`, each of which had absorbed everything before it.
+	const legacy = version === LEGACY_TURN_RECORD_VERSION;
+	const field = legacy ? 'summaries' : 'summaryBlocks';
+	const summaryBlocks: StoredSummaryBlock[] = [];
+	(r.array(field) ?? []).forEach((rawBlock, i) => {
+		const s = readObject(errors, rawBlock, join(field, i), 'a summary');
 		if (!s) return;
 		const before = errors.length;
 		const roundId = s.string('roundId');
 		const text = s.string('text');
-		if (errors.length === before) summaries.push({ roundId: roundId!, text: text! });
+		const condensed = legacy ? undefined : s.optionalBoolean('condensed');
+		const spansTurns = legacy ? true : s.optionalBoolean('spansTurns');
+		if (errors.length === before) summaryBlocks.push(plainBlock({ roundId: roundId!, text: text!, condensed, spansTurns }));
 	});
 
 	const maxToolCallsExceeded = r.optionalBoolean('maxToolCallsExceeded');
@@ -177,7 +227,7 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 			...(maxToolCallsExceeded ? { maxToolCallsExceeded } : {}),
 			...(cancelled ? { cancelled } : {}),
 			...(refused ? { refused } : {}),
-			summaries,
+			summaryBlocks,
 			...(doneLedger ? { doneLedger } : {}),
 		},
 		errors,
@@ -186,9 +236,10 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 
 /**
  * The conversation of a chat session: one turn per history entry (its user message and the
- * rounds of its record), every stored summary attached to its round wherever that round is
- * (summaries made in a later request often anchor on an earlier turn's round). Entries
- * without a record become turns without rounds. Never throws.
+ * rounds of its record), every stored summary block attached to its round wherever that round is
+ * (blocks made in a later request often anchor on an earlier turn's round; a later record's block
+ * on the same round replaces an earlier one). Entries without a record become turns without
+ * rounds. Never throws.
  */
 export function rebuildConversation(
 	history: ReadonlyArray<{ readonly user: string; readonly metadata: unknown }>,
@@ -202,6 +253,7 @@ export function rebuildConversation(
 	const issues: MetadataIssue[] = [];
 	const turnRounds: Round[][] = [];
 	const records: (TurnRecord | undefined)[] = [];
+	const recordVersions: unknown[] = [];
 	const where = new Map<string, { turn: number; round: number }>();
 
 	history.forEach((entry, turnIndex) => {
@@ -218,6 +270,7 @@ export function rebuildConversation(
 			}
 		}
 		records.push(record);
+		recordVersions.push(isObject(stored) ? stored.schemaVersion : undefined);
 		const rounds = (record?.rounds ?? []).slice();
 		rounds.forEach((round, roundIndex) => {
 			if (where.has(round.id)) {
@@ -231,15 +284,15 @@ export function rebuildConversation(
 	});
 
 	records.forEach((record, turnIndex) => {
-		record?.summaries.forEach((summary, i) => {
-			const at = where.get(summary.roundId);
+		record?.summaryBlocks.forEach((block, i) => {
+			const at = where.get(block.roundId);
 			if (!at) {
-				const path = `history[${turnIndex}].metadata.${METADATA_KEY}.summaries[${i}].roundId`;
-				issues.push({ kind: 'unknown-round', path, message: `no stored round has id "${summary.roundId}"; summary ignored`, turnIndex });
+				const path = `history[${turnIndex}].metadata.${METADATA_KEY}.${recordVersions[turnIndex] === LEGACY_TURN_RECORD_VERSION ? 'summaries' : 'summaryBlocks'}[${i}].roundId`;
+				issues.push({ kind: 'unknown-round', path, message: `no stored round has id "${block.roundId}"; summary ignored`, turnIndex });
 				return;
 			}
 			const rounds = turnRounds[at.turn];
-			rounds[at.round] = { ...rounds[at.round], summary: summary.text };
+			rounds[at.round] = withSummary(rounds[at.round], block.text, block);
 		});
 	});
 

@@ -1,20 +1,34 @@
 // The half-context rule (setting on): summarize the older half of the unsummarized rounds
 // and keep the newest half verbatim. The split is by round, not by turn: it may fall inside
 // a turn and may cross from history into the request in progress (docs/planning.md).
+//
+// Token-aware: "half of the rounds" ignores their size. When the newest rounds are large (a few
+// long test logs), keeping half of them keeps most of the tokens, frees almost nothing, and the
+// next overflow comes at once with too few rounds for this rule. So, given the message budget,
+// the kept rounds may hold at most half of it: fewer are kept, newest first, never fewer than
+// `minKeep`.
 import { isInterruptedTurn, type Conversation } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex, type FlatRound } from '../conversation/flatten';
+import { roundTokens } from '../tokens/roundTokens';
 import { legacyPlanOf } from './legacyPlanner';
-import type { SummarizationPlan } from './plan';
+import type { SummarizationPlan, TokenAwareSplit } from './plan';
 import { buildPlan, type PlanOptions } from './planParts';
 
 /** Fewer unsummarized rounds than this and the legacy rule decides (level 1, `not-enough-rounds`). */
 export const MIN_ROUNDS_FOR_HALF_CONTEXT = 4;
-/** The newest rounds always kept verbatim, however few rounds there are. */
+/** The newest rounds always kept verbatim, however few rounds there are (the default and least `minKeep`). */
 export const MIN_KEPT_ROUNDS = 2;
+/** With a message budget, the kept rounds hold at most this share of it. */
+export const KEPT_SHARE_OF_BUDGET = 0.5;
 
-/** How many of `n` unsummarized rounds stay verbatim before the interrupted-turn shift: max(2, ceil(n/2)). */
-export function halfContextKeepCount(n: number): number {
-	return Math.max(MIN_KEPT_ROUNDS, Math.ceil(n / 2));
+/** `minKeep` as given, made a whole number of at least {@link MIN_KEPT_ROUNDS}. */
+export function effectiveMinKeep(minKeep: number | undefined): number {
+	return minKeep === undefined || !Number.isFinite(minKeep) ? MIN_KEPT_ROUNDS : Math.max(MIN_KEPT_ROUNDS, Math.floor(minKeep));
+}
+
+/** How many of `n` unsummarized rounds the round rule keeps verbatim: max(minKeep, ceil(n/2)). */
+export function halfContextKeepCount(n: number, minKeep = MIN_KEPT_ROUNDS): number {
+	return Math.max(effectiveMinKeep(minKeep), Math.ceil(n / 2));
 }
 
 export function planHalfContext(conversation: Conversation, options: PlanOptions = {}): SummarizationPlan {
@@ -22,11 +36,14 @@ export function planHalfContext(conversation: Conversation, options: PlanOptions
 	const start = newestSummaryIndex(flat) + 1;
 	const activeCount = conversation.activeRounds.length;
 	const n = flat.length - start;
-	if (n < MIN_ROUNDS_FOR_HALF_CONTEXT) {
+	const minKeep = effectiveMinKeep(options.minKeep);
+	if (n < MIN_ROUNDS_FOR_HALF_CONTEXT || n <= minKeep) {
 		return legacyPlanOf(flat, start, activeCount, 'half-context', 'not-enough-rounds', options);
 	}
 
-	let split = flat.length - halfContextKeepCount(n);
+	const roundRuleKeep = halfContextKeepCount(n, minKeep);
+	const tokenAware = options.countTokens && options.messageBudget !== undefined ? tokenAwareKeep(flat, roundRuleKeep, minKeep, options) : undefined;
+	let split = flat.length - (tokenAware?.keep ?? roundRuleKeep);
 	// Never anchor on the round where an interrupted turn was stopped: it stays verbatim so the
 	// model sees exactly where it was cut off. Repeated for runs of one-round interrupted turns.
 	while (split > start && isStopRound(flat[split - 1])) {
@@ -35,7 +52,28 @@ export function planHalfContext(conversation: Conversation, options: PlanOptions
 	if (split <= start) {
 		return legacyPlanOf(flat, start, activeCount, 'half-context', 'interrupted-turn', options);
 	}
-	return buildPlan({ flat, start, split, mode: 'half-context', requestedMode: 'half-context' }, options);
+	return buildPlan(
+		{ flat, start, split, mode: 'half-context', requestedMode: 'half-context', ...(tokenAware ? { tokenAware: tokenAware.split } : {}) },
+		options,
+	);
+}
+
+/**
+ * The token-aware keep count: the round rule's count, or, when those rounds hold more than half of
+ * the message budget, as many of the newest as fit in that half (at least `minKeep`).
+ */
+function tokenAwareKeep(flat: readonly FlatRound[], roundRuleKeep: number, minKeep: number, options: PlanOptions): { keep: number; split: TokenAwareSplit } {
+	const count = options.countTokens!;
+	const limitTokens = Math.floor(options.messageBudget! * KEPT_SHARE_OF_BUDGET);
+	let keep = 0;
+	let tokens = 0;
+	while (keep < roundRuleKeep) {
+		const next = roundTokens(flat[flat.length - 1 - keep].round, count);
+		if (keep >= minKeep && tokens + next > limitTokens) break;
+		tokens += next;
+		keep++;
+	}
+	return { keep, split: { roundRuleKeptCount: roundRuleKeep, limitTokens, moved: keep < roundRuleKeep } };
 }
 
 /** The last round of a past turn that ended by the tool-call limit or by cancellation. */

@@ -22,13 +22,24 @@ export interface PlanTokenStats {
 	readonly previousSummary: number;
 }
 
+/** What half-context's token-aware rule did (present when the planner had a message budget). */
+export interface TokenAwareSplit {
+	/** What the round rule, max(minKeep, ceil(N/2)), would have kept. */
+	readonly roundRuleKeptCount: number;
+	/** Half the message budget: the most the kept rounds may hold. */
+	readonly limitTokens: number;
+	/** The kept rounds held more than the limit, so fewer were kept. */
+	readonly moved: boolean;
+}
+
 export interface PlanStats {
 	/** Unsummarized rounds the planner looked at (summarized + kept). */
 	readonly totalRoundCount: number;
 	readonly summarizedRoundCount: number;
 	readonly keptRoundCount: number;
-	/** Present when the planner was given a token counter. */
+	/** Present when the planner was given a token counter; `tokens.kept` is the kept rounds' size. */
 	readonly tokens?: PlanTokenStats;
+	readonly tokenAware?: TokenAwareSplit;
 }
 
 /** Where a round sits: a past turn (turnIndex >= 0) or the active request (turnIndex -1). */
@@ -70,8 +81,14 @@ export interface SummarizationPlan {
 	 * them closes each such call with an "interrupted" result (`closeUnansweredCalls`).
 	 */
 	readonly interruptedRoundIds: readonly string[];
-	/** The newest earlier summary, which the new summary must absorb (seed 004: never dropped). */
+	/**
+	 * The block the new summary absorbs: the summary of the turn the summarized rounds start in,
+	 * when that turn already has one (they continue it). Blocks of other turns are never absorbed
+	 * and stay in the prompt (seed 004; docs/decisions.md decision 3).
+	 */
 	readonly previousSummary?: { readonly roundId: string; readonly text: string };
+	/** The anchor of the newest summary when the plan was made (absent when there was none). */
+	readonly newestSummaryRoundId?: string;
 	readonly stats: PlanStats;
 }
 

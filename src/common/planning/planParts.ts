@@ -2,12 +2,27 @@
 // split goes; everything a plan reports is derived here, the same way for both.
 import { hasUnansweredCalls } from '../conversation/conversation';
 import type { FlatRound } from '../conversation/flatten';
-import { NothingToSummarizeError, type FallbackReason, type PlanTokenStats, type SummarizationMode, type SummarizationPlan } from './plan';
+import {
+	NothingToSummarizeError,
+	type FallbackReason,
+	type PlanTokenStats,
+	type SummarizationMode,
+	type SummarizationPlan,
+	type TokenAwareSplit,
+} from './plan';
 import { roundTokens } from '../tokens/roundTokens';
 
 export interface PlanOptions {
 	/** When given, the plan's statistics include token counts of each part. */
 	readonly countTokens?: (text: string) => number;
+	/**
+	 * The agent prompt's message budget. With `countTokens`, half-context applies the token-aware
+	 * rule: the kept rounds may hold at most half of it (halfContextPlanner.ts). Without it, the
+	 * pure round rule.
+	 */
+	readonly messageBudget?: number;
+	/** The fewest rounds half-context keeps verbatim (the seeds' 2 in max(2, ceil(N/2))); at least 2. */
+	readonly minKeep?: number;
 }
 
 export interface Split {
@@ -20,6 +35,8 @@ export interface Split {
 	readonly mode: SummarizationMode;
 	readonly requestedMode: SummarizationMode;
 	readonly fallbackReason?: FallbackReason;
+	/** Half-context's token-aware rule, when it was applied. */
+	readonly tokenAware?: TokenAwareSplit;
 }
 
 /** Builds the plan for `flat[start, split)` summarized and `flat[split, end)` kept. Throws when nothing would be summarized. */
@@ -43,7 +60,10 @@ export function buildPlan(s: Split, options: PlanOptions = {}): SummarizationPla
 	const firstKept = flat[split] as FlatRound | undefined;
 	const splitInsideTurn =
 		firstKept !== undefined && anchorAt.source === 'history' && firstKept.source === 'history' && firstKept.turnIndex === anchorAt.turnIndex;
-	const previous = start > 0 ? flat[start - 1].round : undefined;
+	// The newest summary at planning time; the new block of its turn absorbs it when the summarized
+	// rounds continue that turn. A block of an earlier turn stays as it is (summaryBlocks.ts).
+	const newest = start > 0 ? flat[start - 1] : undefined;
+	const absorbed = newest && continuesTurn(newest, flat[start]) ? newest.round : undefined;
 
 	return {
 		mode: s.mode,
@@ -57,17 +77,24 @@ export function buildPlan(s: Split, options: PlanOptions = {}): SummarizationPla
 		isContinuation: anchorAt.source === 'history',
 		...(splitInsideTurn ? { splitInsideTurnIndex: anchorAt.turnIndex } : {}),
 		interruptedRoundIds,
-		...(previous ? { previousSummary: { roundId: previous.id, text: previous.summary! } } : {}),
+		...(absorbed ? { previousSummary: { roundId: absorbed.id, text: absorbed.summary! } } : {}),
+		...(newest ? { newestSummaryRoundId: newest.round.id } : {}),
 		stats: {
 			totalRoundCount: flat.length - start,
 			summarizedRoundCount: split - start,
 			keptRoundCount: flat.length - split,
-			...(options.countTokens ? { tokens: countPlanTokens(s, options.countTokens) } : {}),
+			...(options.countTokens ? { tokens: countPlanTokens(s, options.countTokens, absorbed?.summary) } : {}),
+			...(s.tokenAware ? { tokenAware: s.tokenAware } : {}),
 		},
 	};
 }
 
-function countPlanTokens({ flat, start, split }: Split, count: (text: string) => number): PlanTokenStats {
+/** True when `next` is the round right after `at` in the same turn. */
+export function continuesTurn(at: FlatRound, next: FlatRound): boolean {
+	return at.source === next.source && at.turnIndex === next.turnIndex;
+}
+
+function countPlanTokens({ flat, start, split }: Split, count: (text: string) => number, absorbed: string | undefined): PlanTokenStats {
 	let summarized = 0;
 	let kept = 0;
 	for (let i = start; i < flat.length; i++) {
@@ -79,6 +106,6 @@ function countPlanTokens({ flat, start, split }: Split, count: (text: string) =>
 			kept += tokens;
 		}
 	}
-	const previousSummary = start > 0 ? count(flat[start - 1].round.summary!) : 0;
+	const previousSummary = absorbed === undefined ? 0 : count(absorbed);
 	return { summarized, kept, previousSummary };
 }

@@ -8,12 +8,13 @@ import type { SummarizationPlan } from './plan';
 export type Applicability = { readonly ok: true } | { readonly ok: false; readonly reason: 'anchor-gone' | 'anchor-summarized' | 'summaries-changed' };
 
 /**
- * A summary made for `plan` absorbed the summary that was newest then (`plan.previousSummary`)
- * and covers every round up to its anchor. It is still right for `conversation` when that
- * summary is still the newest one and the anchor is still an unsummarized round; otherwise
- * attaching it would drop or duplicate what another summary says (seed 004), so it is discarded.
+ * Blocks made for `plan` cover the rounds after the summary that was newest then
+ * (`plan.newestSummaryRoundId`) up to the anchor, and the first one absorbed its turn's block
+ * (`plan.previousSummary`). They are still right for `conversation` when that summary is still the
+ * newest one and the anchor is still an unsummarized round; otherwise attaching them would drop or
+ * duplicate what another summary says (seed 004), so they are discarded.
  */
-export function summaryPlanApplicability(conversation: Conversation, plan: Pick<SummarizationPlan, 'anchorRoundId' | 'previousSummary'>): Applicability {
+export function summaryPlanApplicability(conversation: Conversation, plan: Pick<SummarizationPlan, 'anchorRoundId' | 'newestSummaryRoundId'>): Applicability {
 	const flat = flattenRounds(conversation);
 	const anchorIndex = flat.findIndex(f => f.round.id === plan.anchorRoundId);
 	if (anchorIndex < 0) {
@@ -21,7 +22,7 @@ export function summaryPlanApplicability(conversation: Conversation, plan: Pick<
 	}
 	const newest = newestSummaryIndex(flat);
 	const newestId = newest >= 0 ? flat[newest].round.id : undefined;
-	if (newestId !== plan.previousSummary?.roundId) {
+	if (newestId !== plan.newestSummaryRoundId) {
 		return { ok: false, reason: newest >= anchorIndex ? 'anchor-summarized' : 'summaries-changed' };
 	}
 	return anchorIndex > newest ? { ok: true } : { ok: false, reason: 'anchor-summarized' };

@@ -39,3 +39,25 @@ export function cutToTokens(text: string, maxTokens: number, countTokens: (text:
 	}
 	return cutMiddle(text, Math.floor(text.length * (maxTokens / tokens) * 0.95));
 }
+
+/**
+ * The first lines of `text` that fit in `maxTokens`; when even the first line does not, its
+ * beginning, cut at a character count scaled to fit, with an ellipsis. Never empty for a non-empty text.
+ */
+export function firstLines(text: string, maxTokens: number, countTokens: (text: string) => number): string {
+	const lines = text.trim().split('\n');
+	const kept: string[] = [];
+	let used = 0;
+	for (const line of lines) {
+		const cost = countTokens(line) + (kept.length ? 1 : 0);
+		if (used + cost > maxTokens) break;
+		kept.push(line);
+		used += cost;
+	}
+	if (kept.length) return kept.join('\n');
+	let head = lines[0];
+	while (head.length > 1 && countTokens(head + '…') > maxTokens) {
+		head = head.slice(0, Math.max(1, Math.floor((head.length * maxTokens) / countTokens(head + '…')) - 1));
+	}
+	return head + '…';
+}

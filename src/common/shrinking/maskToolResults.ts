@@ -18,7 +18,7 @@
 import type { Conversation } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
 import type { SummarizationMode } from '../planning/plan';
-import { planOrNothing } from '../planning/planners';
+import { planOrNothing, type PlanOptions } from '../planning/planners';
 import { roundTokens } from '../tokens/roundTokens';
 import { duplicatePlaceholder, isPlaceholderResult, maskedPlaceholder } from './toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements, type ResultSlot } from './toolResultReplacement';
@@ -26,6 +26,8 @@ import { applyReplacements, resultSlots, takeReplacements, type ResultSlot } fro
 export { isMaskedResult, maskedPlaceholder, duplicatePlaceholder } from './toolResultPlaceholders';
 
 export interface MaskOptions {
+	/** The planner's options (token-aware split, minKeep), so the kept part is the one the planner keeps. */
+	readonly planOptions?: PlanOptions;
 	/**
 	 * Stop once at least this many tokens are freed (oldest results first, duplicates before
 	 * everything else). Omitted: mask every result outside the kept rounds.
@@ -85,7 +87,7 @@ export function maskOldToolResults(
 ): MaskResult {
 	const flat = flattenRounds(conversation);
 	const from = newestSummaryIndex(flat) + 1;
-	const plan = planOrNothing(conversation, mode);
+	const plan = planOrNothing(conversation, mode, options.planOptions);
 	if (!plan) {
 		// The planner would summarize nothing: every unsummarized round is kept verbatim.
 		return { conversation, maskedCalls: 0, duplicateCalls: 0, freedTokens: 0, keptRoundCount: flat.length - from, olderPartTokens: 0 };
@@ -132,8 +134,10 @@ export function maskForOverflow(
 	countTokens: (text: string) => number,
 	messageBudget: number,
 	overflowTokens: number,
+	planOptions: PlanOptions = {},
 ): MaskResult {
 	return maskOldToolResults(conversation, mode, countTokens, {
+		planOptions,
 		targetTokens: Math.max(0, overflowTokens) + Math.ceil(messageBudget * MASK_MARGIN_SHARE),
 		maxOlderPartTokens: Math.floor(messageBudget * MASKED_OLDER_PART_MAX_SHARE),
 	});

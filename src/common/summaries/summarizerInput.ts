@@ -12,7 +12,7 @@ export type SummarizerEntry =
  * @param currentRequest the user's message of the request in progress, shown ahead of the
  * first absorbed active round.
  */
-export function summarizerEntries(conversation: Conversation, plan: SummarizationPlan, currentRequest: string): SummarizerEntry[] {
+export function summarizerEntries(conversation: Conversation, plan: Pick<SummarizationPlan, 'summarizeRoundIds'>, currentRequest: string): SummarizerEntry[] {
 	const absorb = new Set(plan.summarizeRoundIds);
 	const entries: SummarizerEntry[] = [];
 	let lastTurn: number | undefined;

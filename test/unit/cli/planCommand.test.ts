@@ -38,6 +38,72 @@ describe('longhaul-plan', () => {
 			anchorRoundId: 't0r2',
 			isContinuation: true,
 			stats: { totalRoundCount: 6, summarizedRoundCount: 3, keptRoundCount: 3 },
+			summaryBlocks: [{ turnIndex: 0, roundIds: ['t0r0', 't0r1', 't0r2'] }],
+		});
+	});
+
+	it('summaryBlocks: one per turn the summarized rounds span, in conversation order (the request in progress is turn n)', () => {
+		const legacy = JSON.parse(run('--input', fixture('two-turns.json'), '--mode', 'legacy').stdout);
+		assert.deepEqual(legacy.summaryBlocks, [
+			{ turnIndex: 0, roundIds: ['t0r0', 't0r1', 't0r2'] },
+			{ turnIndex: 1, roundIds: ['t1r0', 't1r1'] },
+		]);
+		const session = {
+			turns: [{ user: 'u', rounds: [{ response: 'a', toolCalls: [] }] }],
+			activeRounds: ['b', 'c', 'd', 'e', 'f'].map(r => ({ response: r, toolCalls: [] })),
+		};
+		const half = JSON.parse(runPlanCommand(['--input', 'mem.json'], () => JSON.stringify(session)).stdout);
+		assert.deepEqual(half.summaryBlocks, [
+			{ turnIndex: 0, roundIds: ['t0r0'] },
+			{ turnIndex: 1, roundIds: ['a0', 'a1'] },
+		]);
+		// Continuing a turn that already has a block: the new block absorbs it.
+		const continued = JSON.parse(run('--input', fixture('summarized-and-interrupted.json')).stdout);
+		assert.deepEqual(continued.summaryBlocks, [{ turnIndex: 0, roundIds: ['lex-3'], absorbs: 'lex-2' }]);
+	});
+
+	describe('--window and --min-keep', () => {
+		/** One past turn of small rounds, then active rounds with large results. */
+		const sessionText = JSON.stringify({
+			turns: [{ user: 'u', rounds: Array.from({ length: 6 }, (_, i) => ({ response: `small ${i}`, toolCalls: [] })) }],
+			activeRounds: Array.from({ length: 6 }, (_, i) => ({
+				response: `big ${i}`,
+				toolCalls: [{ id: `c${i}`, name: 'runCommand', arguments: '{}', result: 'log line with some words\n'.repeat(150) }],
+			})),
+		});
+		const plan = (...argv: string[]) => runPlanCommand(['--input', 'mem.json', ...argv], () => sessionText);
+
+		it('without --window: the pure round rule, no token fields', () => {
+			const result = JSON.parse(plan().stdout);
+			assert.equal(result.stats.keptRoundCount, 6);
+			assert.ok(!('keptTokens' in result.stats) && !('splitMoved' in result.stats));
+		});
+
+		it('with --window: the token-aware rule at the message budget of that window; stats say whether the split moved', () => {
+			const result = JSON.parse(plan('--window', '8k').stdout);
+			assert.equal(result.mode, 'half-context');
+			assert.equal(result.stats.splitMoved, true);
+			assert.equal(result.stats.roundRuleKeptCount, 6);
+			assert.ok(result.stats.keptRoundCount < 6 && result.stats.keptRoundCount >= 2, `kept ${result.stats.keptRoundCount}`);
+			assert.ok(result.stats.keptTokens <= result.stats.keptTokensLimit, JSON.stringify(result.stats));
+			assert.equal(result.stats.keptTokensLimit, Math.floor((8000 - Math.ceil(8000 * 0.05) - 200) / 2));
+			const roomy = JSON.parse(plan('--window=200000').stdout);
+			assert.equal(roomy.stats.splitMoved, false);
+			assert.equal(roomy.stats.keptRoundCount, 6);
+			assert.match(plan('--window', '8k', '--explain').stdout, /tokens: {7}the round rule's 6 newest rounds held more than \d+ tokens/);
+		});
+
+		it('--min-keep raises the fewest rounds kept, also under the token rule', () => {
+			assert.equal(JSON.parse(plan('--min-keep', '9').stdout).stats.keptRoundCount, 9);
+			assert.equal(JSON.parse(plan('--window', '8k', '--min-keep', '5').stdout).stats.keptRoundCount, 5);
+		});
+
+		it('rejects bad values with a clear message and exit code 1', () => {
+			for (const argv of [['--window', 'big'], ['--window', '500'], ['--window'], ['--min-keep', '1'], ['--min-keep', '2.5'], ['--min-keep', 'x']]) {
+				const result = plan(...argv);
+				assert.equal(result.exitCode, EXIT_INVALID, argv.join(' '));
+				assert.match(result.stderr, /^longhaul-plan: --(window|min-keep) must be/);
+			}
 		});
 	});
 
@@ -96,7 +162,8 @@ describe('longhaul-plan', () => {
 			'half-context',
 			'summarize:    1 round: lex-3',
 			'anchor:       lex-3 (turn 0, round 2)',
-			'the summary on lex-2',
+			'the block on lex-2',
+			'block:        turn 0: 1 round (lex-3), after its user message, absorbing the block on lex-2',
 			'inside turn 0',
 			'lex-4',
 		]) {

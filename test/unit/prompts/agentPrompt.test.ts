@@ -38,21 +38,33 @@ describe('AgentPrompt', () => {
 		]);
 	});
 
-	it('renders only the newest summary, once, at its anchor, after the earlier user messages', async () => {
-		const conv = conversation([2, 3], 2, { t0r0: 'OLD SUMMARY', t1r1: 'NEW SUMMARY' });
+	it("renders each turn's summary block once, right after its user message, in order; within a turn only the newest", async () => {
+		const conv = conversation([2, 3], 2, { t0r1: 'BLOCK 0', t1r0: 'OLD 1', t1r1: 'NEW 1' });
 		const { messages } = await render(conv);
 		assert.deepEqual(outline(messages).slice(1), [
 			'user:request 0',
+			'user:<conversation-summary>\nBLOCK 0\n</conversation-summary>',
 			'user:request 1',
-			'user:<conversation-summary>\nNEW SUMMARY\n</conversation-summary>',
+			'user:<conversation-summary>\nNEW 1\n</conversation-summary>',
 			...roundOutline('t1r2'),
 			'user:current request',
 			...roundOutline('a0'),
 			...roundOutline('a1'),
 		]);
 		const all = messages.slice(1).map(textOf).join('\n');
-		assert.equal(all.split('<conversation-summary>').length - 1, 1);
-		assert.ok(!all.includes('OLD SUMMARY'));
+		assert.equal(all.split('<conversation-summary>').length - 1, 2);
+		assert.ok(!all.includes('OLD 1'));
+	});
+
+	it('a condensed block says so', async () => {
+		const base = conversation([2], 1, { t0r1: 'SHORT' });
+		const conv: Conversation = {
+			...base,
+			turns: [{ ...base.turns[0], rounds: [base.turns[0].rounds[0], { ...base.turns[0].rounds[1], summaryCondensed: true }] }],
+		};
+		const { messages } = await render(conv);
+		const block = messages.map(textOf).find(t => t.startsWith('<conversation-summary>'))!;
+		assert.match(block, /^<conversation-summary>\n\[Condensed: this older summary was shortened[^\n]*\]\nSHORT\n<\/conversation-summary>$/);
 	});
 
 	it('keeps the user requests of summarized turns verbatim and in order when the summary is in the active rounds', async () => {
@@ -167,6 +179,20 @@ describe('AgentPrompt', () => {
 				'user:<done-ledger>\n- edited src/a.ts\n</done-ledger>',
 			]);
 			assert.match(textOf(messages[0]), /<done-ledger>/);
+		});
+
+		it('goes right after the newest block when there are several', async () => {
+			const conv = conversation([2, 2], 3, { t0r1: 'S0', t1r1: 'S1', a0: 'Sa' });
+			const { messages } = await render(conv, { doneLedger: 'L' });
+			assert.deepEqual(outline(messages).slice(1, 8), [
+				'user:request 0',
+				'user:<conversation-summary>\nS0\n</conversation-summary>',
+				'user:request 1',
+				'user:<conversation-summary>\nS1\n</conversation-summary>',
+				'user:current request',
+				'user:<conversation-summary>\nSa\n</conversation-summary>',
+				'user:<done-ledger>\nL\n</done-ledger>',
+			]);
 		});
 
 		it('goes ahead of the history when there is no summary', async () => {

@@ -25,7 +25,7 @@ describe('pathGuard: tools stay inside the workspace folders', () => {
 
 	it('resolves a relative path against the first root', () => {
 		const r = resolveInsideRoots([root], 'src/a.ts');
-		assert.deepEqual(r, { ok: true, path: path.join(root, 'src', 'a.ts'), root });
+		assert.deepEqual(r, { ok: true, path: path.join(root, 'src', 'a.ts'), root, exists: true });
 	});
 
 	it('accepts an absolute path inside a root and a file that does not exist yet', () => {
@@ -70,5 +70,91 @@ describe('pathGuard: tools stay inside the workspace folders', () => {
 		assert.equal(resolveInsideRoots([root], '').ok, false);
 		assert.equal(resolveInsideRoots([root], 'a\0b').ok, false);
 		assert.equal(resolveInsideRoots([], 'a').ok, false);
+	});
+
+	// Issue 17: the ways out that the first guard missed.
+	describe('dangling links and odd paths (issue 17)', () => {
+		const refusedThroughLink = (p: string) => {
+			const r = resolveInsideRoots([root], p);
+			assert.equal(r.ok, false, `${p} should be refused, got ${JSON.stringify(r)}`);
+			assert.match((r as { reason: string }).reason, /symbolic link/, p);
+		};
+
+		before(() => {
+			// A cloned repository can ship links that dangle on purpose.
+			fs.symlinkSync('../outside/not-yet.txt', path.join(root, 'notes.txt'));
+			fs.symlinkSync(path.join(outside, 'not-yet-abs.txt'), path.join(root, 'notes-abs.txt'));
+			fs.symlinkSync(path.join(outside, 'new-folder'), path.join(root, 'dangling-dir'));
+			fs.symlinkSync('notes.txt', path.join(root, 'chain.txt'));
+			fs.symlinkSync('src/fresh.txt', path.join(root, 'inside-dangling.txt'));
+			// `..` after a link climbs from where the link led: lexically inside, physically outside.
+			fs.mkdirSync(path.join(outside, 'deep'));
+			fs.symlinkSync(path.join(outside, 'deep'), path.join(root, 'to-deep'));
+			fs.symlinkSync('to-deep/../climbed.txt', path.join(root, 'climb.txt'));
+			fs.symlinkSync('loop-b', path.join(root, 'loop-a'));
+			fs.symlinkSync('loop-a', path.join(root, 'loop-b'));
+			fs.symlinkSync('self', path.join(root, 'self'));
+			fs.writeFileSync(path.join(root, '..foo'), 'legal name');
+		});
+
+		it('refuses a dangling link whose target is outside, relative or absolute', () => {
+			refusedThroughLink('notes.txt');
+			refusedThroughLink('notes-abs.txt');
+			refusedThroughLink(path.join(root, 'notes.txt'));
+			refusedThroughLink('chain.txt');
+		});
+
+		it('refuses a dangling link to an outside folder, and paths below it', () => {
+			refusedThroughLink('dangling-dir');
+			refusedThroughLink('dangling-dir/file.txt');
+			refusedThroughLink('dangling-dir/a/b/c.txt');
+		});
+
+		it('resolves .. after a link physically, as the kernel does', () => {
+			refusedThroughLink('climb.txt');
+			refusedThroughLink('to-deep/../secret.txt');
+		});
+
+		it('follows a dangling link that stays inside to its target', () => {
+			const r = resolveInsideRoots([root], 'inside-dangling.txt');
+			assert.deepEqual(r, { ok: true, path: path.join(root, 'src', 'fresh.txt'), root, exists: false });
+		});
+
+		it('accepts names that start with two dots', () => {
+			const r = resolveInsideRoots([root], '..foo');
+			assert.equal(r.ok && r.path, path.join(root, '..foo'));
+			assert.equal(resolveInsideRoots([root], 'src/..bar/x').ok, true);
+			assert.equal(resolveInsideRoots([root], '..').ok, false);
+		});
+
+		it('refuses link loops, over-long names and files used as folders, without throwing', () => {
+			const cases: [string, RegExp][] = [
+				['loop-a', /ELOOP/],
+				['self/x', /ELOOP/],
+				['x'.repeat(300), /ENAMETOOLONG/],
+				[`missing/${'y'.repeat(300)}/z`, /ENAMETOOLONG/],
+				[Array.from({ length: 30 }, () => 'z'.repeat(200)).join('/'), /ENAMETOOLONG/],
+				['src/a.ts/inner', /ENOTDIR/],
+			];
+			for (const [p, reason] of cases) {
+				const r = resolveInsideRoots([root], p);
+				assert.equal(r.ok, false, p.slice(0, 40));
+				assert.match((r as { reason: string }).reason, reason);
+			}
+		});
+
+		it('turns any error of the file system into a refusal', () => {
+			const denied = {
+				lstat: () => {
+					throw Object.assign(new Error('denied'), { code: 'EACCES' });
+				},
+				readlink: fs.readlinkSync,
+				realpath: (p: string) => p,
+			};
+			const r = resolveInsideRoots([root], 'src/a.ts', denied);
+			assert.equal(r.ok, false);
+			assert.match((r as { reason: string }).reason, /EACCES/);
+			assert.equal(resolveInsideRoots([root], 42 as unknown as string).ok, false);
+		});
 	});
 });

@@ -7,8 +7,10 @@ import { fitPrompt, NARROWED_SUMMARIES, SUMMARY_ATTEMPTS, type FitEvent, type Fi
 import { newFitSession, type FitSession } from '../../../../src/common/fitting/fitSession';
 import type { PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
 import { planOrNothing } from '../../../../src/common/planning/planners';
-import type { SummarizationPlan } from '../../../../src/common/planning/plan';
 import type { SummaryFlowResult } from '../../../../src/common/summaries/summarizationFlow';
+import type { BlockRequest } from '../../../../src/common/summaries/summarizeBlocks';
+import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
+import { applySummaryBlocks } from '../../../../src/common/summaries/applySummary';
 
 const LEDGER = 200;
 
@@ -34,8 +36,10 @@ function size(conversation: Conversation, session: FitSession): number {
 interface Harness {
 	readonly calls: string[];
 	cancelled: boolean;
-	/** What the summarizer answers for each plan; default a 20-character summary. */
-	answer: (plan: SummarizationPlan) => SummaryFlowResult;
+	/** What the summarizer answers for each request (one turn's rounds); default a 20-character summary. */
+	answer: (request: BlockRequest) => SummaryFlowResult;
+	/** What the model answers when asked to shorten an older block; default: undefined (it fails). */
+	condense: (text: string, target: number) => string | undefined;
 	prepared?: PreparedSummary;
 	/** Cancel the request while this step is under way. */
 	cancelDuring?: string;
@@ -46,6 +50,7 @@ function harness(budget: number, session: FitSession): { h: Harness; steps: FitS
 		calls: [],
 		cancelled: false,
 		answer: () => ({ summary: 'S'.repeat(20), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] }),
+		condense: () => undefined,
 	};
 	const step = async <T>(name: string, value: () => T): Promise<T> => {
 		h.calls.push(name);
@@ -58,7 +63,8 @@ function harness(budget: number, session: FitSession): { h: Harness; steps: FitS
 		measure: c => step('measure', () => size(c, session)),
 		showsLedger: c => newestSummaryIndex(flattenRounds(c)) >= 0,
 		takePrepared: () => step('takePrepared', () => h.prepared),
-		summarize: (_c, plan) => step('summarize', () => h.answer(plan)),
+		summarize: (_c, request) => step('summarize', () => h.answer(request)),
+		condense: (text, target) => step('condense', () => h.condense(text, target)),
 		countTokens: text => text.length,
 		isCancelled: () => h.cancelled,
 		cancellationError: () => new Error('cancelled'),
@@ -105,7 +111,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 		const budget = size(start, session) - 200;
 		const { h, steps } = harness(budget, session);
 		const plan = planOrNothing(start, 'half-context')!;
-		h.prepared = { plan, attempts: [], summary: 'PREPARED', narrowed: false, plannedRoundCount: plan.summarizeRoundIds.length, durationMs: 1 };
+		h.prepared = { plan, attempts: [], blocks: ['PREPARED'], narrowed: false, plannedRoundCount: plan.summarizeRoundIds.length, requests: 1, durationMs: 1 };
 		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false });
 		assert.equal(result.kind, 'fits');
 		assert.deepEqual(kinds(result.events), ['summarized']);
@@ -124,7 +130,13 @@ describe('fitPrompt: the overflow pipeline', () => {
 		const budget = 1_500;
 		const { h, steps } = harness(budget, session);
 		h.answer = plan => ({ summary: 'S'.repeat(plan.summarizeRoundIds.length * 300), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] });
-		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false });
+		// The pure round rule: the token-aware rule would summarize almost everything at once and fit.
+		const result = await fitPrompt(start, session, steps, {
+			mode: 'half-context',
+			messageBudget: budget,
+			maskOldToolResults: false,
+			halfContextSplit: 'rounds',
+		});
 		const seen = kinds(result.events);
 		assert.deepEqual(seen.slice(0, SUMMARY_ATTEMPTS + 2), ['summarized', 'summarized', 'loop-breaker', 'elided']);
 		assert.equal(h.calls.filter(c => c === 'summarize').length, SUMMARY_ATTEMPTS);
@@ -169,7 +181,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 		assert.ok(seen.indexOf('dropped') < seen.indexOf('ledger-off'));
 		assert.ok(!h.calls.includes('summarize'), 'the loop breaker had stopped model summaries');
 		const drop = result.events.find(e => e.kind === 'dropped') as Extract<FitEvent, { kind: 'dropped' }>;
-		assert.ok(drop.text.startsWith('EARLIER'), 'the earlier summary is carried word for word');
+		assert.ok(drop.texts[0].startsWith('EARLIER'), 'the earlier summary is carried word for word');
 		assert.ok(result.kind === 'refused' && result.neededTokens > 300);
 		assert.equal(session.ledgerSuspended, true);
 	});
@@ -195,6 +207,149 @@ describe('fitPrompt: the overflow pipeline', () => {
 		assert.equal(summaries.length, NARROWED_SUMMARIES + SUMMARY_ATTEMPTS, 'four narrowed for free, then two attempts');
 		assert.ok(kinds(result.events).includes('loop-breaker'));
 		assert.ok(h.calls.filter(c => c === 'summarize').length < 200, 'bounded');
+	});
+
+	it('a compaction that spans turns asks for one block per turn, oldest first, and attaches them all', async () => {
+		const session = newFitSession();
+		const turn = (t: number, n: number) => ({ user: `request ${t}`, rounds: Array.from({ length: n }, (_, i) => round(`t${t}r${i}`, 300)) });
+		const start: Conversation = { turns: [turn(0, 2), turn(1, 3)], activeRounds: conversationOf(5, 300).activeRounds };
+		const budget = size(start, session) - 300;
+		const { h, steps } = harness(budget, session);
+		const asked: string[][] = [];
+		h.answer = request => {
+			asked.push([...request.summarizeRoundIds]);
+			return { summary: `S(${request.summarizeRoundIds.join(',')})`, mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] };
+		};
+		const result = await fitPrompt(start, session, steps, {
+			mode: 'half-context',
+			messageBudget: budget,
+			maskOldToolResults: false,
+			halfContextSplit: 'rounds',
+		});
+		assert.equal(result.kind, 'fits');
+		assert.deepEqual(asked, [
+			['t0r0', 't0r1'],
+			['t1r0', 't1r1', 't1r2'],
+		]);
+		const event = result.events[0] as Extract<FitEvent, { kind: 'summarized' }>;
+		assert.deepEqual(event.prepared.blocks, ['S(t0r0,t0r1)', 'S(t1r0,t1r1,t1r2)']);
+		assert.equal(event.prepared.requests, 2);
+		assert.deepEqual(
+			summaryBlocks(result.conversation).map(b => [b.turnIndex, b.text]),
+			[
+				[0, 'S(t0r0,t0r1)'],
+				[1, 'S(t1r0,t1r1,t1r2)'],
+			],
+		);
+	});
+
+	it('a later turn that cannot be summarized: the turns done are kept, the rest stays verbatim (narrowed)', async () => {
+		const session = newFitSession();
+		const turn = (t: number, n: number) => ({ user: `request ${t}`, rounds: Array.from({ length: n }, (_, i) => round(`t${t}r${i}`, 300)) });
+		const start: Conversation = { turns: [turn(0, 2), turn(1, 3)], activeRounds: conversationOf(5, 300).activeRounds };
+		const budget = size(start, session) - 300;
+		const { h, steps } = harness(budget, session);
+		h.answer = request =>
+			request.summarizeRoundIds[0].startsWith('t1')
+				? { attempts: [{ mode: 'full', outcome: 'model-error' }] }
+				: { summary: 'S0', mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] };
+		const result = await fitPrompt(start, session, steps, {
+			mode: 'half-context',
+			messageBudget: budget,
+			maskOldToolResults: false,
+			halfContextSplit: 'rounds',
+		});
+		const first = result.events[0] as Extract<FitEvent, { kind: 'summarized' }>;
+		assert.equal(first.kind, 'summarized');
+		assert.deepEqual(first.prepared.plan.summarizeRoundIds, ['t0r0', 't0r1']);
+		assert.equal(first.prepared.narrowed, true);
+		assert.deepEqual(first.prepared.blocks, ['S0']);
+		assert.equal(summaryBlocks(result.conversation)[0].text, 'S0');
+	});
+
+	describe('bounded growth: when all blocks pass the summary budget, the oldest are condensed', () => {
+		/** Turns 0-2 already summarized with 200-character blocks, and a request in progress that overflows. */
+		const summarizedTurns = (): Conversation => {
+			const turn = (t: number) => ({ user: `request ${t}`, rounds: [round(`t${t}r0`, 10), round(`t${t}r1`, 10)] });
+			const base: Conversation = { turns: [turn(0), turn(1), turn(2)], activeRounds: conversationOf(8, 300).activeRounds };
+			const plan = planOrNothing(base, 'legacy')!;
+			return applySummaryBlocks(base, { summarizeRoundIds: plan.summarizeRoundIds.filter(id => id.startsWith('t')) }, [
+				'A'.repeat(2000),
+				'B'.repeat(2000),
+				'C'.repeat(2000),
+			]);
+		};
+
+		it('the model shortens the oldest first; the newest block is never touched; the condensed block is marked', async () => {
+			const session = newFitSession();
+			const start = summarizedTurns();
+			const budget = size(start, session) - 300;
+			const { h, steps } = harness(budget, session);
+			const targets: number[] = [];
+			h.condense = (text, target) => {
+				targets.push(target);
+				return text.slice(0, target);
+			};
+			// All blocks may hold 4,000 characters: 3 × 2,000 + the new one (20). The oldest goes as low as the
+			// excess needs (150, plus the note), which is not enough alone; the next to a quarter (500).
+			const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false, summaryBudget: 4000 });
+			const condensed = result.events.find((e): e is Extract<FitEvent, { kind: 'condensed' }> => e.kind === 'condensed');
+			assert.ok(condensed, `events: ${kinds(result.events)}`);
+			assert.deepEqual(
+				condensed.blocks.map(b => [b.turnIndex, b.by]),
+				[
+					[0, 'model'],
+					[1, 'model'],
+				],
+			);
+			assert.deepEqual(targets, [150, 500]);
+			const blocks = summaryBlocks(result.conversation);
+			assert.deepEqual(
+				blocks.map(b => [b.turnIndex, b.condensed, b.text.length]),
+				[
+					[0, true, 150],
+					[1, true, 500],
+					[2, false, 2000],
+					[3, false, 20],
+				],
+			);
+			assert.deepEqual(
+				summaryBlocks(start).map(b => b.condensed),
+				[false, false, false],
+				'the input is not changed',
+			);
+		});
+
+		it('without the model (or when it writes too much), blocks are cut to their first lines; never deleted', async () => {
+			const session = newFitSession();
+			const lines = Array.from({ length: 40 }, (_, i) => `line ${i} of the block`).join('\n');
+			const base = summarizedTurns();
+			const start = applySummaryBlocks(base, { summarizeRoundIds: ['t0r0', 't0r1'] }, [lines]);
+			const budget = size(start, session) - 300;
+			const { h, steps } = harness(budget, session);
+			h.condense = text => text;
+			const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false, summaryBudget: 4000 });
+			const blocks = summaryBlocks(result.conversation);
+			assert.equal(blocks.length, 4, 'no block removed');
+			assert.equal(blocks[0].condensed, true);
+			assert.ok(lines.startsWith(blocks[0].text), 'the first lines of the block');
+			assert.ok(blocks[0].text.split('\n').length >= 2);
+			const condensed = result.events.find((e): e is Extract<FitEvent, { kind: 'condensed' }> => e.kind === 'condensed')!;
+			assert.equal(condensed.blocks[0].by, 'first-lines');
+		});
+
+		it('cancellation while condensing stops the pipeline; nothing is attached', async () => {
+			const session = newFitSession();
+			const start = summarizedTurns();
+			const budget = size(start, session) - 300;
+			const { h, steps } = harness(budget, session);
+			h.cancelDuring = 'condense';
+			await assert.rejects(
+				fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false, summaryBudget: 4000 }),
+				/cancelled/,
+			);
+			assert.equal(h.calls.at(-1), 'condense');
+		});
 	});
 
 	for (const during of ['render', 'measure', 'takePrepared', 'summarize']) {

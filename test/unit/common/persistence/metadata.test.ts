@@ -12,6 +12,7 @@ import {
 	cutForStorage,
 	type TurnRecord,
 } from '../../../../src/common/persistence/metadata';
+import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
 import { makeConversation, makeRound } from '../../helpers/conversations';
 
 const viaJson = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
@@ -24,18 +25,25 @@ describe('turn records in ChatResult.metadata', () => {
 				makeRound('r1', { thinking: 'hmm' }),
 				{ id: 'r2', response: 'stopped', toolCalls: [{ id: 'c', name: 'runCommand', arguments: '{"command":"make"}' }] },
 			];
-			const record = encodeTurnRecord({ rounds, maxToolCallsExceeded: true, cancelled: true, summaries: [{ roundId: 'older', text: 'S' }] });
+			const record = encodeTurnRecord({ rounds, maxToolCallsExceeded: true, cancelled: true, summaryBlocks: [{ roundId: 'older', text: 'S' }] });
 			const decoded = decodeTurnRecord(viaJson(record));
 			assert.deepEqual(decoded.errors, []);
 			assert.deepEqual(decoded.record, record);
 			assert.deepEqual(decoded.record!.rounds, rounds);
-			assert.equal(decoded.record!.schemaVersion, 1);
+			assert.equal(decoded.record!.schemaVersion, 2);
 		});
 
-		it('stores each summary once: a summary carried by a round moves into summaries', () => {
-			const record = encodeTurnRecord({ rounds: [makeRound('r1', { summary: 'S1' }), makeRound('r2')], summaries: [{ roundId: 't0r3', text: 'S0' }] });
-			assert.deepEqual(record.summaries, [
-				{ roundId: 't0r3', text: 'S0' },
+		it('stores each block once, with its flags: a summary carried by a round moves into summaryBlocks', () => {
+			const record = encodeTurnRecord({
+				rounds: [makeRound('r1', { summary: 'S1' }), makeRound('r2')],
+				summaryBlocks: [
+					{ roundId: 't0r3', text: 'S0', condensed: true },
+					{ roundId: 't0r5', text: 'S0b', condensed: false, spansTurns: undefined },
+				],
+			});
+			assert.deepEqual(record.summaryBlocks, [
+				{ roundId: 't0r3', text: 'S0', condensed: true },
+				{ roundId: 't0r5', text: 'S0b' },
 				{ roundId: 'r1', text: 'S1' },
 			]);
 			assert.equal(record.rounds[0].summary, undefined);
@@ -48,7 +56,7 @@ describe('turn records in ChatResult.metadata', () => {
 		});
 
 		it('an unknown schema version is a typed issue and yields no record', () => {
-			const { record, errors } = decodeTurnRecord({ schemaVersion: 2, rounds: [], summaries: [] });
+			const { record, errors } = decodeTurnRecord({ schemaVersion: 3, rounds: [], summaryBlocks: [] });
 			assert.equal(record, undefined);
 			assert.deepEqual(
 				errors.map(e => [e.kind, e.path]),
@@ -67,9 +75,9 @@ describe('turn records in ChatResult.metadata', () => {
 
 		it('a bad round is skipped with a path naming the field; the other rounds are kept', () => {
 			const { record, errors } = decodeTurnRecord({
-				schemaVersion: 1,
+				schemaVersion: 2,
 				rounds: [viaJson(makeRound('ok1')), { id: 'bad', toolCalls: [] }, { id: 7, response: '', toolCalls: [] }, viaJson(makeRound('ok2'))],
-				summaries: [],
+				summaryBlocks: [],
 			});
 			assert.deepEqual(
 				record!.rounds.map(r => r.id),
@@ -86,7 +94,7 @@ describe('turn records in ChatResult.metadata', () => {
 
 		it('a bad tool call is skipped with its path; the round and its other calls are kept', () => {
 			const { record, errors } = decodeTurnRecord({
-				schemaVersion: 1,
+				schemaVersion: 2,
 				rounds: [
 					{
 						id: 'r',
@@ -98,7 +106,7 @@ describe('turn records in ChatResult.metadata', () => {
 						],
 					},
 				],
-				summaries: [],
+				summaryBlocks: [],
 			});
 			assert.deepEqual(
 				record!.rounds[0].toolCalls.map(c => c.id),
@@ -110,33 +118,57 @@ describe('turn records in ChatResult.metadata', () => {
 			);
 		});
 
-		it('bad summaries and flags are reported and ignored; a duplicate round id is skipped', () => {
+		it('bad summary blocks and flags are reported and ignored; a duplicate round id is skipped', () => {
 			const { record, errors } = decodeTurnRecord({
-				schemaVersion: 1,
+				schemaVersion: 2,
 				rounds: [viaJson(makeRound('r')), viaJson(makeRound('r'))],
 				cancelled: 'yes',
-				summaries: [{ roundId: 'r', text: 'S' }, { roundId: 'r' }, 'nope'],
+				summaryBlocks: [{ roundId: 'r', text: 'S', condensed: true }, { roundId: 'r' }, 'nope', { roundId: 'r', text: 'T', spansTurns: 'no' }],
 			});
 			assert.equal(record!.rounds.length, 1);
-			assert.deepEqual(record!.summaries, [{ roundId: 'r', text: 'S' }]);
+			assert.deepEqual(record!.summaryBlocks, [{ roundId: 'r', text: 'S', condensed: true }]);
 			assert.equal(record!.cancelled, undefined);
 			assert.deepEqual(
 				errors.map(e => [e.kind, e.path]),
 				[
 					['duplicate-id', 'rounds[1].id'],
-					['missing-field', 'summaries[1].text'],
-					['wrong-type', 'summaries[2]'],
+					['missing-field', 'summaryBlocks[1].text'],
+					['wrong-type', 'summaryBlocks[2]'],
+					['wrong-type', 'summaryBlocks[3].spansTurns'],
 					['wrong-type', 'cancelled'],
 				],
 			);
 		});
 
-		it('missing rounds or summaries lists are reported; the record is still usable', () => {
-			const { record, errors } = decodeTurnRecord({ schemaVersion: 1 });
-			assert.deepEqual(record, { schemaVersion: 1, rounds: [], summaries: [] });
+		it('missing rounds or summaryBlocks lists are reported; the record is still usable', () => {
+			const { record, errors } = decodeTurnRecord({ schemaVersion: 2 });
+			assert.deepEqual(record, { schemaVersion: 2, rounds: [], summaryBlocks: [] });
 			assert.deepEqual(
 				errors.map(e => e.path),
-				['rounds', 'summaries'],
+				['rounds', 'summaryBlocks'],
+			);
+		});
+
+		it('a record written by 0.1.0 (schema 1) still reads: its summaries become blocks that span turns', () => {
+			// Exactly the shape Longhaul 0.1.0 stored (src/common/metadata.ts at 0.1.0).
+			const written010 = {
+				schemaVersion: 1,
+				rounds: [{ id: 'r9', response: 'done', toolCalls: [{ id: 'c', name: 'longhaul_runCommand', arguments: '{"command":"make"}', result: 'ok' }] }],
+				maxToolCallsExceeded: true,
+				summaries: [{ roundId: 'r3', text: 'Everything before, absorbed.' }],
+			};
+			const { record, errors } = decodeTurnRecord(written010);
+			assert.deepEqual(errors, []);
+			assert.deepEqual(record, {
+				schemaVersion: 2,
+				rounds: written010.rounds,
+				maxToolCallsExceeded: true,
+				summaryBlocks: [{ roundId: 'r3', text: 'Everything before, absorbed.', spansTurns: true }],
+			});
+			// A bad entry of the old list is reported under its old name.
+			assert.deepEqual(
+				decodeTurnRecord({ schemaVersion: 1, rounds: [], summaries: [{ roundId: 1, text: 'x' }] }).errors.map(e => e.path),
+				['summaries[0].roundId'],
 			);
 		});
 
@@ -146,6 +178,8 @@ describe('turn records in ChatResult.metadata', () => {
 					decodeTurnRecord(raw);
 					decodeTurnRecord({ schemaVersion: 1, rounds: raw, summaries: raw });
 					decodeTurnRecord({ schemaVersion: 1, rounds: [raw], summaries: [raw] });
+					decodeTurnRecord({ schemaVersion: 2, rounds: raw, summaryBlocks: raw });
+					decodeTurnRecord({ schemaVersion: 2, rounds: [raw], summaryBlocks: [raw] });
 					rebuildConversation([
 						{ user: 'u', metadata: raw },
 						{ user: 'v', metadata: { [METADATA_KEY]: raw } },
@@ -163,8 +197,12 @@ describe('turn records in ChatResult.metadata', () => {
 			// The summary on t0r1 was made during turn 1, the one on t1r1 during turn 2.
 			const records: TurnRecord[] = [
 				encodeTurnRecord({ rounds: original.turns[0].rounds.map(strip) }),
-				encodeTurnRecord({ rounds: original.turns[1].rounds.map(strip), maxToolCallsExceeded: true, summaries: [{ roundId: 't0r1', text: 'S-in-turn-1' }] }),
-				encodeTurnRecord({ rounds: original.turns[2].rounds, summaries: [{ roundId: 't1r1', text: 'S-in-turn-2' }] }),
+				encodeTurnRecord({
+					rounds: original.turns[1].rounds.map(strip),
+					maxToolCallsExceeded: true,
+					summaryBlocks: [{ roundId: 't0r1', text: 'S-in-turn-1' }],
+				}),
+				encodeTurnRecord({ rounds: original.turns[2].rounds, summaryBlocks: [{ roundId: 't1r1', text: 'S-in-turn-2' }] }),
 			];
 			const active = [makeRound('a0')];
 			const { conversation, issues } = rebuildConversation(
@@ -173,6 +211,51 @@ describe('turn records in ChatResult.metadata', () => {
 			);
 			assert.deepEqual(issues, []);
 			assert.deepEqual(conversation, { turns: original.turns, activeRounds: active });
+		});
+
+		it('a chat written by 0.1.0 and continued now: old summaries span turns, new blocks are per turn, a later record replaces a block (condensed)', () => {
+			const v1 = (rounds: Round[], summaries: { roundId: string; text: string }[]) => ({ schemaVersion: 1, rounds: viaJson(rounds), summaries });
+			const history = [
+				{ user: 'u0', metadata: stored(v1([makeRound('t0r0'), makeRound('t0r1')], [])) },
+				{ user: 'u1', metadata: stored(v1([makeRound('t1r0'), makeRound('t1r1')], [{ roundId: 't0r1', text: 'V1' }])) },
+				{ user: 'u2', metadata: stored(v1([makeRound('t2r0'), makeRound('t2r1'), makeRound('t2r2')], [{ roundId: 't2r0', text: 'V2 absorbs V1' }])) },
+				{
+					user: 'u3',
+					metadata: stored(
+						viaJson(
+							encodeTurnRecord({
+								rounds: [makeRound('t3r0'), makeRound('t3r1')],
+								summaryBlocks: [
+									{ roundId: 't2r2', text: 'B2 absorbs V2', spansTurns: true },
+									{ roundId: 't3r0', text: 'B3' },
+								],
+							}),
+						),
+					),
+				},
+				{
+					user: 'u4',
+					metadata: stored(
+						viaJson(
+							encodeTurnRecord({ rounds: [makeRound('t4r0')], summaryBlocks: [{ roundId: 't2r2', text: 'B2 short', condensed: true, spansTurns: true }] }),
+						),
+					),
+				},
+			];
+			const { conversation, issues } = rebuildConversation(history);
+			assert.deepEqual(issues, []);
+			const t = conversation.turns;
+			assert.deepEqual(
+				[t[0].rounds[1].summary, t[0].rounds[1].summarySpansTurns, t[2].rounds[0].summary, t[2].rounds[2].summary, t[2].rounds[2].summaryCondensed],
+				['V1', true, 'V2 absorbs V1', 'B2 short', true],
+			);
+			assert.deepEqual(
+				summaryBlocks(conversation).map(b => [b.turnIndex, b.text, b.condensed, b.spansTurns, b.roundIds.length]),
+				[
+					[2, 'B2 short', true, true, 7],
+					[3, 'B3', false, false, 1],
+				],
+			);
 		});
 
 		it('a refused request comes back shortened with a note, so it cannot block the chat; short ones stay whole', () => {
@@ -197,12 +280,16 @@ describe('turn records in ChatResult.metadata', () => {
 
 		it('a summary whose round is unknown is an issue, not a crash', () => {
 			const { conversation, issues } = rebuildConversation([
-				{ user: 'u', metadata: stored(encodeTurnRecord({ rounds: [makeRound('r')], summaries: [{ roundId: 'gone', text: 'S' }] })) },
+				{ user: 'u', metadata: stored(encodeTurnRecord({ rounds: [makeRound('r')], summaryBlocks: [{ roundId: 'gone', text: 'S' }] })) },
+				{ user: 'v', metadata: stored({ schemaVersion: 1, rounds: [], summaries: [{ roundId: 'gone too', text: 'S' }] }) },
 			]);
 			assert.equal(conversation.turns[0].rounds[0].summary, undefined);
 			assert.deepEqual(
 				issues.map(i => [i.kind, i.path, i.turnIndex]),
-				[['unknown-round', 'history[0].metadata.longhaul.summaries[0].roundId', 0]],
+				[
+					['unknown-round', 'history[0].metadata.longhaul.summaryBlocks[0].roundId', 0],
+					['unknown-round', 'history[1].metadata.longhaul.summaries[0].roundId', 1],
+				],
 			);
 		});
 
@@ -226,7 +313,7 @@ describe('turn records in ChatResult.metadata', () => {
 
 		it('issue paths inside a record are prefixed with the history entry', () => {
 			const { issues } = rebuildConversation([
-				{ user: 'u', metadata: stored({ schemaVersion: 1, rounds: [{ id: 'r', response: 1, toolCalls: [] }], summaries: [] }) },
+				{ user: 'u', metadata: stored({ schemaVersion: 2, rounds: [{ id: 'r', response: 1, toolCalls: [] }], summaryBlocks: [] }) },
 			]);
 			assert.deepEqual(
 				issues.map(i => formatIssue(i)),
@@ -247,7 +334,7 @@ describe('turn records in ChatResult.metadata', () => {
 		it('the same round id in two turns is reported; summaries anchor on the first', () => {
 			const { conversation, issues } = rebuildConversation([
 				{ user: 'a', metadata: stored(encodeTurnRecord({ rounds: [makeRound('dup')] })) },
-				{ user: 'b', metadata: stored(encodeTurnRecord({ rounds: [makeRound('dup')], summaries: [{ roundId: 'dup', text: 'S' }] })) },
+				{ user: 'b', metadata: stored(encodeTurnRecord({ rounds: [makeRound('dup')], summaryBlocks: [{ roundId: 'dup', text: 'S' }] })) },
 			]);
 			assert.equal(conversation.turns[0].rounds[0].summary, 'S');
 			assert.equal(conversation.turns[1].rounds[0].summary, undefined);

@@ -201,8 +201,91 @@ describe('half-context planner (setting on)', () => {
 			const legacy = planLegacy(c);
 			assert.deepEqual(half.summarizeRoundIds, ['a0', 'a1', 'a2']);
 			assert.deepEqual(legacy.summarizeRoundIds, ['a0', 'a1', 'a2', 'a3', 'a4']);
-			assert.equal(half.previousSummary?.text, 'written by legacy');
-			assert.equal(legacy.previousSummary?.text, 'written by legacy');
+			// The summary ends turn 0, so it is turn 0's block: neither plan absorbs it.
+			assert.equal(half.previousSummary, undefined);
+			assert.equal(legacy.previousSummary, undefined);
+			assert.equal(half.newestSummaryRoundId, 't0r5');
+			assert.equal(legacy.newestSummaryRoundId, 't0r5');
+		});
+
+		it('a plan that continues a turn with a block absorbs that block, whichever planner wrote it', () => {
+			const c = makeConversation({ turns: [2], active: 8, summaries: { a1: 'written by legacy' } });
+			assert.deepEqual(planHalfContext(c).previousSummary, { roundId: 'a1', text: 'written by legacy' });
+			assert.deepEqual(planLegacy(c).previousSummary, { roundId: 'a1', text: 'written by legacy' });
+		});
+	});
+
+	describe('minKeep: the fewest rounds kept (default 2, at least 2)', () => {
+		it('keeps max(minKeep, ceil(N/2))', () => {
+			assert.equal(halfContextKeepCount(10, 8), 8);
+			assert.equal(halfContextKeepCount(10, 3), 5);
+			assert.equal(halfContextKeepCount(10, 1), 5, 'less than 2 counts as 2');
+			assert.equal(halfContextKeepCount(3, 0), 2);
+			const plan = planHalfContext(makeConversation({ active: 12 }), { minKeep: 9 });
+			assert.equal(plan.stats.keptRoundCount, 9);
+			assert.equal(plan.mode, 'half-context');
+		});
+
+		it('N not above minKeep: the legacy rule decides (not-enough-rounds), as with N < 4', () => {
+			const plan = planHalfContext(makeConversation({ active: 6 }), { minKeep: 6 });
+			assert.equal(plan.mode, 'legacy');
+			assert.equal(plan.fallbackReason, 'not-enough-rounds');
+			assert.equal(planHalfContext(makeConversation({ active: 7 }), { minKeep: 6 }).stats.keptRoundCount, 6);
+		});
+
+		it('ignores values below 2 and fractions', () => {
+			const c = makeConversation({ active: 5 });
+			assert.deepEqual(planHalfContext(c, { minKeep: 0 }), planHalfContext(c));
+			assert.deepEqual(planHalfContext(c, { minKeep: -3 }), planHalfContext(c));
+			assert.equal(planHalfContext(makeConversation({ active: 20 }), { minKeep: 12.9 }).stats.keptRoundCount, 12);
+		});
+	});
+
+	describe('token-aware: with a message budget, the kept rounds hold at most half of it', () => {
+		/** Active rounds whose tool results have the given sizes (in characters; the counter below counts characters). */
+		const sized = (sizes: readonly number[]) => ({
+			turns: [],
+			activeRounds: sizes.map((size, i) =>
+				makeRound(`a${i}`, { response: '', toolCalls: [{ id: `c${i}`, name: 'r', arguments: '', result: 'x'.repeat(size) }] }),
+			),
+		});
+		const count = (text: string) => text.length;
+		// roundTokens counts the response, and each call's name, arguments and result: 1 + size here.
+
+		it('small rounds: the round rule decides, the split does not move', () => {
+			const plan = planHalfContext(sized([10, 10, 10, 10, 10, 10, 10, 10]), { countTokens: count, messageBudget: 1000 });
+			assert.equal(plan.stats.keptRoundCount, 4);
+			assert.deepEqual(plan.stats.tokenAware, { roundRuleKeptCount: 4, limitTokens: 500, moved: false });
+			assert.equal(plan.stats.tokens!.kept, 44);
+		});
+
+		it('large newest rounds: keeps fewer, newest first, down to half the budget', () => {
+			// Newest four hold 4 x 201 = 804 > 500; the newest two hold 402 <= 500, three would hold 603.
+			const plan = planHalfContext(sized([10, 10, 10, 10, 200, 200, 200, 200]), { countTokens: count, messageBudget: 1000 });
+			assert.deepEqual(plan.keepRoundIds, ['a6', 'a7']);
+			assert.deepEqual(plan.stats.tokenAware, { roundRuleKeptCount: 4, limitTokens: 500, moved: true });
+			assert.equal(plan.stats.tokens!.kept, 402);
+			// Without the budget: the pure round rule.
+			assert.equal(planHalfContext(sized([10, 10, 10, 10, 200, 200, 200, 200]), { countTokens: count }).stats.keptRoundCount, 4);
+		});
+
+		it('never fewer than minKeep, even over the limit', () => {
+			const plan = planHalfContext(sized([10, 10, 10, 10, 900, 900, 900, 900]), { countTokens: count, messageBudget: 1000 });
+			assert.deepEqual(plan.keepRoundIds, ['a6', 'a7']);
+			assert.equal(plan.stats.tokenAware!.moved, true);
+			assert.ok(plan.stats.tokens!.kept > 500);
+			const three = planHalfContext(sized([10, 10, 10, 10, 10, 900, 900, 900, 900, 900]), { countTokens: count, messageBudget: 1000, minKeep: 3 });
+			assert.equal(three.stats.keptRoundCount, 3);
+		});
+
+		it('the interrupted-turn rule still applies after the token rule', () => {
+			const stop = { rounds: 3, cancelled: true };
+			const c = makeConversation({ turns: [4, stop, 2] });
+			// 9 rounds: the round rule keeps 5 (t1r0..t2r1); with a tiny budget, 2 (t2r0, t2r1), whose anchor would be t1r2, the stop round.
+			const plan = planHalfContext(c, { countTokens: count, messageBudget: 10 });
+			assert.equal(plan.anchorRoundId, 't1r1');
+			assert.deepEqual(plan.keepRoundIds, ['t1r2', 't2r0', 't2r1']);
+			assert.equal(plan.stats.tokenAware!.moved, true);
 		});
 	});
 

@@ -5,7 +5,10 @@ import type { Conversation, Round } from '../../../../src/common/conversation/co
 import { isInterruptedTurn } from '../../../../src/common/conversation/conversation';
 import { flattenRounds, unsummarizedRounds } from '../../../../src/common/conversation/flatten';
 import { NothingToSummarizeError, type SummarizationPlan } from '../../../../src/common/planning/plan';
-import { applySummary, halfContextKeepCount, planHalfContext, planLegacy } from '../../../../src/common/planning/planners';
+import { halfContextKeepCount, planHalfContext, planLegacy } from '../../../../src/common/planning/planners';
+import { applySummaryBlocks, blockSegments } from '../../../../src/common/summaries/applySummary';
+import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
+import { roundTokens } from '../../../../src/common/tokens/roundTokens';
 import { deepFreeze, makeConversation } from '../../helpers/conversations';
 
 const turnSpec = fc.oneof(
@@ -114,18 +117,75 @@ describe('planner properties (fast-check)', () => {
 				);
 			});
 
-			it('after the summary is applied, the next plan starts exactly at the kept rounds and absorbs that summary', () => {
+			it('after its blocks are applied, the next plan starts exactly at the kept rounds and absorbs the newest block only when it continues its turn', () => {
 				fc.assert(
 					fc.property(conversationArb, c => {
 						const plan = tryPlan(planner, c);
 						if (!plan) return;
-						const next = applySummary(c, plan.anchorRoundId, 'new summary');
+						const segments = blockSegments(c, plan);
+						const next = applySummaryBlocks(
+							c,
+							plan,
+							segments.map((_, i) => `block ${i}`),
+						);
 						assert.deepEqual(
 							unsummarizedRounds(flattenRounds(next)).map(f => f.round.id),
 							plan.keepRoundIds,
 						);
 						const nextPlan = tryPlan(planner, next);
-						if (nextPlan) assert.deepEqual(nextPlan.previousSummary, { roundId: plan.anchorRoundId, text: 'new summary' });
+						if (!nextPlan) return;
+						assert.equal(nextPlan.newestSummaryRoundId, plan.anchorRoundId);
+						const flat = flattenRounds(next);
+						const anchor = flat.find(f => f.round.id === plan.anchorRoundId)!;
+						const first = flat.find(f => f.round.id === nextPlan.summarizeRoundIds[0])!;
+						const continues = anchor.source === first.source && anchor.turnIndex === first.turnIndex;
+						assert.deepEqual(nextPlan.previousSummary, continues ? { roundId: plan.anchorRoundId, text: `block ${segments.length - 1}` } : undefined);
+					}),
+					RUNS,
+				);
+			});
+
+			it('its blocks: one per turn it spans, in turn order, each in its own turn; no earlier block is dropped or moved', () => {
+				fc.assert(
+					fc.property(conversationArb, c => {
+						const plan = tryPlan(planner, c);
+						if (!plan) return;
+						const before = summaryBlocks(c);
+						const segments = blockSegments(c, plan);
+						const next = applySummaryBlocks(
+							c,
+							plan,
+							segments.map((_, i) => `new ${i}`),
+						);
+						const after = summaryBlocks(next);
+						const turns = after.map(b => b.turnIndex);
+						assert.deepEqual(
+							turns,
+							[...new Set(turns)].sort((a, b) => a - b),
+							'one block per turn, in order',
+						);
+						const created = after.filter(b => b.text.startsWith('new '));
+						assert.deepEqual(
+							created.map(b => b.turnIndex),
+							segments.map(s => s.turnIndex),
+						);
+						// A new block covers only rounds of its own turn (the first may also cover what the block it absorbed did).
+						for (const b of created.slice(segments[0].absorbs ? 1 : 0)) {
+							const turnOf = (id: string) => {
+								const at = flattenRounds(next).find(f => f.round.id === id)!;
+								return at.source === 'active' ? next.turns.length : at.turnIndex;
+							};
+							assert.ok(
+								b.roundIds.every(id => turnOf(id) === b.turnIndex),
+								`block of turn ${b.turnIndex} covers ${b.roundIds.join(',')}`,
+							);
+						}
+						// Earlier blocks: still there, same text, unless the first new block absorbed its own turn's.
+						for (const old of before) {
+							const now = after.find(b => b.turnIndex === old.turnIndex);
+							assert.ok(now, `the block of turn ${old.turnIndex} vanished`);
+							if (now.text !== old.text) assert.equal(segments[0].absorbs?.roundId, old.roundId);
+						}
 					}),
 					RUNS,
 				);
@@ -162,6 +222,37 @@ describe('planner properties (fast-check)', () => {
 				assert.ok(plan.keepRoundIds.length >= halfContextKeepCount(n));
 				const at = flattenRounds(c).find(f => f.round.id === plan.anchorRoundId)!;
 				assert.ok(!(at.turn && isInterruptedTurn(at.turn) && at.roundIndex === at.turn.rounds.length - 1), `anchored on stop round ${plan.anchorRoundId}`);
+			}),
+			RUNS,
+		);
+	});
+
+	it('half-context with minKeep and a message budget: keeps at least minKeep, at most the round rule (before the interrupted-turn shift), and within half the budget unless at minKeep', () => {
+		const count = (text: string) => Math.ceil(text.length / 4);
+		fc.assert(
+			fc.property(conversationArb, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 10, max: 200 }), (c, minKeep, messageBudget) => {
+				const plan = tryPlan(conv => planHalfContext(conv, { minKeep, messageBudget, countTokens: count }), c);
+				if (!plan || plan.mode !== 'half-context') return;
+				const effective = Math.max(2, minKeep);
+				const n = plan.stats.totalRoundCount;
+				const token = plan.stats.tokenAware!;
+				assert.equal(token.roundRuleKeptCount, Math.max(effective, Math.ceil(n / 2)));
+				assert.equal(token.limitTokens, Math.floor(messageBudget / 2));
+				const kept = plan.keepRoundIds.length;
+				assert.ok(kept >= effective, `kept ${kept} < minKeep ${effective}`);
+				const keptTokens = plan.stats.tokens!.kept;
+				const flat = flattenRounds(c);
+				const keptRounds = flat.slice(flat.length - kept).map(f => f.round);
+				assert.equal(
+					keptTokens,
+					keptRounds.reduce((sum, r) => sum + roundTokens(r, count), 0),
+				);
+				// Without the shift (anchor not moved), the token rule alone decided.
+				const shifted = kept > token.roundRuleKeptCount || (token.moved && keptTokens > token.limitTokens && kept > effective);
+				if (!shifted && kept > effective && kept <= token.roundRuleKeptCount && token.moved) {
+					assert.ok(keptTokens <= token.limitTokens, `kept ${keptTokens} tokens over the limit ${token.limitTokens}`);
+				}
+				if (!token.moved) assert.ok(kept >= token.roundRuleKeptCount);
 			}),
 			RUNS,
 		);

@@ -12,11 +12,16 @@ describe('summaryPlanApplicability: may a summary prepared in the background sti
 		assert.deepEqual(summaryPlanApplicability(later, plan), { ok: true });
 	});
 
-	it('yes, when it absorbed the summary that is still the newest', () => {
+	it("yes, when the summary it follows is still the newest (another turn's block, not absorbed, or its own turn's, absorbed)", () => {
 		const before = makeConversation({ turns: [3], active: 6, summaries: { t0r2: 'S0' } });
 		const plan = planSummarization(before, 'legacy');
-		assert.equal(plan.previousSummary?.roundId, 't0r2');
+		assert.equal(plan.newestSummaryRoundId, 't0r2');
+		assert.equal(plan.previousSummary, undefined, 'the block of turn 0 stays; the request in progress gets its own');
 		assert.deepEqual(summaryPlanApplicability(before, plan), { ok: true });
+		const sameTurn = makeConversation({ active: 9, summaries: { a2: 'S0' } });
+		const next = planSummarization(sameTurn, 'half-context');
+		assert.equal(next.previousSummary?.roundId, 'a2');
+		assert.deepEqual(summaryPlanApplicability(sameTurn, next), { ok: true });
 	});
 
 	it('no, when another summary was attached since (it would drop or duplicate it)', () => {

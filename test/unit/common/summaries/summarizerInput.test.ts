@@ -22,7 +22,9 @@ describe('summarizerEntries: what the summarizer reads for a plan', () => {
 			entries.map(e => (e.kind === 'user' ? `user:${e.text}` : e.round.id)),
 			['user:current request', 'a0', 'a1', 'a2'],
 		);
-		assert.equal(plan.previousSummary?.text, 'earlier summary');
+		// The summary of turn 0 is that turn's block; the request in progress gets a block of its own.
+		assert.equal(plan.previousSummary, undefined);
+		assert.equal(plan.newestSummaryRoundId, 't0r1');
 	});
 
 	it('marks rounds whose calls have no result as interrupted', () => {

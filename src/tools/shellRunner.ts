@@ -1,0 +1,226 @@
+// Runs one shell command for longhaul_runCommand: no vscode import, unit-tested with real processes.
+//
+// - The command runs in its own process group. A timeout or a cancel kills the group, closes the
+//   pipes and answers within a second, whatever descendants do: one that left the group
+//   (`setsid`, a daemon) can hold the pipes open forever, and `close` would never come.
+// - When the shell exits but something it started still holds the output open, Longhaul waits a
+//   second for the output to end, then stops the group and answers.
+// - The output kept for the model is its head and a rolling tail, with the exact count of what
+//   was cut between them: the error at the end of a long build is what matters.
+// - What is shown in the terminal is capped too (see cappedWriter).
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+export const MAX_TIMEOUT_SECONDS = 1800;
+
+/** The time limit from what the model sent: seconds as a number or numeric text, else the default. */
+export function timeoutMs(value: unknown): number {
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const seconds = typeof n === 'number' && Number.isFinite(n) ? n : DEFAULT_TIMEOUT_SECONDS;
+	return Math.round(Math.min(Math.max(1, seconds), MAX_TIMEOUT_SECONDS) * 1000);
+}
+
+/** Keeps the first `headChars` and the last `tailChars` characters of a stream, and counts the rest. */
+export class OutputKeeper {
+	private head = '';
+	private tail = '';
+	private total = 0;
+
+	constructor(
+		private readonly headChars: number,
+		private readonly tailChars: number,
+	) {}
+
+	add(text: string): void {
+		this.total += text.length;
+		if (this.head.length < this.headChars) {
+			const take = text.slice(0, this.headChars - this.head.length);
+			this.head += take;
+			text = text.slice(take.length);
+		}
+		if (text) {
+			this.tail += text;
+			// Trim only now and then, so a stream of small chunks costs linear time.
+			if (this.tail.length > 2 * this.tailChars) this.tail = this.tail.slice(-this.tailChars);
+		}
+	}
+
+	/** Characters seen in all. */
+	get totalChars(): number {
+		return this.total;
+	}
+
+	/** Characters dropped between the head and the tail. */
+	get cutChars(): number {
+		return this.total - this.head.length - Math.min(this.tail.length, this.tailChars);
+	}
+
+	text(): string {
+		const tail = this.tail.slice(-this.tailChars);
+		const cut = this.cutChars;
+		return cut > 0
+			? `${this.head}\n[... ${cut} characters of output cut here; the first ${this.head.length} and the last ${tail.length} are kept ...]\n${tail}`
+			: this.head + tail;
+	}
+}
+
+/**
+ * Passes at most `maxChars` characters to `write`, then writes `note` once and drops the rest: a
+ * command that prints 50 MB does not stream all of it to the terminal.
+ */
+export function cappedWriter(write: (text: string) => void, maxChars: number, note: string): (text: string) => void {
+	let written = 0;
+	let capped = false;
+	return text => {
+		if (capped) return;
+		if (written + text.length <= maxChars) {
+			written += text.length;
+			write(text);
+			return;
+		}
+		write(text.slice(0, maxChars - written));
+		written = maxChars;
+		capped = true;
+		write(note);
+	};
+}
+
+export interface ShellOptions {
+	readonly command: string;
+	readonly cwd: string;
+	readonly timeoutMs: number;
+	readonly signal?: AbortSignal;
+	readonly onOutput?: (text: string) => void;
+	readonly headChars?: number;
+	readonly tailChars?: number;
+	/** After the shell exits, how long the output may stay open before the group is stopped. */
+	readonly drainMs?: number;
+	/** After a kill, how long to wait for the shell to be reaped before answering anyway. */
+	readonly killWaitMs?: number;
+	readonly shell?: string;
+}
+
+export interface ShellOutcome {
+	readonly exitCode: number | null;
+	readonly signal: NodeJS.Signals | null;
+	/** Head and tail of stdout and stderr as they came, with a note where the middle was cut. */
+	readonly output: string;
+	readonly totalChars: number;
+	readonly cutChars: number;
+	readonly timedOut: boolean;
+	readonly cancelled: boolean;
+	/** The shell exited but processes it started kept the output open; they were stopped. */
+	readonly leftRunning: boolean;
+	readonly error?: string;
+}
+
+export function runShell(options: ShellOptions): Promise<ShellOutcome> {
+	const keeper = new OutputKeeper(options.headChars ?? 8_000, options.tailChars ?? 12_000);
+	return new Promise(resolve => {
+		let timedOut = false;
+		let cancelled = false;
+		let leftRunning = false;
+		let stopping = false;
+		let settled = false;
+		let exited = false;
+		let exitCode: number | null = null;
+		let exitSignal: NodeJS.Signals | null = null;
+		let error: string | undefined;
+		const timers: NodeJS.Timeout[] = [];
+		const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
+		const take = (text: string) => {
+			if (!text) return;
+			keeper.add(text);
+			options.onOutput?.(text);
+		};
+
+		let child: ReturnType<typeof spawn>;
+		try {
+			// Own process group (detached), so the whole group can be stopped at once.
+			child = spawn(options.shell ?? '/bin/sh', ['-c', options.command], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		} catch (e) {
+			resolve({
+				exitCode: null,
+				signal: null,
+				output: String(e),
+				totalChars: 0,
+				cutChars: 0,
+				timedOut: false,
+				cancelled: false,
+				leftRunning: false,
+				error: String(e),
+			});
+			return;
+		}
+
+		const onAbort = () => stop('cancel');
+		const finish = () => {
+			if (settled) return;
+			settled = true;
+			timers.forEach(clearTimeout);
+			options.signal?.removeEventListener('abort', onAbort);
+			decoders.forEach(d => take(d.end()));
+			if (error) take(`${keeper.totalChars > 0 ? '\n' : ''}${error}`);
+			resolve({
+				exitCode,
+				signal: exitSignal,
+				output: keeper.text(),
+				totalChars: keeper.totalChars,
+				cutChars: keeper.cutChars,
+				timedOut,
+				cancelled,
+				leftRunning,
+				error,
+			});
+		};
+		const killGroup = () => {
+			try {
+				process.kill(-child.pid!, 'SIGKILL');
+			} catch {
+				// The group is gone already.
+			}
+		};
+		const closePipes = () => {
+			child.stdout?.destroy();
+			child.stderr?.destroy();
+		};
+		function stop(why: 'timeout' | 'cancel' | 'left-running'): void {
+			if (stopping || settled) return;
+			stopping = true;
+			if (why === 'timeout') timedOut = true;
+			else if (why === 'cancel') cancelled = true;
+			else leftRunning = true;
+			killGroup();
+			// A descendant outside the group may hold the pipes: stop reading them instead of waiting.
+			closePipes();
+			if (exited) finish();
+			else timers.push(setTimeout(finish, options.killWaitMs ?? 500));
+		}
+
+		child.stdout!.on('data', (data: Buffer) => take(decoders[0].write(data)));
+		child.stderr!.on('data', (data: Buffer) => take(decoders[1].write(data)));
+		// Destroyed pipes may report errors; they change nothing here.
+		child.stdout!.on('error', () => undefined);
+		child.stderr!.on('error', () => undefined);
+		child.on('error', e => {
+			error = String(e);
+			exited = true;
+			finish();
+		});
+		child.on('exit', (code, signal) => {
+			exited = true;
+			exitCode = code;
+			exitSignal = signal;
+			if (stopping) {
+				finish();
+				return;
+			}
+			timers.push(setTimeout(() => stop('left-running'), options.drainMs ?? 1_000));
+		});
+		child.on('close', () => finish());
+		timers.push(setTimeout(() => stop('timeout'), options.timeoutMs));
+		if (options.signal?.aborted) stop('cancel');
+		else options.signal?.addEventListener('abort', onAbort);
+	});
+}

@@ -1,0 +1,117 @@
+import * as assert from 'node:assert/strict';
+import type { Conversation } from '../../../../src/common/conversation/conversation';
+import { CONDENSED_NOTE, summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
+import { CONDENSED_FLOOR_TOKENS, blockTokens, condenseOldestBlocks } from '../../../../src/common/summaries/condenseBlocks';
+import { firstLines } from '../../../../src/common/shrinking/cutText';
+import { summaryChanges } from '../../../../src/common/persistence/metadata';
+import { makeConversation } from '../../helpers/conversations';
+
+/** One token per word: easy to reason about. */
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+const text = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
+const lines = (n: number, perLine: number, tag: string) => Array.from({ length: n }, (_, i) => text(perLine, `${tag}${i}-`)).join('\n');
+
+/** Turns 0..k-1 with a block of the given size each (in words), and two active rounds. */
+function withBlocks(sizes: readonly number[], spans = false): Conversation {
+	const summaries: Record<string, string> = {};
+	sizes.forEach((n, t) => (summaries[`t${t}r1`] = lines(Math.ceil(n / 10), 10, `b${t}`)));
+	const c = makeConversation({ turns: sizes.map(() => 2), active: 2, summaries });
+	return spans ? { ...c, turns: c.turns.map((t, i) => (i === 0 ? { ...t, rounds: [t.rounds[0], { ...t.rounds[1], summarySpansTurns: true }] } : t)) } : c;
+}
+
+describe('condenseOldestBlocks: bounded growth of summary blocks', () => {
+	const note = words(CONDENSED_NOTE);
+
+	it('does nothing while all blocks fit the budget, or when there is only one block', async () => {
+		const c = withBlocks([100, 100]);
+		const same = await condenseOldestBlocks(c, 200, words, async () => 'x');
+		assert.equal(same.conversation, c);
+		assert.deepEqual(same.condensed, []);
+		const one = withBlocks([500]);
+		assert.equal((await condenseOldestBlocks(one, 10, words)).conversation, one, 'the newest block is never condensed');
+	});
+
+	it('condenses oldest first, never the newest, until the total fits; the model text is used when short enough', async () => {
+		const c = withBlocks([400, 400, 400, 400]);
+		const asked: number[] = [];
+		const result = await condenseOldestBlocks(c, 1100, words, async (t, target) => {
+			asked.push(target);
+			return text(target, 'short');
+		});
+		const blocks = summaryBlocks(result.conversation);
+		assert.deepEqual(
+			blocks.map(b => b.condensed),
+			[true, true, false, false],
+		);
+		// The oldest as far as the excess asks (down to the floor), the next to a quarter.
+		assert.deepEqual(asked, [CONDENSED_FLOOR_TOKENS, 100]);
+		assert.ok(result.totalTokens <= 1100, `${result.totalTokens}`);
+		assert.equal(
+			result.totalTokens,
+			blocks.reduce((n, b) => n + blockTokens(b, words), 0),
+		);
+		assert.equal(blocks[1].text, text(100, 'short'));
+		assert.deepEqual(
+			result.condensed.map(b => [b.turnIndex, b.fromTokens, b.toTokens, b.by]),
+			[
+				[0, 400, CONDENSED_FLOOR_TOKENS, 'model'],
+				[1, 400, 100, 'model'],
+			],
+		);
+		// What the turn records store: exactly the condensed blocks, marked.
+		assert.deepEqual(
+			summaryChanges(c, result.conversation).map(s => [s.roundId, s.condensed]),
+			[
+				['t0r1', true],
+				['t1r1', true],
+			],
+		);
+	});
+
+	it('a model that fails or writes too much: the block is cut to its first lines', async () => {
+		const c = withBlocks([400, 400]);
+		for (const condense of [async () => undefined, async () => text(300, 'long'), undefined]) {
+			const result = await condenseOldestBlocks(c, 300, words, condense);
+			const [first] = summaryBlocks(result.conversation);
+			assert.equal(first.condensed, true);
+			assert.equal(result.condensed[0].by, 'first-lines');
+			assert.ok(words(first.text) <= CONDENSED_FLOOR_TOKENS && words(first.text) > 0, `${words(first.text)}`);
+			assert.ok(summaryBlocks(c)[0].text.startsWith(first.text) || condense !== undefined, 'the first lines of the block');
+		}
+	});
+
+	it('a block already condensed is only cut further, without the model, never below the floor; none is removed', async () => {
+		const c = withBlocks([400, 400, 400]);
+		const once = await condenseOldestBlocks(c, 1000, words, async (_t, target) => text(target, 's'));
+		let calls = 0;
+		const again = await condenseOldestBlocks(once.conversation, 10, words, async () => {
+			calls++;
+			return 'x';
+		});
+		const blocks = summaryBlocks(again.conversation);
+		assert.equal(blocks.length, 3);
+		assert.ok(blocks.slice(0, 2).every(b => b.condensed && words(b.text) > 0 && words(b.text) <= CONDENSED_FLOOR_TOKENS));
+		assert.equal(calls, 1, 'only the block condensed for the first time asks the model');
+		assert.equal(blocks[2].condensed, false);
+		assert.ok(again.totalTokens > 10, 'the budget cannot be met at the floor: blocks stay');
+		assert.ok(note > 0);
+	});
+
+	it('keeps the spans-turns mark of a 0.1.0 summary it condenses', async () => {
+		const result = await condenseOldestBlocks(withBlocks([400, 400], true), 300, words);
+		assert.deepEqual(
+			summaryBlocks(result.conversation).map(b => [b.condensed, b.spansTurns]),
+			[
+				[true, true],
+				[false, false],
+			],
+		);
+	});
+
+	it('firstLines: whole lines while they fit; the start of the first line when none does', () => {
+		assert.equal(firstLines('a b\nc d\ne f', 5, words), 'a b\nc d');
+		assert.equal(firstLines(text(50, 'w'), 10, words).split(' ').length <= 10, true);
+		assert.ok(firstLines(text(50, 'w'), 10, words).endsWith('…'));
+		assert.ok(firstLines('x', 0, words).length > 0, 'never empty');
+	});
+});
