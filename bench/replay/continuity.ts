@@ -2,7 +2,7 @@
 // how much of what was done is still in sight right after the conversation was compacted.
 //
 // The product strategies render the ledger the way the agent is meant to (`ledgerForPrompt`:
-// rendered at `doneLedgerMaxTokens(messageBudget)` each time a new summary appears, the same
+// rendered within `doneLedgerCaps(messageBudget)` each time a new summary appears, the same
 // text until the next one, none before the first summary; passed as AgentPrompt's `doneLedger`,
 // dropped by render.ts when the prompt does not fit with it). `--ledger-live` re-renders it for
 // every request instead (ahead of the history when nothing is summarized); `--no-ledger` is off.
@@ -12,12 +12,15 @@
 // the outcome of its latest run) are checked against the prompt actually sent. A fact is visible
 // when it is there verbatim (the request's text in a user message; a kept round holding a call
 // that edited the file, or that ran the command with that same outcome, its result not elided)
-// or when its own ledger line is in the prompt (a merged group line does not count). The value
-// is the mean of the per-request shares; 1.0 means nothing done was out of sight.
+// or when the ledger in the prompt names it (ledgerReader.ts: the file's full path among the
+// edits, the command with its latest outcome, shortened only where it still identifies exactly
+// one command; a merged group line does not count). The value is the mean of the per-request
+// shares; 1.0 means nothing done was out of sight.
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { addUserRequest, emptyLedger, extendLedger, ledgerRequestText, type DoneLedger } from '../../src/common/ledger/doneLedger';
-import { commandLine, editLine, ledgerForPrompt, renderDoneLedger, requestLine, type LedgerForPrompt } from '../../src/common/ledger/doneLedgerRender';
+import { ledgerForPrompt, renderDoneLedger, requestLine, type LedgerForPrompt } from '../../src/common/ledger/doneLedgerRender';
+import { namedCommands, readLedger } from './ledgerReader';
 import { toolCallFacts } from '../../src/common/ledger/toolCallFacts';
 
 export interface ContinuityMetrics {
@@ -51,6 +54,7 @@ export interface ContinuityOptions {
 	/** at-summary (default): `ledgerForPrompt`; every-request: rendered again whenever the ledger changed. */
 	readonly refresh?: 'at-summary' | 'every-request';
 	readonly maxTokens: number;
+	readonly targetTokens?: number;
 	readonly countTokens: (text: string) => number;
 }
 
@@ -89,6 +93,8 @@ export function visibleFacts(
 		f.edits.forEach(p => verbatimEdits.add(p));
 		f.commands.forEach(c => verbatimCommands.add(c));
 	}
+	const inLedger = readLedger(text);
+	const ledgerCommands = namedCommands(inLedger, ledger.commands);
 	let facts = 0;
 	let visible = 0;
 	requests.forEach((user, i) => {
@@ -98,11 +104,12 @@ export function visibleFacts(
 	for (const edit of ledger.edits) {
 		if (edit.count === 0) continue; // only failed attempts: nothing was edited
 		facts++;
-		if (verbatimEdits.has(edit.path) || hasLine(text, editLine(edit))) visible++;
+		if (verbatimEdits.has(edit.path) || inLedger.edits.has(edit.path)) visible++;
 	}
 	for (const command of ledger.commands) {
 		facts++;
-		if (verbatimCommands.has(`${command.command}\u0000${command.outcome}`) || hasLine(text, commandLine(command))) visible++;
+		const key = `${command.command}\u0000${command.outcome}`;
+		if (verbatimCommands.has(key) || ledgerCommands.has(key)) visible++;
 	}
 	return { facts, visible };
 }
@@ -129,7 +136,7 @@ export function continuityProbe(options: ContinuityOptions): ContinuityProbe {
 			return lastGiven;
 		}
 		if (renderedFor !== ledger) {
-			rendered = renderDoneLedger(ledger, { maxTokens: options.maxTokens, countTokens: options.countTokens });
+			rendered = renderDoneLedger(ledger, { maxTokens: options.maxTokens, targetTokens: options.targetTokens, countTokens: options.countTokens });
 			renderedFor = ledger;
 		}
 		lastGiven = rendered || undefined;

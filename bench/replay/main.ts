@@ -12,6 +12,7 @@
 //                                    --strategy and --json one JSON object, otherwise a table
 // --half-split rounds|tokens         half-context's split rule (default tokens, the product's; rounds: the
 //                                    pure round rule, for comparison)
+// --stress                           replay the synthetic stress session (bench/replay/stressSession.ts) instead of the corpus
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
 // --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,8 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
 import { benchBudget, concatSessions, loadSession, type Session } from './session';
+import { stressSession } from './stressSession';
+import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
@@ -36,6 +39,8 @@ export interface CliArgs {
 	readonly ledger: boolean;
 	/** --ledger-live: the ledger rendered again for every request instead of at each summary. */
 	readonly ledgerLive: boolean;
+	/** --stress: the synthetic stress session instead of the corpus. */
+	readonly stress: boolean;
 	/** --model-token-ratio R (replay.ts ReplayOptions.modelTokenRatio). */
 	readonly modelTokenRatio?: number;
 	/** --no-calibration: the product modes do not sample the model's count. */
@@ -65,6 +70,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let json = false;
 	let ledger = true;
 	let ledgerLive = false;
+	let stress = false;
 	let modelTokenRatio: number | undefined;
 	let calibrate = true;
 	let out = resolve('bench/results');
@@ -102,6 +108,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case '--ledger-live':
 				ledgerLive = true;
 				break;
+			case '--stress':
+				stress = true;
+				break;
 			case '--model-token-ratio': {
 				const v = value();
 				const r = Number(v);
@@ -133,7 +142,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		throw new UsageError('--json needs --session FILE (or --concat), --window N and --strategy NAME');
 	}
 	if (!calibrate && modelTokenRatio === undefined) throw new UsageError('--no-calibration needs --model-token-ratio R');
-	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, concat, ...(halfSplit ? { halfSplit } : {}), modelTokenRatio, calibrate };
+	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, stress, concat, ...(halfSplit ? { halfSplit } : {}), modelTokenRatio, calibrate };
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -244,11 +253,14 @@ async function main(): Promise<number> {
 
 	const started = performance.now();
 	const results: ReplayMetrics[] = [];
-	const full = !args.session && args.window === undefined && !args.strategy;
+	const sessions: (() => Session)[] = args.stress
+		? [() => ({ name: 'synthetic-stress', conversation: conversationFromSessionJson(JSON.parse(JSON.stringify(stressSession()))) })]
+		: files.map(file => () => loadSession(file));
+	const full = !args.session && args.window === undefined && !args.strategy && !args.stress;
 	if (full) mkdirSync(args.out, { recursive: true });
 	const budgetTokenizer = new TiktokenTokenizer();
-	for (const file of files) {
-		const session = loadSession(file);
+	for (const load of sessions) {
+		const session = load();
 		const series: ChartSeries[] = [];
 		for (const window of windows) {
 			for (const strategy of strategies) {

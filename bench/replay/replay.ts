@@ -39,7 +39,7 @@ import { toolResultForPrompt } from '../../src/prompts/toolResultText';
 import { renderEntriesPrompt } from './headTailPrompt';
 import { MASKED_STRATEGIES, maskingCounter, productSettings, type MaskingMetrics } from './masking';
 import { continuityProbe, type ContinuityMetrics, type LedgerOffComparison } from './continuity';
-import { doneLedgerMaxTokens } from '../../src/common/ledger/doneLedgerRender';
+import { doneLedgerCaps } from '../../src/common/ledger/doneLedgerRender';
 import { benchBudget, capSession, type Session } from './session';
 import { cutToLength, standInCondense, standInLength, standInSummary, statedTarget, summarySeed } from './standInSummary';
 import { promptTooLongError } from './standInModel';
@@ -217,7 +217,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	const continuity = continuityProbe({
 		enabled: productSettings(strategy) !== undefined && options.doneLedger !== false,
 		refresh: options.ledgerRefresh,
-		maxTokens: doneLedgerMaxTokens(budget.messages),
+		...doneLedgerCaps(budget.messages),
 		countTokens: text => tok.countTokens(text),
 	});
 

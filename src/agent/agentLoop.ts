@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import { computeBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import type { Conversation, ToolCall } from '../common/conversation/conversation';
+import { flattenRounds, newestSummaryIndex } from '../common/conversation/flatten';
+import { withRecordedRounds } from '../common/recall/summarizedRounds';
+import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
+import { toolsOfferedNow } from '../common/tools/toolSelection';
+import { answerRecall } from '../tools/recall';
 import { cutToTokens } from '../common/shrinking/cutText';
 import { fitPrompt, type FitEvent } from '../common/fitting/fitPrompt';
 import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
@@ -120,6 +125,8 @@ async function agentSteps(
 	background: BackgroundSummarizer,
 ): Promise<void> {
 	const { request, stream, token, settings } = run;
+	// The budget charges every chosen tool; longhaul_recall is offered once something is summarized.
+	const offered = (conversation: Conversation) => toolsOfferedNow(chatTools, newestSummaryIndex(flattenRounds(conversation)) !== -1);
 	const input = (conversation: Conversation): AgentRenderInput => {
 		const budget = summarizer.budget;
 		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.fit.ledgerSuspended, conversation, state.ledger, state.ledgerShown, budget.messages);
@@ -127,7 +134,7 @@ async function agentSteps(
 			conversation,
 			request: request.prompt,
 			references: run.references,
-			toolNames: chatTools.map(t => t.name),
+			toolNames: offered(conversation).map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
 			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
 			doneLedger: state.ledgerShown?.text,
@@ -158,7 +165,9 @@ async function agentSteps(
 		if (shouldSample(modelCalls++)) {
 			void run.calibration.sample(request.model, prompt.messages, toolDefinitions, token).then(() => noteRatio(run, state, modelCalls));
 		}
-		const reply = await askModel(run, state, summarizer, prompt, chatTools, step => renderFitting(run, state, summarizer, input, background, step));
+		const reply = await askModel(run, state, summarizer, prompt, offered(state.conversation), step =>
+			renderFitting(run, state, summarizer, input, background, step),
+		);
 		noteRatio(run, state, modelCalls);
 
 		replyEnd = performance.now();
@@ -182,7 +191,7 @@ async function agentSteps(
 			}
 			state.toolCallCount++;
 			const toolStart = performance.now();
-			const result = await runTool(run, requested.name, requested.input, token);
+			const result = await runTool(run, state, requested.name, requested.input, token);
 			toolMs += performance.now() - toolStart;
 			if (result !== undefined) {
 				// A single result larger than the cap is cut (head and tail kept) before it reaches any prompt.
@@ -211,7 +220,7 @@ async function askModel(
 	state: RequestState,
 	summarizer: SummarizerContext,
 	prompt: RenderedPrompt,
-	chatTools: vscode.LanguageModelChatTool[],
+	tools: vscode.LanguageModelChatTool[],
 	refit: (messageBudget: number) => Promise<RenderedPrompt>,
 ): Promise<ModelReply> {
 	const { request, stream, token } = run;
@@ -219,16 +228,10 @@ async function askModel(
 	for (let attempt = 0; ; attempt++) {
 		let streamed = false;
 		try {
-			return await callModel(
-				request.model,
-				sent.messages,
-				{ tools: chatTools, justification: 'Longhaul runs an agent session with this model.' },
-				token,
-				text => {
-					streamed = true;
-					stream.markdown(text);
-				},
-			);
+			return await callModel(request.model, sent.messages, { tools, justification: 'Longhaul runs an agent session with this model.' }, token, text => {
+				streamed = true;
+				stream.markdown(text);
+			});
 		} catch (error) {
 			const tooLong = streamed || token.isCancellationRequested ? undefined : recognizePromptTooLong(error);
 			if (!tooLong) throw error;
@@ -254,9 +257,20 @@ function noteRatio(run: AgentRun, state: RequestState, modelCall: number | undef
 	if (record.changes.length < 40) record.changes.push({ modelCall: modelCall ?? -1, ratio: Math.round(ratio * 1000) / 1000 });
 }
 
-async function runTool(run: AgentRun, name: string, input: object, token: vscode.CancellationToken): Promise<string | undefined> {
+async function runTool(run: AgentRun, state: RequestState, name: string, input: object, token: vscode.CancellationToken): Promise<string | undefined> {
 	if (!run.tools.some(t => t.name === name)) {
 		return `Error: there is no tool named ${name}. Available tools: ${run.tools.map(t => t.name).join(', ')}.`;
+	}
+	if (name === RECALL_TOOL_NAME) {
+		// Answered here, from this request's own conversation: the registered tool has no way to know which chat it serves.
+		run.stream.progress('Looking back at summarized rounds…');
+		return answerRecall(input, {
+			conversation: withRecordedRounds(state.conversation, state.recordedRounds),
+			currentRequest: run.request.prompt,
+			messageBudget: budgetFor(run.request.model, toChatTools(run.tools), run.calibration.ratio(run.request.model)).messages,
+			countTokens,
+			token,
+		});
 	}
 	try {
 		const result = await run.invokeTool(name, { input, toolInvocationToken: run.request.toolInvocationToken }, token);

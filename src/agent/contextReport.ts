@@ -129,5 +129,7 @@ function ledgerLines(settings: LonghaulSettings, ledger: DoneLedger | undefined,
 		: text
 			? 'shown to the model after the summaries'
 			: 'shown to the model once the conversation has been summarized (until then every round is verbatim)';
-	return [`**Done-ledger:** ${facts}; ${shown}.`, ...(text ? ['', '```text', text, '```'] : []), ''];
+	// The fence is longer than any run of backticks in the ledger (a request may quote code), so the block cannot end early.
+	const fence = '`'.repeat(Math.max(3, ...[...(text ?? '').matchAll(/`+/g)].map(m => m[0].length + 1)));
+	return [`**Done-ledger:** ${facts}; ${shown}.`, ...(text ? ['', `${fence}text`, text, fence] : []), ''];
 }

@@ -2,12 +2,12 @@
 // and /context so that both show the same thing.
 import type { Conversation } from '../common/conversation/conversation';
 import type { DoneLedger } from '../common/ledger/doneLedger';
-import { doneLedgerMaxTokens, ledgerForPrompt, type LedgerForPrompt } from '../common/ledger/doneLedgerRender';
+import { doneLedgerCaps, ledgerForPrompt, type LedgerForPrompt } from '../common/ledger/doneLedgerRender';
 import { countTokens } from './promptRendering';
 
 /**
  * The ledger for the next prompt: none while the setting is off or nothing is summarized yet
- * (every round is still verbatim then); otherwise rendered under its cap at each new summary and
+ * (every round is still verbatim then); otherwise rendered within its caps at each new summary and
  * kept word for word until the next one, so the prompt prefix stays cacheable.
  */
 export function doneLedgerForPrompt(
@@ -18,5 +18,5 @@ export function doneLedgerForPrompt(
 	messageBudget: number,
 ): LedgerForPrompt | undefined {
 	if (!enabled) return undefined;
-	return ledgerForPrompt(conversation, ledger, previous, { maxTokens: doneLedgerMaxTokens(messageBudget), countTokens });
+	return ledgerForPrompt(conversation, ledger, previous, { ...doneLedgerCaps(messageBudget), countTokens });
 }

@@ -30,6 +30,8 @@ export interface RequestState {
 	ledger: DoneLedger;
 	/** The ledger text the prompts of this request show, re-rendered at each new summary. */
 	ledgerShown?: LedgerForPrompt;
+	/** This request's rounds as recorded, by id, before masking or elision changed them in `conversation` (for longhaul_recall). */
+	readonly recordedRounds: Map<string, Round>;
 	/** Steps the provider rejected as too long and that went through after recounting (agentLoop.ts askModel). */
 	recoveries: number;
 	/** Condense passes of the summaries attached or failed in this request. */
@@ -55,6 +57,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		background: newBackgroundStats(),
 		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
 		ledger,
+		recordedRounds: new Map(),
 		recoveries: 0,
 		condensePasses: 0,
 		truncationsAfterFailedSummary: 0,
@@ -65,6 +68,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 export function addActiveRound(state: RequestState, round: Round): void {
 	state.conversation = { turns: state.conversation.turns, activeRounds: [...state.conversation.activeRounds, round] };
 	state.ledger = extendLedger(state.ledger, round);
+	state.recordedRounds.set(round.id, round);
 }
 
 let counter = 0;

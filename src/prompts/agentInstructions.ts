@@ -1,5 +1,6 @@
 // The agent's system instructions: who it is, how it works with tools, and how it carries on
 // after older parts of the conversation were replaced by a summary.
+import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
 
 export interface AgentInstructionsInput {
 	readonly toolNames: readonly string[];
@@ -33,6 +34,11 @@ export function agentInstructions(input: AgentInstructionsInput): string {
 			...(input.hasDoneLedger
 				? [
 						'- A <done-ledger> lists work already done in this session, recorded from the tool calls themselves: requests, files edited, commands with the outcome of their latest run, files read. Do not redo an item on it unless the user asks; rely on it where the summary is vaguer.',
+					]
+				: []),
+			...(input.toolNames.includes(RECALL_TOOL_NAME)
+				? [
+						`- The rounds a summary replaced are still stored: ${RECALL_TOOL_NAME} searches them (text or regular expression, tool name, file path) and reads one round's tool calls and results word for word. Use it when you need an exact detail the summary left out (an error message, a file as it was read, a command's output) rather than running the call again or guessing.`,
 					]
 				: []),
 			'- A tool result may be shortened, marked "[... N tokens of tool output truncated ...]". Call the tool again with narrower arguments if you need the missing part.',

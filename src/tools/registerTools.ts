@@ -3,6 +3,7 @@ import { editFileTool } from './editFile';
 import { findFilesTool } from './findFiles';
 import { listDirectoryTool } from './listDirectory';
 import { readFileTool } from './readFile';
+import { recallTool } from './recall';
 import { runCommandTool } from './runCommand';
 import { searchTextTool } from './searchText';
 import { TOOL } from './toolNames';
@@ -16,5 +17,6 @@ export function registerTools(): vscode.Disposable[] {
 		vscode.lm.registerTool(TOOL.searchText, searchTextTool),
 		vscode.lm.registerTool(TOOL.editFile, editFileTool),
 		vscode.lm.registerTool(TOOL.runCommand, runCommandTool),
+		vscode.lm.registerTool(TOOL.recall, recallTool),
 	];
 }

@@ -1,4 +1,5 @@
 // Longhaul's own tools: names as the model sees them, and whether they change anything.
+import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
 
 export const TOOL = {
 	readFile: 'longhaul_readFile',
@@ -7,6 +8,7 @@ export const TOOL = {
 	searchText: 'longhaul_searchText',
 	editFile: 'longhaul_editFile',
 	runCommand: 'longhaul_runCommand',
+	recall: RECALL_TOOL_NAME,
 } as const;
 
 export type LonghaulToolName = (typeof TOOL)[keyof typeof TOOL];
@@ -22,6 +24,7 @@ export const EQUIVALENT_TOOLS: Readonly<Record<LonghaulToolName, readonly string
 	[TOOL.searchText]: ['copilot_findTextInFiles', 'grep_search'],
 	[TOOL.editFile]: ['copilot_replaceString', 'replace_string_in_file'],
 	[TOOL.runCommand]: ['copilot_runInTerminal', 'run_in_terminal'],
+	[TOOL.recall]: [],
 };
 
 /**
@@ -30,5 +33,5 @@ export const EQUIVALENT_TOOLS: Readonly<Record<LonghaulToolName, readonly string
  * reliably say whether they write or run (VS Code's own run_in_terminal carries no such tag).
  */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(
-	[TOOL.readFile, TOOL.listDirectory, TOOL.findFiles, TOOL.searchText].flatMap(name => [name, ...EQUIVALENT_TOOLS[name]]),
+	[TOOL.readFile, TOOL.listDirectory, TOOL.findFiles, TOOL.searchText, TOOL.recall].flatMap(name => [name, ...EQUIVALENT_TOOLS[name]]),
 );

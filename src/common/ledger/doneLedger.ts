@@ -66,6 +66,13 @@ export interface DoneLedger {
 }
 
 export const REQUEST_MAX_CHARS = 400;
+/**
+ * Bounds of a stored ledger, far above what a real session reaches (a day of work is a few
+ * thousand tool calls): entries per list, and characters per text (a path is the only text the
+ * facts do not already cut short). The builder keeps within them, the decoder refuses more.
+ */
+export const LEDGER_LIST_MAX = 20_000;
+export const LEDGER_TEXT_MAX = 4_096;
 
 export function emptyLedger(): DoneLedger {
 	return { requests: [], reads: [], edits: [], commands: [], searches: [], others: [], steps: 0 };
@@ -82,16 +89,35 @@ export function ledgerRequestText(text: string): string {
 }
 
 export function addUserRequest(ledger: DoneLedger, text: string): DoneLedger {
-	return { ...ledger, requests: [...ledger.requests, ledgerRequestText(text)] };
+	const kept = ledger.requests.length < LEDGER_LIST_MAX ? ledger.requests : ledger.requests.slice(1);
+	return { ...ledger, requests: [...kept, ledgerRequestText(text)] };
 }
 
-/** Replaces the entry matching `key` (moving nothing) or appends a new one. */
-function upsert<T>(list: readonly T[], matches: (e: T) => boolean, update: (old: T | undefined) => T): T[] {
+/**
+ * Replaces the entry matching `key` (moving nothing) or appends a new one. A list at
+ * {@link LEDGER_LIST_MAX} gives up its least recently touched entry for the new one.
+ */
+function upsert<T extends { readonly last: number }>(list: readonly T[], matches: (e: T) => boolean, update: (old: T | undefined) => T): T[] {
 	const at = list.findIndex(matches);
-	if (at === -1) return [...list, update(undefined)];
+	if (at === -1) {
+		if (list.length < LEDGER_LIST_MAX) return [...list, update(undefined)];
+		let oldest = 0;
+		for (let i = 1; i < list.length; i++) if (list[i].last < list[oldest].last) oldest = i;
+		return [...list.slice(0, oldest), ...list.slice(oldest + 1), update(undefined)];
+	}
 	const copy = list.slice();
 	copy[at] = update(list[at]);
 	return copy;
+}
+
+/** A text within {@link LEDGER_TEXT_MAX} characters. */
+const clip = (text: string) => (text.length <= LEDGER_TEXT_MAX ? text : text.slice(0, LEDGER_TEXT_MAX - 1) + '…');
+
+/** The fact with every text within {@link LEDGER_TEXT_MAX} (a model can name a tool or a path of any length). */
+function clipTexts<T extends object>(fact: T): T {
+	const out = { ...fact } as Record<string, unknown>;
+	for (const [key, value] of Object.entries(out)) if (typeof value === 'string') out[key] = clip(value);
+	return out as T;
 }
 
 /** The ledger with every tool call of `round` folded in, in call order. */
@@ -99,9 +125,10 @@ export function extendLedger(ledger: DoneLedger, round: Round): DoneLedger {
 	let next = ledger;
 	for (const call of round.toolCalls) {
 		const step = next.steps + 1;
-		const stamp = { last: step, round: round.id };
+		const stamp = { last: step, round: clip(round.id) };
 		next = { ...next, steps: step };
-		for (const fact of toolCallFacts(call)) {
+		for (const raw of toolCallFacts(call)) {
+			const fact = clipTexts(raw);
 			switch (fact.kind) {
 				case 'read':
 					next = {
@@ -160,7 +187,7 @@ export function extendLedger(ledger: DoneLedger, round: Round): DoneLedger {
 					};
 					break;
 				case 'plan':
-					next = { ...next, plan: { tool: fact.tool, text: fact.text, round: round.id } };
+					next = { ...next, plan: { tool: fact.tool, text: fact.text, round: stamp.round } };
 					break;
 			}
 		}

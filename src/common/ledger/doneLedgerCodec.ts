@@ -1,7 +1,9 @@
 // Reading a stored done-ledger from untrusted JSON (the chat metadata). All or nothing: a ledger
 // with any bad field is reported and not used, so the agent rebuilds it from the stored rounds
-// rather than trusting half of it. Never throws.
-import type { DoneLedger, LedgerCall, LedgerCommand, LedgerEdit, LedgerRead } from './doneLedger';
+// rather than trusting half of it. Lists and texts longer than any ledger the agent builds
+// (LEDGER_LIST_MAX entries, LEDGER_TEXT_MAX characters) are refused the same way, before any
+// entry is looked at, so a crafted history cannot make decoding or rendering slow. Never throws.
+import { LEDGER_LIST_MAX, LEDGER_TEXT_MAX, type DoneLedger, type LedgerCall, type LedgerCommand, type LedgerEdit, type LedgerRead } from './doneLedger';
 import { describeType, isObject, join, type DecodeIssue } from '../persistence/roundDecoder';
 
 type Check = (value: unknown) => boolean;
@@ -30,8 +32,17 @@ function objectProblem(value: unknown, fields: Record<string, Check>, path: stri
 		const v = value[key];
 		if (v === undefined) return { kind: 'missing-field', path: join(path, key), message: `missing (expected ${EXPECTED.get(check)})` };
 		if (!check(v)) return { kind: 'wrong-type', path: join(path, key), message: `expected ${EXPECTED.get(check)}, got ${describeType(v)}` };
+		if (typeof v === 'string' && v.length > LEDGER_TEXT_MAX) return textTooLong(join(path, key), v.length);
 	}
 	return undefined;
+}
+
+function tooLong(path: string, length: number): DecodeIssue {
+	return { kind: 'too-large', path, message: `${length} entries, more than the ${LEDGER_LIST_MAX} a ledger may hold` };
+}
+
+function textTooLong(path: string, length: number): DecodeIssue {
+	return { kind: 'too-large', path, message: `${length} characters, more than the ${LEDGER_TEXT_MAX} a ledger text may have` };
 }
 
 function pick<T>(value: unknown, fields: Record<string, Check>): T {
@@ -55,12 +66,15 @@ export function decodeDoneLedger(raw: unknown, path: string): { ledger?: DoneLed
 			},
 		};
 	}
+	if (requests.length > LEDGER_LIST_MAX) return { issue: tooLong(join(path, 'requests'), requests.length) };
 	const badRequest = requests.findIndex(r => typeof r !== 'string');
 	if (badRequest !== -1) {
 		return {
 			issue: { kind: 'wrong-type', path: join(join(path, 'requests'), badRequest), message: `expected a string, got ${describeType(requests[badRequest])}` },
 		};
 	}
+	const longRequest = requests.findIndex(r => (r as string).length > LEDGER_TEXT_MAX);
+	if (longRequest !== -1) return { issue: textTooLong(join(join(path, 'requests'), longRequest), (requests[longRequest] as string).length) };
 	if (!isCount(raw.steps)) {
 		return {
 			issue: {
@@ -79,6 +93,7 @@ export function decodeDoneLedger(raw: unknown, path: string): { ledger?: DoneLed
 		if (!Array.isArray(list)) {
 			return { issue: { kind: list === undefined ? 'missing-field' : 'wrong-type', path: listPath, message: `expected an array, got ${describeType(list)}` } };
 		}
+		if (list.length > LEDGER_LIST_MAX) return { issue: tooLong(listPath, list.length) };
 		for (let i = 0; i < list.length; i++) {
 			const issue = objectProblem(list[i], fields, join(listPath, i));
 			if (issue) return { issue };

@@ -1,46 +1,93 @@
-// The done-ledger as prompt text, within a token cap. Every entry gets its own line while it
-// fits; over the cap, the oldest entries are merged into group lines ("12 files under src/"),
-// reads and searches first, then other calls, then commands, then edits. User requests are
-// never left out: they are shortened, and only as a last resort the oldest are referred to by
-// number (they stay word for word in the conversation itself).
+// The done-ledger as prompt text, within a token bound. The facts that matter most, what was
+// edited and which commands ran with what outcome, get a line each; files under one directory
+// share a directory line. The text aims at a target (a share of the bound) and grows up to the
+// bound only when the facts need it; reads, searches and other calls give way first (merged into
+// group lines, oldest first). When even the bound is too small, each line loses detail (counts,
+// the middle of long commands, the length of requests) before the oldest facts are merged away;
+// user requests are never left out (as a last resort the oldest are referred to by number).
+//
+// Cost: every step is linear or n·log n in the number of entries (sorting, grouping), and only
+// lines that may be shown are measured, so a ledger of 20,000 entries renders in milliseconds.
 import type { Conversation } from '../conversation/conversation';
 import type { DoneLedger, LedgerCall, LedgerCommand, LedgerEdit, LedgerRead } from './doneLedger';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
+import { dirOf, groupEntriesByDirectory, pathTreeLines } from './ledgerPaths';
+import { commandGroups, ELLIPSIS, identifyingForms, trimCommand } from './ledgerCommands';
+
+export { groupByDirectory } from './ledgerPaths';
 
 export const LEDGER_HEADING = 'Already done in this session (recorded from the tool calls and their results; do not repeat any of it unless the user asks):';
 
 export interface LedgerRenderOptions {
+	/** The bound: the text never has more tokens. */
 	readonly maxTokens: number;
+	/** What the text aims at; it grows past it (up to maxTokens) only to keep every edit and command on its own line. Default: 40% of maxTokens. */
+	readonly targetTokens?: number;
 	readonly countTokens: (text: string) => number;
 }
 
-/** A reasonable cap for a message budget: 8% of it, between 300 and 3,000 tokens. */
-export function doneLedgerMaxTokens(messageBudget: number): number {
-	return Math.max(300, Math.min(3000, Math.round(messageBudget * 0.08)));
+/** Share of the bound the ledger aims at when a caller gives no target. */
+export const TARGET_SHARE = 0.4;
+
+/**
+ * The ledger's size for a message budget. It aims at 8% of the budget (300–3,000 tokens) and
+ * takes up to 30% (750–12,000) only to keep every edit and command on its own line: with a
+ * summary of up to 20%, at least half of the budget stays for the rounds kept word for word.
+ */
+export function doneLedgerCaps(messageBudget: number): { readonly maxTokens: number; readonly targetTokens: number } {
+	const targetTokens = Math.max(300, Math.min(3000, Math.round(messageBudget * 0.08)));
+	return { targetTokens, maxTokens: Math.max(750, targetTokens, Math.min(12_000, Math.round(messageBudget * 0.3))) };
 }
 
-// ---- one line per entry (the fact lines the continuity benchmark looks for) ----
+// ---- lines ----
+
+/** How much each line says: everything, or less so that more facts fit. */
+export type Detail = 'full' | 'short' | 'minimal';
+const DETAILS: readonly Detail[] = ['full', 'short', 'minimal'];
+/** Longest command text shown at each detail (longer ones keep their start and end, see ledgerCommands.ts). */
+const COMMAND_CHARS: Record<Detail, number> = { full: 200, short: 100, minimal: 56 };
+const REQUEST_CHARS: Record<Detail, number> = { full: 160, short: 80, minimal: 40 };
+const PLAN_CHARS: Record<Detail, number> = { full: 1500, short: 400, minimal: 100 };
+/** Longest outcome shown (an exit status is short; a command without one is described by its last output line, which is cut). */
+const OUTCOME_CHARS: Record<Detail, number> = { full: 200, short: 72, minimal: 52 };
+const GROUP_OUTCOME_CHARS = 40;
+
+/** An outcome cut to `maxChars` (its start kept, {@link ELLIPSIS} at the end). */
+export function shownOutcome(outcome: string, maxChars: number): string {
+	return outcome.length <= maxChars ? outcome : outcome.slice(0, Math.max(1, maxChars - ELLIPSIS.length)) + ELLIPSIS;
+}
 
 const times = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function editLine(e: LedgerEdit): string {
+/** What an edit entry says after its path: `created, 2 edits, 1 failed attempt`. */
+export function editDetail(e: LedgerEdit, detail: Detail = 'full'): string {
 	const parts: string[] = [];
 	if (e.created) parts.push('created');
-	if (e.count > (e.created ? 1 : 0)) parts.push(times(e.created ? e.count - 1 : e.count, 'edit', 'edits'));
-	if (e.failed) parts.push(times(e.failed, 'failed attempt', 'failed attempts'));
-	return `- ${e.path} (${parts.join(', ')})`;
+	if (detail !== 'minimal' && e.count > (e.created ? 1 : 0)) parts.push(times(e.created ? e.count - 1 : e.count, 'edit', 'edits'));
+	if (e.failed && (detail !== 'minimal' || e.count === 0)) parts.push(times(e.failed, 'failed attempt', 'failed attempts'));
+	return parts.join(', ');
 }
 
-export function commandLine(c: LedgerCommand): string {
-	return `- \`${c.command}\`: ${c.outcome}${c.count > 1 ? ` (run ${c.count} times)` : ''}`;
+/** The line of one edit when it stands alone. */
+export function editLine(e: LedgerEdit, detail: Detail = 'full'): string {
+	return pathLine('- ', e.path, editDetail(e, detail));
 }
 
-function readLine(r: LedgerRead): string {
-	return `- ${r.path}${r.count > 1 ? ` (${r.count} times)` : ''}`;
+/** The line of one command; `shown` is the command text as displayed (trimmed at lower detail). */
+export function commandLine(c: LedgerCommand, detail: Detail = 'full', shown = c.command): string {
+	return `- \`${shown}\`: ${shownOutcome(c.outcome, OUTCOME_CHARS[detail])}${detail !== 'minimal' && c.count > 1 ? ` (run ${c.count} times)` : ''}`;
 }
 
-function callLine(c: LedgerCall): string {
-	return `- ${c.tool === 'search' ? '' : `${c.tool} `}${c.digest}${c.count > 1 ? ` (${c.count} times)` : ''}`;
+function readDetail(r: LedgerRead, detail: Detail): string {
+	return detail !== 'minimal' && r.count > 1 ? `${r.count} times` : '';
+}
+
+function callLine(c: LedgerCall, detail: Detail): string {
+	return `- ${c.tool === 'search' ? '' : `${c.tool} `}${c.digest}${detail !== 'minimal' && c.count > 1 ? ` (${c.count} times)` : ''}`;
+}
+
+function pathLine(prefix: string, name: string, detail: string): string {
+	return `${prefix}${name}${detail ? ` (${detail})` : ''}`;
 }
 
 /** The request line at a given length. */
@@ -48,46 +95,33 @@ export function requestLine(index: number, text: string, maxChars: number): stri
 	return `${index + 1}. ${text.length <= maxChars ? text : text.slice(0, Math.max(1, maxChars - 1)) + '…'}`;
 }
 
-// ---- merged lines ----
-
-function dirOf(path: string): string[] {
-	const parts = path.split(/[\\/]/);
-	parts.pop();
-	return parts;
-}
-
-/** Paths grouped by their directory, cut to the deepest level that gives at most `maxGroups` groups. */
-export function groupByDirectory(paths: readonly string[], maxGroups = 6): { dir: string; paths: string[] }[] {
-	const dirs = paths.map(dirOf);
-	const deepest = Math.max(0, ...dirs.map(d => d.length));
-	for (let depth = deepest; depth >= 0; depth--) {
-		const groups = new Map<string, string[]>();
-		paths.forEach((p, i) => {
-			const key = dirs[i].slice(0, depth).join('/');
-			groups.set(key, [...(groups.get(key) ?? []), p]);
-		});
-		if (groups.size <= maxGroups || depth === 0) {
-			return [...groups].map(([dir, ps]) => ({ dir, paths: ps }));
-		}
-	}
-	return [];
-}
+// ---- merged (group) lines for the oldest entries of a category ----
 
 const under = (dir: string) => (dir === '' ? '' : dir === '/' ? ' under /' : ` under ${dir}/`);
+/** At most this many group lines per category. */
+const MAX_GROUP_LINES = 6;
+
+function mergedPathLines<T extends { path: string }>(entries: readonly T[], describe: (group: readonly T[]) => string): string[] {
+	return groupEntriesByDirectory(entries, e => e.path, MAX_GROUP_LINES).map(
+		g => `- ${g.entries.length === 1 ? g.entries[0].path : `${g.entries.length} files${under(g.dir)}`} (${describe(g.entries)})`,
+	);
+}
 
 function mergedReads(reads: readonly LedgerRead[]): string[] {
-	const total = (ps: string[]) => reads.filter(r => ps.includes(r.path)).reduce((s, r) => s + r.count, 0);
-	return groupByDirectory(reads.map(r => r.path)).map(
-		g => `- ${g.paths.length === 1 ? g.paths[0] : `${g.paths.length} files${under(g.dir)}`} (${times(total(g.paths), 'read', 'reads')})`,
+	return mergedPathLines(reads, group =>
+		times(
+			group.reduce((s, r) => s + r.count, 0),
+			'read',
+			'reads',
+		),
 	);
 }
 
 function mergedEdits(edits: readonly LedgerEdit[]): string[] {
-	return groupByDirectory(edits.map(e => e.path)).map(g => {
-		const group = edits.filter(e => g.paths.includes(e.path));
+	return mergedPathLines(edits, group => {
 		const count = group.reduce((s, e) => s + e.count, 0);
 		const failed = group.reduce((s, e) => s + e.failed, 0);
-		return `- ${g.paths.length === 1 ? g.paths[0] : `${g.paths.length} files${under(g.dir)}`} (${times(count, 'edit', 'edits')}${failed ? `, ${times(failed, 'failed attempt', 'failed attempts')}` : ''})`;
+		return `${times(count, 'edit', 'edits')}${failed ? `, ${times(failed, 'failed attempt', 'failed attempts')}` : ''}`;
 	});
 }
 
@@ -95,147 +129,372 @@ function mergedCommands(commands: readonly LedgerCommand[]): string[] {
 	const byProgram = new Map<string, LedgerCommand[]>();
 	for (const c of commands) {
 		const program = c.command.split(/\s+/).find(w => !/^[A-Za-z_]\w*=/.test(w)) ?? c.command;
-		byProgram.set(program, [...(byProgram.get(program) ?? []), c]);
+		const list = byProgram.get(program);
+		if (list) list.push(c);
+		else byProgram.set(program, [c]);
 	}
-	return [...byProgram].map(([program, group]) => {
+	const groups = [...byProgram].sort((a, b) => b[1].length - a[1].length);
+	const line = (label: string, group: readonly LedgerCommand[]) => {
 		const runs = group.reduce((s, c) => s + c.count, 0);
 		const failed = group.filter(c => c.failed).length;
 		const latest = group.reduce((a, b) => (b.last > a.last ? b : a));
-		return `- ${times(group.length, 'other command', 'other commands')} starting with \`${program}\` (${times(runs, 'run', 'runs')}, ${failed} failing at their latest run; latest: ${latest.outcome})`;
-	});
+		return `- ${times(group.length, 'other command', 'other commands')} ${label} (${times(runs, 'run', 'runs')}, ${failed} failing; latest: ${shownOutcome(latest.outcome, GROUP_OUTCOME_CHARS)})`;
+	};
+	const shown = groups.slice(0, MAX_GROUP_LINES - 1).map(([program, group]) => line(`starting with \`${program}\``, group));
+	const rest = groups.slice(MAX_GROUP_LINES - 1).flatMap(([, group]) => group);
+	return rest.length ? [...shown, line('with other programs', rest)] : shown;
 }
 
-function mergedCalls(calls: readonly LedgerCall[], what: string): string[] {
+function mergedCalls(calls: readonly LedgerCall[], what: readonly [one: string, many: string]): string[] {
 	if (!calls.length) return [];
 	const byTool = new Map<string, number>();
 	for (const c of calls) {
-		const key = c.tool === 'search' ? c.digest.split(' ')[0] : c.tool;
+		const space = c.digest.indexOf(' ');
+		const key = c.tool === 'search' ? (space === -1 ? c.digest : c.digest.slice(0, space)) : c.tool;
 		byTool.set(key, (byTool.get(key) ?? 0) + c.count);
 	}
 	const total = calls.reduce((s, c) => s + c.count, 0);
-	return [`- ${total} older ${what}: ${[...byTool].map(([k, n]) => `${k} ×${n}`).join(', ')}`];
+	const kinds = [...byTool].sort((a, b) => b[1] - a[1]);
+	const named = kinds.slice(0, 8).map(([k, n]) => `${k} ×${n}`);
+	if (kinds.length > 8) named.push(`${kinds.length - 8} more kinds`);
+	return [`- ${times(total, `older ${what[0]}`, `older ${what[1]}`)}: ${named.join(', ')}`];
 }
 
-// ---- layout ----
+// ---- sections ----
 
-interface Shape {
-	/** How many of the oldest entries (in MERGE_ORDER) are merged. */
-	readonly merged: number;
-	readonly requestChars: number;
+type Category = 'edits' | 'commands' | 'others' | 'searches' | 'reads';
+/** Which entries keep their own line longest: edits, then commands (the facts), then the rest. */
+const PRIORITY: readonly Category[] = ['edits', 'commands', 'others', 'searches', 'reads'];
+const TITLES: Record<Category, string> = {
+	edits: 'Files created or edited:',
+	commands: 'Commands run (outcome of the latest run):',
+	reads: 'Files read:',
+	searches: 'Searches and listings:',
+	others: 'Other tool calls:',
+};
+/** Where each section appears in the text. */
+const ORDER: readonly Category[] = ['edits', 'commands', 'reads', 'searches', 'others'];
+
+type Entry = LedgerEdit | LedgerCommand | LedgerCall | LedgerRead;
+
+/** One category of the ledger as lines: group lines for its merged (oldest) entries, then one line per other entry. */
+interface SectionPlan {
+	readonly category: Category;
+	/** Newest first. */
+	readonly entries: readonly Entry[];
+	/** How many of the newest entries have their own line. */
+	single: number;
+}
+
+/** A tiny per-render cache of line token counts (each line counted with its line break). */
+class LineCost {
+	private readonly cache = new Map<string, number>();
+	constructor(private readonly countTokens: (text: string) => number) {}
+	of(line: string): number {
+		let n = this.cache.get(line);
+		if (n === undefined) {
+			n = this.countTokens(line + '\n');
+			this.cache.set(line, n);
+		}
+		return n;
+	}
+	sum(lines: readonly string[]): number {
+		let total = 0;
+		for (const line of lines) total += this.of(line);
+		return total;
+	}
+}
+
+interface Layout {
+	readonly detail: Detail;
 	/** Requests before this index are referred to by number only. */
 	readonly requestsByNumber: number;
 	readonly planChars: number;
+	/** Command text as shown, per command, at this detail. */
+	readonly commandText: ReadonlyMap<LedgerCommand, string>;
+	/** Position of each command in the ledger (single commands are shown in the order they were first run). */
+	readonly commandOrder: ReadonlyMap<LedgerCommand, number>;
+	/** Per category, its group lines with every entry merged and their cost with the heading (filled on first use). */
+	readonly allMerged: Map<Category, { readonly lines: readonly string[]; readonly cost: number }>;
 }
 
-type Category = 'reads' | 'searches' | 'others' | 'commands' | 'edits';
-const MERGE_ORDER: readonly Category[] = ['reads', 'searches', 'others', 'commands', 'edits'];
-
-/** Entries in the order they are merged: category by category, oldest first within each. */
-function mergeQueue(ledger: DoneLedger): { category: Category; entry: { last: number } }[] {
-	return MERGE_ORDER.flatMap(category =>
-		[...(ledger[category] as readonly { last: number }[])].sort((a, b) => a.last - b.last).map(entry => ({ category, entry })),
+/** The single lines of a path category, as a directory tree (ledgerPaths.ts). */
+function pathLines<T extends { path: string }>(entries: readonly T[], detailOf: (e: T) => string): string[] {
+	return pathTreeLines(
+		entries,
+		e => e.path,
+		(indent, name, e) => pathLine(`${indent}- `, name, detailOf(e)),
 	);
 }
 
-function layout(ledger: DoneLedger, shape: Shape, queue: ReturnType<typeof mergeQueue>): string {
-	const merged = new Set(queue.slice(0, shape.merged).map(q => q.entry));
-	const split = <T extends { last: number }>(list: readonly T[]) => ({ single: list.filter(e => !merged.has(e)), merged: list.filter(e => merged.has(e)) });
-	const lines: string[] = [LEDGER_HEADING];
-	const section = (title: string, body: string[]) => {
-		if (body.length) lines.push(title, ...body);
-	};
+function sectionLines(plan: SectionPlan, layout: Layout): string[] {
+	const single = plan.entries.slice(0, plan.single);
+	const merged = plan.entries.slice(plan.single).reverse(); // oldest first, as they happened
+	const d = layout.detail;
+	switch (plan.category) {
+		case 'edits':
+			return [...(merged.length ? mergedEdits(merged as LedgerEdit[]) : []), ...pathLines(single as LedgerEdit[], e => editDetail(e, d))];
+		case 'reads':
+			return [...(merged.length ? mergedReads(merged as LedgerRead[]) : []), ...pathLines(single as LedgerRead[], r => readDetail(r, d))];
+		case 'commands': {
+			// Single commands in the order they were first run (the ledger's order).
+			const at = (c: LedgerCommand) => layout.commandOrder.get(c) ?? 0;
+			const order = [...(single as LedgerCommand[])].sort((a, b) => at(a) - at(b));
+			const lines = merged.length ? mergedCommands(merged as LedgerCommand[]) : [];
+			for (const group of commandGroups(order, layout.commandText)) {
+				const shown = (c: LedgerCommand) => layout.commandText.get(c) ?? c.command;
+				if (!group.prefix) lines.push(commandLine(group.commands[0], d, shown(group.commands[0])));
+				else {
+					lines.push(`- \`${group.prefix}\` followed by:`);
+					for (const c of group.commands) lines.push('  ' + commandLine(c, d, shown(c).slice(group.prefix.length)));
+				}
+			}
+			return lines;
+		}
+		case 'searches':
+			return [...mergedCalls(merged as LedgerCall[], ['search or listing', 'searches and listings']), ...single.map(c => callLine(c as LedgerCall, d))];
+		case 'others':
+			return [...mergedCalls(merged as LedgerCall[], ['call', 'calls']), ...single.map(c => callLine(c as LedgerCall, d))];
+	}
+}
 
-	const requestLines: string[] = [];
-	if (shape.requestsByNumber > 0) {
-		requestLines.push(`${shape.requestsByNumber === 1 ? '1.' : `1.–${shape.requestsByNumber}.`} (shown word for word in the conversation above)`);
+function fixedLines(ledger: DoneLedger, layout: Layout): string[] {
+	const lines = [LEDGER_HEADING, 'User requests, oldest first:'];
+	if (layout.requestsByNumber > 0) {
+		lines.push(`${layout.requestsByNumber === 1 ? '1.' : `1.–${layout.requestsByNumber}.`} (shown word for word in the conversation above)`);
 	}
 	ledger.requests.forEach((text, i) => {
-		if (i >= shape.requestsByNumber) requestLines.push(requestLine(i, text, shape.requestChars));
+		if (i >= layout.requestsByNumber) lines.push(requestLine(i, text, REQUEST_CHARS[layout.detail]));
 	});
-	section('User requests, oldest first:', requestLines);
+	if (ledger.requests.length === 0) lines.pop(); // no requests heading without requests
+	return lines;
+}
 
-	const edits = split(ledger.edits);
-	section('Files created or edited:', [...mergedEdits(edits.merged), ...edits.single.map(editLine)]);
-	const commands = split(ledger.commands);
-	section('Commands run (outcome of the latest run):', [...mergedCommands(commands.merged), ...commands.single.map(commandLine)]);
-	const reads = split(ledger.reads);
-	section('Files read:', [...(reads.merged.length ? mergedReads(reads.merged) : []), ...reads.single.map(readLine)]);
-	const searches = split(ledger.searches);
-	section('Searches and listings:', [...mergedCalls(searches.merged, 'searches and listings'), ...searches.single.map(callLine)]);
-	const others = split(ledger.others);
-	section('Other tool calls:', [...mergedCalls(others.merged, 'calls'), ...others.single.map(callLine)]);
-	if (ledger.plan && shape.planChars > 0) {
-		const text = ledger.plan.text.length <= shape.planChars ? ledger.plan.text : ledger.plan.text.slice(0, shape.planChars - 1) + '…';
-		lines.push(`Latest plan (${ledger.plan.tool}):`, text);
+function planLines(ledger: DoneLedger, layout: Layout): string[] {
+	if (!ledger.plan || layout.planChars <= 0) return [];
+	const text = ledger.plan.text.length <= layout.planChars ? ledger.plan.text : ledger.plan.text.slice(0, layout.planChars - 1) + '…';
+	return [`Latest plan (${ledger.plan.tool}):`, ...text.split('\n')];
+}
+
+function assemble(ledger: DoneLedger, layout: Layout, plans: readonly SectionPlan[], cost: LineCost): string {
+	const lines = fixedLines(ledger, layout);
+	for (const category of ORDER) {
+		const plan = plans.find(p => p.category === category)!;
+		const body = plan.single === 0 ? allMerged(plan, layout, cost).lines : sectionLines(plan, layout);
+		if (body.length) lines.push(TITLES[category], ...body); // a heading only with lines under it
 	}
+	lines.push(...planLines(ledger, layout));
 	return lines.join('\n');
 }
 
-/** The smallest `n` in [lo, hi] with `fits(n)`, assuming fits is monotone; hi when none. */
-function smallestFitting(lo: number, hi: number, fits: (n: number) => boolean): number {
-	while (lo < hi) {
-		const mid = Math.floor((lo + hi) / 2);
-		if (fits(mid)) hi = mid;
-		else lo = mid + 1;
+// ---- fitting ----
+
+/**
+ * Chooses how many of each category's newest entries keep their own line within `budget`:
+ * edits first, then commands, others, searches, reads. Once a category cannot keep all its
+ * entries, the categories after it keep none. Each category first sets aside what its group
+ * lines cost with every entry merged (a little more than they cost with fewer merged, so the
+ * caller retries with what is left over); single lines are measured as they will be shown (a
+ * file joining another under a directory line costs the difference), and only until the room
+ * is used up, so the work does not grow with the number of entries that stay merged.
+ */
+function fill(plans: readonly SectionPlan[], layout: Layout, budget: number, cost: LineCost): void {
+	const reserve = new Map<Category, number>();
+	let remaining = budget;
+	for (const plan of plans) {
+		plan.single = 0;
+		const r = allMerged(plan, layout, cost).cost;
+		reserve.set(plan.category, r);
+		remaining -= r;
 	}
-	return lo;
+	for (const plan of plans) {
+		if (plan.entries.length === 0) continue;
+		const r = reserve.get(plan.category)!;
+		remaining += r;
+		const heading = cost.of(TITLES[plan.category]);
+		const all = plan.entries.length;
+		// Every entry on its own line, measured as shown (shared directories written once), when that can fit.
+		if (all * 2 <= remaining) {
+			plan.single = all;
+			let total = heading;
+			for (const line of sectionLines(plan, layout)) {
+				total += cost.of(line);
+				if (total > remaining) break;
+			}
+			plan.single = 0;
+			if (total <= remaining) {
+				plan.single = all;
+				remaining -= total;
+				continue;
+			}
+		}
+		const incremental = incrementalCosts(plan, layout, cost);
+		// Prefix sums of the single lines, measured only while they can still fit.
+		const singles = [heading];
+		while (singles.length <= plan.entries.length && singles[singles.length - 1] <= remaining) {
+			singles.push(singles[singles.length - 1] + incremental(singles.length - 1));
+		}
+		// Some stay merged: their group lines need room too. (The single lines' costs here are close
+		// estimates; the caller checks the whole text and retries with what is left over.)
+		let k = Math.min(singles.length - 1, all - 1);
+		while (k > 0 && singles[k] + r - heading > remaining) k--;
+		plan.single = k;
+		remaining -= k === 0 ? r : singles[k] + r - heading;
+		if (k < plan.entries.length) break; // the categories after this one stay merged
+	}
 }
 
-const REQUEST_LENGTHS = [160, 80, 40] as const;
+/** A category's group lines with every entry merged, and their cost with the heading; computed once per layout detail. */
+function allMerged(plan: SectionPlan, layout: Layout, cost: LineCost): { readonly lines: readonly string[]; readonly cost: number } {
+	let found = layout.allMerged.get(plan.category);
+	if (!found) {
+		const saved = plan.single;
+		plan.single = 0;
+		const lines = plan.entries.length ? sectionLines(plan, layout) : [];
+		plan.single = saved;
+		found = { lines, cost: lines.length ? cost.of(TITLES[plan.category]) + cost.sum(lines) : 0 };
+		layout.allMerged.set(plan.category, found);
+	}
+	return found;
+}
+
+/**
+ * Tokens of the text with every edit and command on its own line and everything else merged, or
+ * Infinity as soon as it passes `limit` (so a ledger of thousands of facts is not measured whole).
+ */
+function factsCost(ledger: DoneLedger, plans: readonly SectionPlan[], layout: Layout, limit: number, cost: LineCost): number {
+	let total = cost.sum(fixedLines(ledger, layout)) + cost.sum(planLines(ledger, layout));
+	const minimumLine = 2; // "- x" and its line break
+	const facts = plans.filter(p => p.category === 'edits' || p.category === 'commands').reduce((n, p) => n + p.entries.length, 0);
+	if (total + facts * minimumLine > limit) return Infinity;
+	for (const plan of plans) {
+		if (plan.category !== 'edits' && plan.category !== 'commands') {
+			total += allMerged(plan, layout, cost).cost;
+			if (total > limit) return Infinity;
+			continue;
+		}
+		const saved = plan.single;
+		plan.single = plan.entries.length;
+		const lines = plan.entries.length ? sectionLines(plan, layout) : [];
+		plan.single = saved;
+		if (lines.length) total += cost.of(TITLES[plan.category]);
+		for (const line of lines) {
+			total += cost.of(line);
+			if (total > limit) return Infinity;
+		}
+	}
+	return total;
+}
+
+/** The cost of giving entry k (newest first) its own line, given entries 0..k-1 have theirs. */
+function incrementalCosts(plan: SectionPlan, layout: Layout, cost: LineCost): (k: number) => number {
+	const d = layout.detail;
+	if (plan.category === 'edits' || plan.category === 'reads') {
+		const detailOf = plan.category === 'edits' ? (e: Entry) => editDetail(e as LedgerEdit, d) : (e: Entry) => readDetail(e as LedgerRead, d);
+		const shownInDir = new Map<string, number>();
+		const firstInDir = new Map<string, LedgerEdit | LedgerRead>();
+		return k => {
+			const e = plan.entries[k] as LedgerEdit | LedgerRead;
+			const dir = dirOf(e.path);
+			const before = shownInDir.get(dir) ?? 0;
+			shownInDir.set(dir, before + 1);
+			const alone = (x: LedgerEdit | LedgerRead) => cost.of(pathLine('- ', x.path, detailOf(x)));
+			const child = (x: LedgerEdit | LedgerRead) => cost.of(pathLine('  - ', x.path.slice(dir.length + 1), detailOf(x)));
+			if (dir === '' || before === 0) {
+				firstInDir.set(dir, e);
+				return alone(e);
+			}
+			if (before === 1) {
+				// The second file of a directory: the directory line appears and the first file becomes its child.
+				const first = firstInDir.get(dir)!;
+				return cost.of(`- ${dir}/`) + child(first) + child(e) - alone(first);
+			}
+			return child(e);
+		};
+	}
+	if (plan.category === 'commands') {
+		return k => {
+			const c = plan.entries[k] as LedgerCommand;
+			return cost.of(commandLine(c, d, layout.commandText.get(c) ?? c.command));
+		};
+	}
+	return k => cost.of(callLine(plan.entries[k] as LedgerCall, d));
+}
+
+function newestFirst<T extends { last: number }>(list: readonly T[]): T[] {
+	return [...list].sort((a, b) => b.last - a.last);
+}
 
 /**
  * The ledger as text of at most `maxTokens` tokens (by `countTokens`), or `''` when the ledger is
  * empty or not even its most compact form (every entry merged, requests by number) fits.
  */
 export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOptions): string {
-	const text = renderWithCounter(ledger, options, false);
-	return text === '' || options.countTokens(text) <= options.maxTokens ? text : renderWithCounter(ledger, options, true);
-}
-
-function renderWithCounter(ledger: DoneLedger, options: LedgerRenderOptions, exactCounts: boolean): string {
 	if (ledger.requests.length === 0 && ledger.steps === 0) return '';
 	const { maxTokens, countTokens } = options;
-	const queue = mergeQueue(ledger);
-	const planChars = ledger.plan?.text.length ?? 0;
-	// The search compares a per-line estimate (lines repeat from render to render, so a caching
-	// tokenizer counts only the new ones); the answer is then checked with the exact count.
-	const estimate = (text: string) => text.split('\n').reduce((sum, line) => sum + countTokens(line) + 1, 0);
-	const exactFits = (shape: Shape) => countTokens(layout(ledger, shape, queue)) <= maxTokens;
-	const exact = exactCounts;
-	const fits = (shape: Shape) => (exact ? exactFits(shape) : estimate(layout(ledger, shape, queue)) <= maxTokens);
-	const shapeAt = (merged: number, requestChars: number, requestsByNumber = 0, plan = planChars): Shape => ({
-		merged,
-		requestChars,
-		requestsByNumber,
-		planChars: plan,
-	});
-	/** The fewest merges in [lo, hi] that fit; the size is not strictly monotone (a group line can appear), so step on from the search's answer. */
-	const fewestMerges = (lo: number, hi: number, requestChars: number): Shape | undefined => {
-		for (let m = smallestFitting(lo, hi, k => fits(shapeAt(k, requestChars))); m <= hi; m++) {
-			if (fits(shapeAt(m, requestChars))) return shapeAt(m, requestChars);
+	const target = Math.min(maxTokens, options.targetTokens ?? Math.round(maxTokens * TARGET_SHARE));
+	const cost = new LineCost(countTokens);
+	const commandOrder = new Map(ledger.commands.map((c, i) => [c, i]));
+	const plans: SectionPlan[] = PRIORITY.map(category => ({ category, entries: newestFirst(ledger[category] as readonly Entry[]), single: 0 }));
+	const facts = plans.filter(p => p.category === 'edits' || p.category === 'commands');
+	const allFactsSingle = () => facts.every(p => p.single === p.entries.length);
+	const perDetail = new Map<Detail, { texts: ReadonlyMap<LedgerCommand, string>; allMerged: Layout['allMerged'] }>();
+	const layoutAt = (detail: Detail, requestsByNumber = 0, planChars = Math.min(PLAN_CHARS[detail], ledger.plan?.text.length ?? 0)): Layout => {
+		let cached = perDetail.get(detail);
+		if (!cached) {
+			cached = { texts: identifyingForms(ledger.commands, COMMAND_CHARS[detail]), allMerged: new Map() };
+			perDetail.set(detail, cached);
 		}
-		return undefined;
+		return { detail, requestsByNumber, planChars, commandText: cached.texts, commandOrder, allMerged: cached.allMerged };
+	};
+	/**
+	 * Fills `budget` and returns the text when it is within `limit` (checked with the exact count).
+	 * The fill measures line by line, so the exact count may differ a little: the room is moved by
+	 * the difference a few times, keeping the fullest text within the limit.
+	 */
+	const attempt = (layout: Layout, budget: number, limit: number): string | undefined => {
+		let room = budget - cost.sum(fixedLines(ledger, layout)) - cost.sum(planLines(ledger, layout));
+		let best: { text: string; singles: number[] } | undefined;
+		for (let tries = 0; tries < 4 && room > 0; tries++) {
+			fill(plans, layout, room, cost);
+			const text = assemble(ledger, layout, plans, cost);
+			const tokens = countTokens(text);
+			if (tokens <= limit) {
+				if (!best || plans.reduce((s, p) => s + p.single, 0) > best.singles.reduce((s, n) => s + n, 0)) best = { text, singles: plans.map(p => p.single) };
+				const slack = Math.min(limit, budget) - tokens;
+				if (plans.every(p => p.single === p.entries.length) || slack < 8) break;
+				room += slack;
+			} else room -= tokens - limit + 2;
+		}
+		if (best) plans.forEach((p, i) => (p.single = best!.singles[i]));
+		return best?.text;
 	};
 
-	// 1. Merge old reads, searches and other calls, shortening the requests before touching edits and commands.
-	const cheap = queue.findIndex(q => q.category === 'commands' || q.category === 'edits');
-	const cheapEnd = cheap === -1 ? queue.length : cheap;
-	for (const requestChars of REQUEST_LENGTHS) {
-		const shape = fewestMerges(0, cheapEnd, requestChars);
-		if (shape) return layout(ledger, shape, queue);
+	// 1. With every detail: when every edit and command fits on its own line (everything else
+	//    merged) within the target, fill the target; when only within the bound, take what the
+	//    facts need. 2. Otherwise the same with less detail.
+	// Lines are shortest at the least detail: when the facts do not fit even then, skip to 3.
+	const fitsAtLeastDetail = factsCost(ledger, plans, layoutAt('minimal'), maxTokens, cost) !== Infinity;
+	for (const detail of fitsAtLeastDetail ? DETAILS : []) {
+		const layout = layoutAt(detail);
+		const needed = factsCost(ledger, plans, layout, maxTokens, cost);
+		if (needed === Infinity) continue;
+		// A little room over the measured size: the fill measures line by line.
+		const budget = needed <= target ? target : Math.min(maxTokens, Math.ceil(needed * 1.02) + 8);
+		const text = attempt(layout, budget, Math.max(budget, target));
+		if (text !== undefined && allFactsSingle()) return text;
 	}
-	// 2. Then merge the oldest commands, then the oldest edits.
-	const shortest = REQUEST_LENGTHS[REQUEST_LENGTHS.length - 1];
-	const merged = fewestMerges(cheapEnd, queue.length, shortest);
-	if (merged) return layout(ledger, merged, queue);
-	// 3. Everything merged: shorten the plan, then refer to the oldest requests by number.
-	for (const plan of [400, 100, 0]) {
-		const shape = shapeAt(queue.length, shortest, 0, Math.min(plan, planChars));
-		if (fits(shape)) return layout(ledger, shape, queue);
+	// 3. The oldest facts are merged, at the least detail and the whole bound.
+	const minimal = layoutAt('minimal');
+	const merged = attempt(minimal, maxTokens, maxTokens);
+	if (merged !== undefined) return merged;
+	// 4. No plan, then the oldest requests by number only.
+	for (let byNumber = 0; byNumber <= ledger.requests.length; byNumber = byNumber === 0 ? 1 : Math.min(ledger.requests.length, byNumber * 2)) {
+		const text = attempt(layoutAt('minimal', byNumber, 0), maxTokens, maxTokens);
+		if (text !== undefined) return text;
+		if (byNumber === ledger.requests.length) break;
 	}
-	const byNumber = smallestFitting(0, ledger.requests.length, k => fits(shapeAt(queue.length, shortest, k, 0)));
-	const last = shapeAt(queue.length, shortest, byNumber, 0);
-	return fits(last) ? layout(ledger, last, queue) : '';
+	return '';
 }
 
 /** The ledger text a prompt shows, and the summary it was rendered for. */
@@ -266,3 +525,5 @@ export function ledgerForPrompt(
 	if (previous?.anchorRoundId === anchorRoundId) return previous;
 	return { anchorRoundId, text: renderDoneLedger(ledger, options) };
 }
+
+export { trimCommand };

@@ -122,7 +122,7 @@ export function commandOutcome(result: string | undefined): { outcome: string; f
 	const refused = /^Error: the tool \S+ failed: (.*)/s.exec(result);
 	if (refused) return { outcome: `not run: ${oneLine(refused[1], 80)}`, failed: true };
 	const lastLine = result.trim().split(/\r?\n/).pop()?.trim();
-	return { outcome: lastLine ? `no exit status reported; last output line: ${oneLine(lastLine, 80)}` : 'no exit status reported, no output', failed: false };
+	return { outcome: lastLine ? `no exit status; last line: ${oneLine(lastLine, 80)}` : 'no exit status, no output', failed: false };
 }
 
 function shellFacts(command: string, result: string | undefined): ToolFact[] {
@@ -134,6 +134,8 @@ function shellFacts(command: string, result: string | undefined): ToolFact[] {
 		else facts.push({ kind: 'search', digest: oneLine(effects.normalized, DIGEST_MAX_CHARS + 20) });
 		return facts;
 	}
+	// A line that also runs or writes: its reads are kept, and what it changed is recorded with the outcome.
+	if (!failed) facts.push(...effects.reads.map((path): ToolFact => ({ kind: 'read', path })));
 	for (const path of effects.writes) facts.push({ kind: 'edit', path, created: false, failed });
 	if (effects.runs || effects.writes.length === 0) facts.push({ kind: 'command', command: oneLine(effects.normalized, COMMAND_MAX_CHARS), outcome, failed });
 	return facts;

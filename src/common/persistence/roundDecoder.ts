@@ -3,7 +3,7 @@
 // problem is an error). Each problem names the field by its path, e.g. `rounds[3].toolCalls[0].id`.
 import type { Round, ToolCall } from '../conversation/conversation';
 
-export type DecodeIssueKind = 'unknown-version' | 'missing-field' | 'wrong-type' | 'duplicate-id' | 'unknown-round';
+export type DecodeIssueKind = 'unknown-version' | 'missing-field' | 'wrong-type' | 'duplicate-id' | 'unknown-round' | 'too-large';
 
 export interface DecodeIssue {
 	readonly kind: DecodeIssueKind;

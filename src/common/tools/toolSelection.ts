@@ -1,6 +1,7 @@
 // Which tool definitions go with each request. Every definition costs prompt tokens on every
 // request (VS Code 1.139 alone registers ~27 tools, ~7.5k tokens), so they get a fixed share
 // of the window instead of crowding out the conversation in small windows.
+import { RECALL_TOOL_NAME } from '../recall/recallInput';
 
 /** The share of the model's window that tool definitions may take. */
 export const TOOL_DEFINITIONS_SHARE = 0.25;
@@ -48,4 +49,15 @@ export function chooseTools(candidates: readonly ToolCandidate[], maxTokens: num
 		leftOut: candidates.filter(c => !offered.has(c.name)).map(c => c.name),
 		tokens,
 	};
+}
+
+/**
+ * Tools that have nothing to work on until part of the conversation is summarized: they are
+ * chosen (and charged to the budget) with the others, but offered only from then on.
+ */
+export const AFTER_SUMMARY_TOOLS: ReadonlySet<string> = new Set([RECALL_TOOL_NAME]);
+
+/** The chosen tools to offer with one model request: all of them, less {@link AFTER_SUMMARY_TOOLS} while nothing is summarized. */
+export function toolsOfferedNow<T extends { readonly name: string }>(chosen: readonly T[], summarized: boolean): T[] {
+	return summarized ? [...chosen] : chosen.filter(t => !AFTER_SUMMARY_TOOLS.has(t.name));
 }

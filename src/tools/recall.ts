@@ -1,0 +1,48 @@
+// longhaul_recall: the agent looks back at the rounds a summary replaced. Inside an @longhaul
+// request the agent loop answers it from that request's own conversation (answerRecall), so it
+// can never read another chat; anywhere else (another participant's agent calling it) there is
+// no Longhaul conversation to read and the registered tool says so.
+import * as vscode from 'vscode';
+import type { Conversation } from '../common/conversation/conversation';
+import { recall } from '../common/recall/recall';
+import { parseRecallInput, RECALL_TOOL_NAME } from '../common/recall/recallInput';
+import { textResult } from './workspaceRoots';
+
+/** How long one recall search may take; it pauses every few ms, so the extension host stays responsive meanwhile. */
+export const RECALL_TIME_LIMIT_MS = 2000;
+/** The share of the message budget a recall answer may take. */
+export const RECALL_SHARE = 0.15;
+
+export interface RecallContext {
+	/** The conversation as stored, with this request's rounds as recorded. */
+	readonly conversation: Conversation;
+	readonly currentRequest: string;
+	readonly messageBudget: number;
+	readonly countTokens: (text: string) => number;
+	readonly token: vscode.CancellationToken;
+}
+
+/** The answer to one recall call made inside an @longhaul request. Never throws for bad input. */
+export async function answerRecall(rawInput: unknown, context: RecallContext): Promise<string> {
+	const parsed = parseRecallInput(rawInput);
+	if ('error' in parsed) return `Error: ${parsed.error}`;
+	return recall(context.conversation, parsed.input, {
+		maxTokens: Math.max(400, Math.floor(context.messageBudget * RECALL_SHARE)),
+		countTokens: context.countTokens,
+		currentRequest: context.currentRequest,
+		now: () => performance.now(),
+		timeLimitMs: RECALL_TIME_LIMIT_MS,
+		pause: () => new Promise(resolve => setImmediate(resolve)),
+		isCancelled: () => context.token.isCancellationRequested,
+	});
+}
+
+/** What the tool answers when something other than an @longhaul request invokes it. */
+export const recallTool: vscode.LanguageModelTool<unknown> = {
+	prepareInvocation() {
+		return { invocationMessage: 'Looking back at summarized rounds' };
+	},
+	invoke() {
+		return textResult(`${RECALL_TOOL_NAME} reads the summarized part of an @longhaul conversation and only works inside @longhaul requests.`);
+	},
+};

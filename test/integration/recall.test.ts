@@ -1,0 +1,87 @@
+// longhaul_recall in the real extension host: offered only once something is summarized (and only
+// then named in the instructions), it searches the summarized rounds and gives back a round's tool
+// output word for word, in the request that summarized and in a later one (rounds read back from
+// the chat metadata). Scripted model, 16k window (sessionScript.ts).
+import * as assert from 'assert';
+import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model/src/api';
+import { sendChat, setHandler, smallWindowSessions, suiteSettings } from './helpers';
+import { DATA_FILE, allText, createSessionScript, isSummarizationRequest, summaryNumbersIn } from './sessionScript';
+
+const RECALL = 'longhaul_recall';
+
+function resultOf(request: ScriptedRequest, callId: string): string | undefined {
+	for (const m of request.messages) for (const p of m.parts) if (p.kind === 'toolResult' && p.callId === callId) return p.text;
+	return undefined;
+}
+
+describe('longhaul_recall in the real VS Code', function () {
+	this.timeout(180_000);
+	smallWindowSessions();
+	suiteSettings({ backgroundSummarizationThreshold: 0, halfContextSummarization: true, maskOldToolResults: false });
+
+	it('after a summary the model calls it and receives the exact older tool output; before, it is neither offered nor mentioned', async () => {
+		const inner = createSessionScript({ toolCalls: n => (n === 1 ? 30 : 0), dataFile: DATA_FILE });
+		const agentRequests: ScriptedRequest[] = [];
+		/** What the model asked of recall, in order, with the request that came back with the answer. */
+		const asked: { callId: string; input: object }[] = [];
+		const plan: { callId: string; input: object; when: (r: ScriptedRequest) => boolean }[] = [
+			// Right after the first summary: search for a line only the first reads returned.
+			{ callId: 'recall-search', input: { query: 'record 0003:' }, when: r => summaryNumbersIn(allText(r)).length > 0 },
+			// Then read round 1 (the session's first read) word for word.
+			{ callId: 'recall-read', input: { round: 1 }, when: () => true },
+			// A regular expression that would take exponential time in a backtracking engine.
+			{ callId: 'recall-regex', input: { query: '(a+)+$', isRegexp: true }, when: () => true },
+			// In the next chat request, from the stored conversation: search by tool name and text.
+			{ callId: 'recall-later', input: { query: 'record 0001:', tool: 'readFile' }, when: r => allText(r).includes('RECALL-TURN-TWO') },
+		];
+		await setHandler(async (request): Promise<ScriptedReply> => {
+			if (isSummarizationRequest(request)) return inner.handler(request);
+			agentRequests.push(request);
+			const next = plan[asked.length];
+			if (next && next.when(request)) {
+				asked.push(next);
+				return { text: `Recall ${asked.length}.`, toolCalls: [{ callId: next.callId, name: RECALL, input: next.input }] };
+			}
+			if (asked.length === 3 && !allText(request).includes('RECALL-TURN-TWO')) return { text: 'Done with the first request.' };
+			if (asked.length === 4) return { text: 'Done.' };
+			return inner.handler(request);
+		});
+
+		const first = await sendChat('@longhaul RECALL-TURN-ONE: read the data file', { timeoutMs: 120_000 });
+		assert.strictEqual(first.errorMessage, undefined);
+		const summarizedAt = agentRequests.findIndex(r => summaryNumbersIn(allText(r)).length > 0);
+		assert.ok(summarizedAt > 0, 'the session should summarize');
+		for (const r of agentRequests.slice(0, summarizedAt)) {
+			assert.ok(!r.tools.includes(RECALL), 'recall is not offered before anything is summarized');
+			assert.ok(!allText(r).includes(RECALL), 'nor mentioned in the instructions');
+		}
+		const after = agentRequests[summarizedAt];
+		assert.ok(after.tools.includes(RECALL), `offered once something is summarized: ${after.tools.join(', ')}`);
+		assert.match(allText(after), /longhaul_recall searches them/);
+
+		// The first read's result, as the model saw it before anything was summarized.
+		const firstRead = agentRequests.map(r => resultOf(r, 'call-1-1')).find(t => t !== undefined);
+		assert.ok(firstRead && firstRead.includes('record 0001:'), 'the first read is in an early prompt');
+
+		const answer = (callId: string) => {
+			const text = agentRequests.map(r => resultOf(r, callId)).find(t => t !== undefined);
+			assert.ok(text !== undefined, `the answer to ${callId} reached the model`);
+			return text;
+		};
+		const search = answer('recall-search');
+		assert.match(search, /^Searched summarized rounds #1–#\d+ \(of \d+\)\. \d+\+? matches for "record 0003:":/);
+		assert.match(search, /^#1 \(request 1\) call 1 longhaul_readFile .* · result, line \d+: \d+: record 0003:/m);
+		const read = answer('recall-read');
+		assert.match(read, /^Round #1 \(request 1: "RECALL-TURN-ONE: read the data file"\), summarized; word for word/);
+		assert.ok(read.includes(firstRead), 'recall returns the exact older tool output');
+		const regex = answer('recall-regex');
+		assert.match(regex, /^Searched summarized rounds #1–#\d+ \(of \d+\)\. (No matches|\d+\+? matches) for \/\(a\+\)\+\$\//);
+		assert.ok(!regex.includes('stopped early'), regex);
+
+		const second = await sendChat('@longhaul RECALL-TURN-TWO: what did the first reads say?', { timeoutMs: 60_000 });
+		assert.strictEqual(second.errorMessage, undefined);
+		const later = answer('recall-later');
+		assert.match(later, /matches for "record 0001:" in calls with tool "readFile":/);
+		assert.match(later, /^#1 \(request 1\) call 1 longhaul_readFile/m, later);
+	});
+});
