@@ -19,7 +19,10 @@ export interface RealModelRow {
 	readonly summarizerRejections: number;
 	readonly condensePasses: number;
 	readonly summaryTooLarge: number;
+	/** Overflows that ended in a model summary or in truncation (summarizations + truncations). */
 	readonly compactions: number;
+	readonly summarizations: number;
+	readonly truncations: number;
 	readonly truncationsAfterFailedSummary: number;
 	/** truncationsAfterFailedSummary / compactions (0 when nothing was compacted). */
 	readonly truncationShare: number;
@@ -39,9 +42,9 @@ export function summarizeRealModels(results: readonly ReplayMetrics[]): RealMode
 	}
 	return [...groups.values()].map(rows => {
 		const sum = (key: keyof ReplayMetrics) => rows.reduce((s, r) => s + (r[key] as number), 0);
-		const compactions = sum('compactions');
-		const truncations = sum('truncationsAfterFailedSummary');
-		const share = compactions ? Math.round((truncations / compactions) * 1000) / 1000 : 0;
+		const compactions = sum('summarizations') + sum('truncations');
+		const afterFailed = sum('truncationsAfterFailedSummary');
+		const share = compactions ? Math.round((afterFailed / compactions) * 1000) / 1000 : 0;
 		const failing = rows.filter(r => r.modelRejections > 0 || r.overflows > 0).map(r => r.session);
 		const ratios = rows.map(r => r.calibratedRatio);
 		return {
@@ -57,7 +60,9 @@ export function summarizeRealModels(results: readonly ReplayMetrics[]): RealMode
 			condensePasses: sum('condensePasses'),
 			summaryTooLarge: sum('summaryTooLarge'),
 			compactions,
-			truncationsAfterFailedSummary: truncations,
+			summarizations: sum('summarizations'),
+			truncations: sum('truncations'),
+			truncationsAfterFailedSummary: afterFailed,
 			truncationShare: share,
 			calibratedRatio: [Math.min(...ratios), Math.max(...ratios)],
 			met: { noRejectionsOrOverflows: failing.length === 0, truncationShare: share <= TRUNCATION_SHARE_TARGET },
@@ -73,7 +78,7 @@ export function formatRealModels(rows: readonly RealModelRow[]): string {
 				` (${r.sessionsFailing.length ? `in ${r.sessionsFailing.join(', ')}` : `no session of ${r.sessions}`}) ${r.met.noRejectionsOrOverflows ? 'MET' : 'MISSED'};` +
 				` recoveries ${r.recoveries}, summarizer refusals ${r.summarizerRejections}, learned ratio ${r.calibratedRatio[0]}–${r.calibratedRatio[1]};` +
 				` summaries over the cap ${r.summaryTooLarge}, condense passes ${r.condensePasses};` +
-				` truncations after a failed summary ${r.truncationsAfterFailedSummary} of ${r.compactions} compactions (${(r.truncationShare * 100).toFixed(1)} %) ${r.met.truncationShare ? 'MET' : 'MISSED'}`,
+				` compactions ${r.compactions} (model summaries ${r.summarizations}, truncations ${r.truncations}), truncations after a failed summary ${r.truncationsAfterFailedSummary} (${(r.truncationShare * 100).toFixed(1)} %) ${r.met.truncationShare ? 'MET' : 'MISSED'}`,
 		)
 		.join('\n');
 }

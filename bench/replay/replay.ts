@@ -134,6 +134,8 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	readonly summaryTooLarge: number;
 	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
 	readonly truncationsAfterFailedSummary: number;
+	/** Overflows that ended in truncation (old tool results elided or rounds dropped), whatever the reason. */
+	readonly truncations: number;
 }
 
 export interface ReplayResult {
@@ -212,6 +214,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	let condensePasses = 0;
 	let summaryTooLarge = 0;
 	let truncationsAfterFailedSummary = 0;
+	let truncations = 0;
 	const recorded = capSession(session.conversation, budget, mt);
 	const masking = maskingCounter();
 	const continuity = continuityProbe({
@@ -423,6 +426,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		);
 		conversation = result.conversation;
 		if (truncatedAfterFailedSummary(result.events)) truncationsAfterFailedSummary++;
+		if (result.events.some(e => e.kind === 'elided' || e.kind === 'dropped')) truncations++;
 		for (const event of result.events) {
 			masking.record(event);
 			if (event.kind === 'summarized') {
@@ -715,6 +719,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		condensePasses,
 		summaryTooLarge,
 		truncationsAfterFailedSummary,
+		truncations,
 		...masking.metrics(),
 		...continuity.metrics(),
 		...blocks.metrics(),
