@@ -29,6 +29,9 @@ import { addActiveRound, newRoundId, type RequestState } from './requestState';
 import type { LonghaulSettings } from './settings';
 import { toChatTools, toolDefinitionsText } from './toolCatalog';
 import { toolErrorText, toolResultText } from './toolResults';
+import { fitTelemetry, summarization } from '../common/stats/fitTelemetry';
+import type { LonghaulTelemetry } from './telemetry';
+import { rememberSummary, summaryButton } from './summaryDocuments';
 
 export interface AgentRun {
 	readonly request: vscode.ChatRequest;
@@ -41,6 +44,7 @@ export interface AgentRun {
 	readonly invokeTool: typeof vscode.lm.invokeTool;
 	/** The model's tokens per local token, learned per model; the budget is scaled by it. */
 	readonly calibration: TokenCalibration;
+	readonly telemetry: LonghaulTelemetry;
 }
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
@@ -108,8 +112,13 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 		mode: run.settings.summarizationMode,
 		currentRequest: run.request.prompt,
 		token: run.token,
+		minKeep: run.settings.minRecentRounds,
 	};
-	const background = new BackgroundSummarizer(summarizer, state.background);
+	// The model's own window (maxInputTokens), whatever token ratio the budget uses at the time.
+	const telemetryContext = { windowTokens: model.maxInputTokens, minRecentRounds: run.settings.minRecentRounds };
+	const background = new BackgroundSummarizer(summarizer, state.background, (prepared, outcome) =>
+		run.telemetry.send(summarization('background', outcome, prepared, telemetryContext)),
+	);
 	try {
 		await agentSteps(run, state, chatTools, summarizer, background);
 	} finally {
@@ -312,6 +321,7 @@ async function renderFitting(
 			state.summaryWaitMs += performance.now() - start;
 		}
 	};
+	const stoppedBefore = state.fit.modelSummariesStopped !== undefined;
 	const result = await fitPrompt<RenderedPrompt>(
 		state.conversation,
 		state.fit,
@@ -341,6 +351,8 @@ async function renderFitting(
 			messageBudget: messages,
 			maskOldToolResults: run.settings.maskOldToolResults,
 			summaryBudget: summaryBudget(budget),
+			autoSummarize: run.settings.autoSummarize,
+			minKeep: summarizer.minKeep,
 		},
 	);
 	// Blocks made, absorbed or condensed by this fit go into this turn's record.
@@ -350,13 +362,35 @@ async function renderFitting(
 		record(state, event);
 		const notice = fitNotice(event);
 		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
+		if (event.kind === 'summarized') {
+			const { plan, blocks } = event.prepared;
+			const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
+			const document = rememberSummary({
+				roundId: plan.anchorRoundId,
+				text: blocks.join('\n\n'),
+				location: plan.anchor,
+				request,
+				summarizedRounds: plan.stats.summarizedRoundCount,
+			});
+			summaryButton(run.stream, document);
+			state.madeSummaries.push(document);
+		}
 	}
 	if (truncatedAfterFailedSummary(result.events)) state.truncationsAfterFailedSummary++;
+	const telemetry = fitTelemetry(result, {
+		windowTokens: run.request.model.maxInputTokens,
+		minRecentRounds: run.settings.minRecentRounds,
+		autoSummarize: run.settings.autoSummarize,
+		stoppedBefore,
+	});
+	for (const event of telemetry) run.telemetry.send(event);
 	if (result.kind === 'refused') {
 		throw new PromptTooLargeError(result.neededTokens, messages, budget.toolTokens);
 	}
+	state.lastPromptTokens = result.prompt.tokenCount + budget.toolTokens;
+	state.lastPromptRatio = budget.ratio;
 	const threshold = run.settings.backgroundSummarizationThreshold;
-	if (threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
+	if (run.settings.autoSummarize && threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
 		background.start(state.conversation);
 	}
 	return result.prompt;
@@ -402,6 +436,9 @@ function record(state: RequestState, event: FitEvent): void {
 			break;
 		case 'ledger-off':
 			log().info('truncation: done-ledger left out of this request');
+			break;
+		case 'summaries-off':
+			log().info('summarization: automatic summaries are off (longhaul.autoSummarize); masking and truncation only');
 			break;
 	}
 }

@@ -6,6 +6,8 @@ export interface HandledRequest {
 	readonly command?: string;
 	/** Everything Longhaul streamed as markdown, concatenated. */
 	readonly markdown: string;
+	/** Every button it streamed (`stream.button`), in order. */
+	readonly buttons: readonly vscode.Command[];
 	/** The `ChatResult.metadata` it returned. */
 	readonly metadata: unknown;
 	readonly errorMessage?: string;

@@ -28,7 +28,12 @@ interface Job {
 	readonly source: vscode.CancellationTokenSource;
 	readonly done: Promise<PreparedSummary | undefined>;
 	ready: boolean;
+	/** What `done` resolved with, once ready. */
+	result?: PreparedSummary;
 }
+
+/** A prepared summary that was not attached: every attempt failed, or it no longer fitted the conversation. */
+export type UnusedSummary = (prepared: PreparedSummary, outcome: 'failed' | 'discarded') => void;
 
 export class BackgroundSummarizer implements vscode.Disposable {
 	private job: Job | undefined;
@@ -38,6 +43,7 @@ export class BackgroundSummarizer implements vscode.Disposable {
 	constructor(
 		private readonly ctx: SummarizerContext,
 		readonly stats: BackgroundStats,
+		private readonly onUnused: UnusedSummary = () => {},
 	) {
 		this.requestCancel = ctx.token.onCancellationRequested(() => this.source.cancel());
 	}
@@ -59,6 +65,7 @@ export class BackgroundSummarizer implements vscode.Disposable {
 			done: makeSummary(conversation, plan, modelSummarizer(this.ctx, source.token))
 				.then(prepared => {
 					logSummary('background', prepared);
+					job.result = prepared;
 					return prepared;
 				})
 				.catch(error => {
@@ -93,12 +100,14 @@ export class BackgroundSummarizer implements vscode.Disposable {
 		job.source.dispose();
 		if (!prepared || prepared.blocks === undefined) {
 			this.stats.discarded++;
+			if (prepared) this.onUnused(prepared, 'failed');
 			return undefined;
 		}
 		const applicable = summaryPlanApplicability(conversation, prepared.plan);
 		if (!applicable.ok) {
 			this.stats.discarded++;
 			log().info(`background summary discarded: ${applicable.reason}`);
+			this.onUnused(prepared, 'discarded');
 			return undefined;
 		}
 		this.stats.used++;
@@ -106,6 +115,8 @@ export class BackgroundSummarizer implements vscode.Disposable {
 	}
 
 	dispose(): void {
+		// A summary that was ready but never needed (the request ended first) was made for nothing.
+		if (this.job?.result) this.onUnused(this.job.result, this.job.result.blocks === undefined ? 'failed' : 'discarded');
 		if (this.job) {
 			this.job.source.cancel();
 			this.job.source.dispose();

@@ -31,13 +31,15 @@ export interface SummarizerContext {
 	readonly token: vscode.CancellationToken;
 	/** /compact's optional focus text. */
 	readonly focus?: string;
+	/** The fewest rounds half-context keeps verbatim (default 2); one value for the overflow, the background and /compact. */
+	readonly minKeep?: number;
 }
 
 export type SummaryReason = 'overflow' | 'command' | 'background';
 
 /** The planner options every summary of this request uses: the token-aware half at this budget. */
-export function plannerOptions(ctx: Pick<SummarizerContext, 'mode' | 'budget'>): PlanOptions {
-	return fitPlanOptions({ mode: ctx.mode, messageBudget: ctx.budget.messages, maskOldToolResults: false }, countTokens);
+export function plannerOptions(ctx: Pick<SummarizerContext, 'mode' | 'budget' | 'minKeep'>): PlanOptions {
+	return fitPlanOptions({ mode: ctx.mode, messageBudget: ctx.budget.messages, maskOldToolResults: false, minKeep: ctx.minKeep }, countTokens);
 }
 
 /**
@@ -138,7 +140,7 @@ export function logSummary(reason: SummaryReason, prepared: PreparedSummary): vo
 }
 
 /** The planner's decision with the token statistics the log reports; undefined when there is nothing to summarize. */
-export function planWithStats(conversation: Conversation, ctx: Pick<SummarizerContext, 'mode' | 'budget'>): SummarizationPlan | undefined {
+export function planWithStats(conversation: Conversation, ctx: Pick<SummarizerContext, 'mode' | 'budget' | 'minKeep'>): SummarizationPlan | undefined {
 	return planOrNothing(conversation, ctx.mode, plannerOptions(ctx));
 }
 

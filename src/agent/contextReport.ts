@@ -11,6 +11,8 @@ import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { UNCALIBRATED, calibrationRatio, type Calibration } from '../common/tokens/calibration';
+import { rememberSummary, summaryLink } from './summaryDocuments';
+import { describeLocation } from '../common/summaries/summaryDocument';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */
 export async function contextReport(
@@ -20,7 +22,10 @@ export async function contextReport(
 	settings: LonghaulSettings,
 	toolsLeftOut: readonly string[] = [],
 	ledger?: DoneLedger,
+	/** What Longhaul has learned of this model's token count (its ratio scales the budget). */
 	calibration: Calibration = UNCALIBRATED,
+	/** Whether telemetry events are recorded now (VS Code's telemetry level allows usage data). */
+	telemetryRecorded?: boolean,
 ): Promise<string> {
 	const chatTools = toChatTools(tools);
 	const ratio = calibrationRatio(calibration);
@@ -29,8 +34,15 @@ export async function contextReport(
 	let roundCount = 0;
 	let requests = 0;
 	let shortened = 0;
+	const summaryLinks: string[] = [];
 	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
-		if (entry.kind === 'round') {
+		if (entry.kind === 'summary') {
+			const request = entry.location.source === 'history' ? conversation.turns[entry.location.turnIndex]?.user : undefined;
+			const document = rememberSummary({ roundId: entry.roundId, text: entry.text, location: entry.location, request });
+			summaryLinks.push(
+				`- ${summaryLink(document, `Summary up to ${describeLocation(entry.location)}`)}: ${countTokens(entry.text).toLocaleString('en-US')} tokens`,
+			);
+		} else if (entry.kind === 'round') {
 			rounds += countTokens(roundText(entry.round));
 			roundCount++;
 		} else if (entry.kind === 'user') {
@@ -80,10 +92,19 @@ export async function contextReport(
 				]
 			: []),
 		...blockLines(blocks, summaryBudget(budget)),
+		...(summaryLinks.length ? [`Open a summary block to read what the model remembers in place of the older rounds:`, '', ...summaryLinks, ''] : []),
 		...ledgerLines(settings, ledger, ledgerText),
 		calibrationLine(model, budget, calibration),
 		'',
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
+		...(telemetryRecorded === undefined
+			? []
+			: [
+					'',
+					telemetryRecorded
+						? 'Statistics: each summarization is recorded in the Longhaul log (`telemetry.telemetryLevel` is `all`; nothing is sent anywhere).'
+						: 'Statistics: not recorded (`telemetry.telemetryLevel` is below `all`).',
+				]),
 	].join('\n');
 }
 

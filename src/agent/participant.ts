@@ -18,6 +18,11 @@ import { readSettings, type LonghaulSettings } from './settings';
 import { percentile } from '../common/stats/percentile';
 import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
 import { selectTools, toChatTools } from './toolCatalog';
+import { OPEN_SUMMARY_COMMAND, rememberSummary, summaryButton, summaryRecap } from './summaryDocuments';
+import type { LonghaulTelemetry } from './telemetry';
+import { summarization } from '../common/stats/fitTelemetry';
+import { tokenCountLine } from '../common/stats/tokenCountLine';
+import { layoutPrompt } from '../common/conversation/promptLayout';
 
 export { PARTICIPANT_ID };
 
@@ -50,14 +55,16 @@ export interface LonghaulResultMetadata {
 
 export function createParticipant(
 	context: vscode.ExtensionContext,
+	telemetry: LonghaulTelemetry,
 	calibration: TokenCalibration,
 	onHandled: (handled: HandledRequest) => void,
 ): vscode.ChatParticipant {
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
 		let markdown = '';
-		const recording = recordingStream(stream, value => (markdown += value));
-		const result = await handleRequest(request, chatContext, recording, token, calibration);
-		onHandled({ prompt: request.prompt, command: request.command, markdown, metadata: result.metadata, errorMessage: result.errorDetails?.message });
+		const buttons: vscode.Command[] = [];
+		const recording = recordingStream(stream, { markdown: value => (markdown += value), button: command => buttons.push(command) });
+		const result = await handleRequest(request, chatContext, recording, token, telemetry, calibration);
+		onHandled({ prompt: request.prompt, command: request.command, markdown, buttons, metadata: result.metadata, errorMessage: result.errorDetails?.message });
 		return result;
 	});
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
@@ -71,11 +78,14 @@ export function createParticipant(
 }
 
 /**
- * The same stream, also reporting every markdown text. VS Code hands out a frozen object
+ * The same stream, also reporting every markdown text and button. VS Code hands out a frozen object
  * (no patching, and a Proxy may not change its read-only members), so this is a new object
  * that forwards every member.
  */
-function recordingStream(stream: vscode.ChatResponseStream, onMarkdown: (text: string) => void): vscode.ChatResponseStream {
+function recordingStream(
+	stream: vscode.ChatResponseStream,
+	on: { markdown: (text: string) => void; button: (command: vscode.Command) => void },
+): vscode.ChatResponseStream {
 	const forward: Record<string, unknown> = {};
 	for (let o: object | null = stream; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
 		for (const key of Object.getOwnPropertyNames(o)) {
@@ -86,8 +96,13 @@ function recordingStream(stream: vscode.ChatResponseStream, onMarkdown: (text: s
 		}
 	}
 	forward.markdown = (value: string | vscode.MarkdownString) => {
-		onMarkdown(typeof value === 'string' ? value : value.value);
+		on.markdown(typeof value === 'string' ? value : value.value);
 		stream.markdown(value);
+		return forward;
+	};
+	forward.button = (command: vscode.Command) => {
+		on.button(command);
+		stream.button(command);
 		return forward;
 	};
 	return forward as unknown as vscode.ChatResponseStream;
@@ -146,6 +161,7 @@ async function handleRequest(
 	chatContext: vscode.ChatContext,
 	stream: vscode.ChatResponseStream,
 	token: vscode.CancellationToken,
+	telemetry: LonghaulTelemetry,
 	calibration: TokenCalibration,
 ): Promise<vscode.ChatResult> {
 	const settings = readSettings();
@@ -167,25 +183,45 @@ async function handleRequest(
 	}
 	try {
 		if (request.command === 'context') {
-			stream.markdown(
-				await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger, calibration.calibration(request.model)),
+			// Trusted for one command only: the links that open summary blocks.
+			const report = new vscode.MarkdownString(
+				await contextReport(
+					state.conversation,
+					request.model,
+					tools,
+					settings,
+					selection.leftOut,
+					state.ledger,
+					calibration.calibration(request.model),
+					telemetry.recording,
+				),
 			);
+			report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND] };
+			stream.markdown(report);
 			return resultFor(state, settings, undefined, false, false);
 		}
 		if (request.command === 'compact') {
+			const budget = budgetFor(request.model, toChatTools(tools), ratio);
 			const outcome = await compactNow(
 				state.conversation,
 				{
 					model: request.model,
-					budget: budgetFor(request.model, toChatTools(tools), ratio),
+					budget,
 					calibration,
 					mode: settings.summarizationMode,
 					currentRequest: '',
 					token,
 					focus: request.prompt.trim() || undefined,
+					minKeep: settings.minRecentRounds,
 				},
 				stream,
 			);
+			if (outcome.kind !== 'nothing-to-summarize') {
+				const outcomeName = outcome.kind === 'summarized' ? 'summarized' : 'failed';
+				telemetry.send(
+					summarization('command', outcomeName, outcome.prepared, { windowTokens: request.model.maxInputTokens, minRecentRounds: settings.minRecentRounds }),
+				);
+			}
 			if (outcome.kind === 'nothing-to-summarize') {
 				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
 			} else if (outcome.kind === 'failed') {
@@ -198,13 +234,39 @@ async function handleRequest(
 				state.summarizations++;
 				stream.markdown(`\n\n*${describePlan(outcome.prepared.plan)}*\n\n`);
 				if (outcome.condensed.length) stream.markdown(`*${fitNotice({ kind: 'condensed', blocks: outcome.condensed })}*\n\n`);
+				const { plan, blocks } = outcome.prepared;
+				const anchorTurn = plan.anchor.source === 'history' ? state.conversation.turns[plan.anchor.turnIndex]?.user : undefined;
+				summaryButton(
+					stream,
+					rememberSummary({
+						roundId: plan.anchorRoundId,
+						text: blocks.join('\n\n'),
+						location: plan.anchor,
+						request: anchorTurn,
+						summarizedRounds: plan.stats.summarizedRoundCount,
+					}),
+				);
 			}
 			return resultFor(state, settings, undefined, false, false);
 		}
 		const references = await referencesAsText(request.references);
-		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool, calibration }, state);
+		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool, telemetry, calibration }, state);
 		if (state.maxToolCallsExceeded) {
 			stream.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
+		}
+		summaryRecap(stream, state.madeSummaries);
+		if (settings.showTokenCount && state.lastPromptTokens !== undefined) {
+			const summaryBlocks = layoutPrompt(state.conversation).filter(entry => entry.kind === 'summary').length;
+			// With a token ratio in use, the local count is converted to the model's tokens to compare with its window.
+			const promptRatio = state.lastPromptRatio ?? 1;
+			const calibrated = promptRatio > 1;
+			const count = tokenCountLine({
+				promptTokens: calibrated ? Math.round(state.lastPromptTokens * promptRatio) : state.lastPromptTokens,
+				windowTokens: request.model.maxInputTokens,
+				summaryBlocks,
+				...(calibrated ? { calibrationRatio: promptRatio } : {}),
+			});
+			stream.markdown(`\n\n${count}`);
 		}
 		return resultFor(state, settings);
 	} catch (error) {

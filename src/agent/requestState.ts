@@ -1,4 +1,5 @@
 import type { Conversation, Round } from '../common/conversation/conversation';
+import type { SummaryDocument } from '../common/summaries/summaryDocument';
 import type { StoredSummaryBlock } from '../common/persistence/metadata';
 import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
@@ -40,6 +41,12 @@ export interface RequestState {
 	truncationsAfterFailedSummary: number;
 	/** The model's token ratio (calibration.ts) at the start and end of the request, and its changes by model call. */
 	readonly tokenRatio: { start: number; end: number; changes: { modelCall: number; ratio: number }[] };
+	/** The last prompt sent to the model: messages and tool definitions, local count (longhaul.showTokenCount). */
+	lastPromptTokens?: number;
+	/** The token ratio the last prompt was fitted with (its budget's), for the same line. */
+	lastPromptRatio?: number;
+	/** The summaries made in this request, oldest first, offered again at the end of the response. */
+	readonly madeSummaries: SummaryDocument[];
 }
 
 export function newRequestState(past: Conversation, ledger: DoneLedger): RequestState {
@@ -62,6 +69,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		condensePasses: 0,
 		truncationsAfterFailedSummary: 0,
 		tokenRatio: { start: 1, end: 1, changes: [] },
+		madeSummaries: [],
 	};
 }
 

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { SummarizationMode } from '../common/planning/plan';
 
+/** The seeds' 2 in max(2, ceil(N/2)): half-context never keeps fewer rounds verbatim. */
+export const MIN_RECENT_ROUNDS_FLOOR = 2;
+
 /** Longhaul's settings, read fresh on every request so a change takes effect without a reload. */
 export interface LonghaulSettings {
 	readonly summarizationMode: SummarizationMode;
@@ -11,6 +14,12 @@ export interface LonghaulSettings {
 	readonly maskOldToolResults: boolean;
 	/** Share of the message budget (0..1) past which the summary is prepared in the background; 0 is off. */
 	readonly backgroundSummarizationThreshold: number;
+	/** Ask the model for a summary when the prompt overflows; off: mask and truncate only (`/compact` still summarizes). */
+	readonly autoSummarize: boolean;
+	/** One muted line after each response with the prompt's size against the window. */
+	readonly showTokenCount: boolean;
+	/** The fewest rounds half-context keeps verbatim (at least {@link MIN_RECENT_ROUNDS_FLOOR}). */
+	readonly minRecentRounds: number;
 }
 
 export function readSettings(): LonghaulSettings {
@@ -22,5 +31,13 @@ export function readSettings(): LonghaulSettings {
 		doneLedger: config.get<boolean>('doneLedger', true),
 		maskOldToolResults: config.get<boolean>('maskOldToolResults', false),
 		backgroundSummarizationThreshold: Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) / 100 : 0.8,
+		autoSummarize: config.get<boolean>('autoSummarize', true) !== false,
+		showTokenCount: config.get<boolean>('showTokenCount', false) === true,
+		minRecentRounds: minRecentRoundsOf(config.get<number>('minRecentRounds', MIN_RECENT_ROUNDS_FLOOR)),
 	};
+}
+
+/** A hand-edited settings.json may hold anything: not a number, a fraction, below the floor. */
+function minRecentRoundsOf(value: unknown): number {
+	return typeof value === 'number' && Number.isFinite(value) ? Math.max(MIN_RECENT_ROUNDS_FLOOR, Math.floor(value)) : MIN_RECENT_ROUNDS_FLOOR;
 }

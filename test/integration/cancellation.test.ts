@@ -9,7 +9,7 @@ import { DATA_FILE, allText, createSessionScript, pairingProblems, summaryNumber
 interface Metadata {
 	summarizations: number;
 	toolCalls: number;
-	longhaul: { rounds: { id: string; toolCalls: { id: string; result?: string }[] }[]; summaries: unknown[]; cancelled?: boolean };
+	longhaul: { rounds: { id: string; toolCalls: { id: string; result?: string }[] }[]; summaryBlocks: unknown[]; cancelled?: boolean };
 }
 
 const SUMMARY_DELAY_MS = 30_000;
@@ -59,7 +59,7 @@ describe('cancellation during a summarization', function () {
 				if (strict) {
 					assert.strictEqual(script.summarizerRequests.length, 1, 'no summarizer request after the cancellation (no Simple retry)');
 					assert.strictEqual(meta.summarizations, 0, 'the cancelled summarization is not counted');
-					assert.deepStrictEqual(meta.longhaul.summaries, [], 'no summary is stored for a cancelled summarization');
+					assert.deepStrictEqual(meta.longhaul.summaryBlocks, [], 'no summary is stored for a cancelled summarization');
 					assert.doesNotMatch(second.markdown, /Summarized \d+ older/, 'no summarization notice after the cancellation');
 				}
 				const secondRounds = meta.longhaul.rounds;
@@ -81,14 +81,19 @@ describe('cancellation during a summarization', function () {
 					assert.ok(text.includes(user), `request 3's prompt should hold ${JSON.stringify(user)}`);
 				}
 				assert.deepStrictEqual(pairingProblems(firstAgent), [], 'the cancelled turn leaves no dangling call');
-				// What the summary shown to request 3 stands for: its transcript and, through each
-				// <previous-summary>, the transcripts of the summaries it absorbed.
+				// What the summary blocks shown to request 3 stand for (one block per request since summaries
+				// are per turn): their transcripts and, through each <previous-summary>, the transcripts of
+				// the summaries they absorbed.
 				const chain: string[] = [];
-				for (let n = summaryNumbersIn(text)[0]; n;) {
+				const toFollow = [...summaryNumbersIn(text)];
+				const followed = new Set<number>();
+				for (let n = toFollow.shift(); n !== undefined; n = toFollow.shift()) {
+					if (followed.has(n)) continue;
+					followed.add(n);
 					const request = script.log.find(e => e.kind === 'summarizer' && e.summaryNumber === n)!.request;
 					const own = allText(request);
 					chain.push(own);
-					n = summaryNumbersIn(own)[0];
+					toFollow.push(...summaryNumbersIn(own));
 				}
 				const absorbed = chain.join('\n');
 				const verbatim = new Set(toolCallIds(firstAgent));

@@ -15,7 +15,7 @@ interface Metadata {
 	droppedRounds: number;
 	masking: { maskings: number; maskedResults: number; freedTokens: number };
 	background: { started: number; readyAtOverflow: number; awaitedAtOverflow: number; used: number; discarded: number };
-	longhaul: { summaries: { roundId: string; text: string }[]; doneLedger?: { requests: string[]; reads: { path: string; count: number }[] } };
+	longhaul: { summaryBlocks: { roundId: string; text: string }[]; doneLedger?: { requests: string[]; reads: { path: string; count: number }[] } };
 }
 
 const meta = (handled: { metadata: unknown }) => handled.metadata as unknown as Metadata;
@@ -135,7 +135,7 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 			assert.ok(m.background.used >= 1, 'a background summary should be used');
 			assert.strictEqual(m.background.used + m.background.discarded, m.background.started);
 			assert.match(handled.markdown, /Prepared in the background\./);
-			assert.strictEqual(m.longhaul.summaries.length, m.summarizations);
+			assert.strictEqual(m.longhaul.summaryBlocks.length, m.summarizations);
 			// Each agent prompt shows one summary, the newest attached so far, and never an older one after a newer.
 			let newest = 0;
 			for (const request of script.agentRequests) {
@@ -166,7 +166,7 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 			assert.strictEqual(m.background.started, 1, 'one background summary at a time');
 			assert.strictEqual(m.background.used, 0);
 			assert.strictEqual(m.background.discarded, 1, 'the pending summary is discarded');
-			assert.deepStrictEqual(m.longhaul.summaries, [], 'no summary is stored');
+			assert.deepStrictEqual(m.longhaul.summaryBlocks, [], 'no summary is stored');
 			assert.strictEqual(script.summarizerRequests.length, 1, 'no second summarizer request');
 			const next = await sendChat('@longhaul BACKGROUND-CANCEL-NEXT two more reads', { timeoutMs: 60_000 });
 			assert.strictEqual(next.errorMessage, undefined);

@@ -23,7 +23,7 @@ interface Metadata {
 	summarizationMode: string;
 	summarizations: number;
 	toolCalls: number;
-	longhaul: { rounds: { id: string; toolCalls: { id: string }[] }[]; summaries: { roundId: string; text: string }[]; cancelled?: boolean };
+	longhaul: { rounds: { id: string; toolCalls: { id: string }[] }[]; summaryBlocks: { roundId: string; text: string }[]; cancelled?: boolean };
 }
 
 /** Agent requests, each with the number of the newest summary made before it (0: none yet). */
@@ -58,7 +58,7 @@ async function longSession(mode: 'half-context' | 'legacy'): Promise<number[]> {
 	assert.ok(handled.markdown.includes('LONG-SESSION-DONE'), 'the final answer should reach the chat');
 	assert.ok(metadata.summarizations >= 2, `expected at least two summarizations, got ${metadata.summarizations}`);
 	assert.strictEqual(metadata.summarizations, script.summaries.length, 'every summarizer answer should have been accepted');
-	assert.strictEqual(metadata.longhaul.summaries.length, metadata.summarizations, 'each summary should be stored in the metadata');
+	assert.strictEqual(metadata.longhaul.summaryBlocks.length, metadata.summarizations, 'each summary should be stored in the metadata');
 	assert.strictEqual(metadata.longhaul.rounds.length, 61, '60 tool rounds and the final round should be stored');
 
 	const notices = [...handled.markdown.matchAll(NOTICE)];
@@ -142,7 +142,7 @@ describe('long sessions in a small window', function () {
 			assert.ok(firstMeta.summarizations >= 1, 'the first request should have summarized');
 			const newestAfterFirst = script.summaries.length;
 			// The rounds kept verbatim after the newest summary, according to the stored record.
-			const anchor = firstMeta.longhaul.summaries[firstMeta.longhaul.summaries.length - 1].roundId;
+			const anchor = firstMeta.longhaul.summaryBlocks[firstMeta.longhaul.summaryBlocks.length - 1].roundId;
 			const anchorIndex = firstMeta.longhaul.rounds.findIndex(r => r.id === anchor);
 			assert.ok(anchorIndex >= 0, 'the newest summary should anchor on a round of the first request');
 			const keptIds = firstMeta.longhaul.rounds.slice(anchorIndex + 1).flatMap(r => r.toolCalls.map(c => c.id));

@@ -201,6 +201,16 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 			own.forEach((o, i) =>
 				assert.strictEqual(o.rounds, agentEvents.filter(e => e.turn === i).length - 1, `turn ${i + 1}: one own-time sample per model request after the first`),
 			);
+			// /context after the replay shows the done-ledger with every heading followed by its lines (issue 15).
+			const context = await sendChat('@longhaul /context');
+			const block = /\n(`{3,})text\n([\s\S]*?)\n\1\n/.exec(context.markdown)?.[2];
+			assert.ok(block, `/context should show the done-ledger: ${context.markdown.slice(-600)}`);
+			const ledgerLines = block.split('\n');
+			ledgerLines.forEach((line, i) => {
+				if (i > 0 && line.endsWith(':') && !/^( {2})*- |^\d+\./.test(line)) {
+					assert.ok(/^( {2})*- |^\d+\./.test(ledgerLines[i + 1] ?? ''), `/context: the ledger heading "${line}" has nothing under it:\n${block}`);
+				}
+			});
 			if (background) {
 				// Every summary prepared in the background was either used at an overflow or discarded, and
 				// every stored summary came from the background or from a summarization at the overflow.

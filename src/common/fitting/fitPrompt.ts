@@ -1,6 +1,6 @@
 // The one place that makes a prompt fit its budget, for the agent (src/agent/agentLoop.ts) and the
 // replay benchmark (bench/replay/replay.ts) alike. Cheapest first:
-//   1. mask old tool results (when the setting asks for it)
+//   1. mask old tool results (when the setting asks for it, or when automatic summaries are off)
 //   2. attach a summary prepared in the background, if one is ready and still right
 //   3. summarize with the model (narrowed to the oldest rounds when the summarizer cannot take
 //      them all), at most SUMMARY_ATTEMPTS times that leave the prompt too large; then the
@@ -71,6 +71,12 @@ export interface FitOptions {
 	readonly halfContextSplit?: 'tokens' | 'rounds';
 	/** The fewest rounds half-context keeps verbatim (default 2). */
 	readonly minKeep?: number;
+	/**
+	 * longhaul.autoSummarize (default true). False: no summary is asked for or taken, neither from
+	 * the model nor prepared in the background; old tool results are masked, then truncation as
+	 * usual, and a `summaries-off` event says so once per session.
+	 */
+	readonly autoSummarize?: boolean;
 }
 
 /** The planner options the pipeline plans with (also for masking and dropping older rounds). */
@@ -82,17 +88,20 @@ export function fitPlanOptions(options: FitOptions, countTokens: (text: string) 
 	};
 }
 
+/** Events of steps that changed the prompt without a model carry what the whole prompt needed before them. */
 export type FitEvent =
-	| ({ readonly kind: 'masked' } & MaskStats)
+	| ({ readonly kind: 'masked'; readonly neededTokens: number } & MaskStats)
 	| { readonly kind: 'mask-declined'; readonly reason: string; readonly olderPartTokens: number }
 	| { readonly kind: 'summarized'; readonly source: 'prepared' | 'model'; readonly prepared: PreparedSummary & { readonly blocks: readonly string[] } }
 	/** The oldest blocks were shortened to keep all blocks within the summary budget. */
 	| { readonly kind: 'condensed'; readonly blocks: readonly CondensedBlock[] }
 	| { readonly kind: 'summary-failed'; readonly prepared: PreparedSummary }
 	| { readonly kind: 'loop-breaker'; readonly why: string }
-	| { readonly kind: 'elided'; readonly calls: number; readonly freedTokens: number }
-	| { readonly kind: 'dropped'; readonly plan: SummarizationPlan; readonly texts: readonly string[] }
-	| { readonly kind: 'ledger-off' };
+	| { readonly kind: 'elided'; readonly calls: number; readonly freedTokens: number; readonly neededTokens: number }
+	| { readonly kind: 'dropped'; readonly plan: SummarizationPlan; readonly texts: readonly string[]; readonly neededTokens: number }
+	| { readonly kind: 'ledger-off'; readonly neededTokens: number }
+	/** The first overflow of a session with automatic summaries off (FitOptions.autoSummarize). */
+	| { readonly kind: 'summaries-off' };
 
 interface FitEnd {
 	readonly conversation: Conversation;
@@ -111,6 +120,7 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		if (steps.isCancelled()) throw steps.cancellationError();
 		return value;
 	};
+	const autoSummarize = options.autoSummarize !== false;
 	let conversation = start;
 	/** After blocks were added: condenses the oldest when all of them pass the summary budget. */
 	const bound = async () => {
@@ -133,18 +143,23 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		let needed: number | undefined;
 		const measure = async () => (needed ??= await settled(steps.measure(conversation)));
 
-		if (options.maskOldToolResults) {
-			const masked = mask(conversation, (await measure()) - options.messageBudget);
+		if (!autoSummarize && !session.toldSummariesOff) {
+			session.toldSummariesOff = true;
+			events.push({ kind: 'summaries-off' });
+		}
+		if (options.maskOldToolResults || !autoSummarize) {
+			const neededTokens = await measure();
+			const masked = mask(conversation, neededTokens - options.messageBudget);
 			if (masked.maskedCalls > 0) {
 				conversation = masked.conversation;
-				events.push({ kind: 'masked', ...statsOf(masked) });
+				events.push({ kind: 'masked', neededTokens, ...statsOf(masked) });
 				continue;
 			}
 			if (masked.declined) events.push({ kind: 'mask-declined', reason: masked.declined, olderPartTokens: masked.olderPartTokens });
 		}
 
 		// A prepared summary may be older than the overflow, so it is not one of the attempts.
-		const prepared = steps.takePrepared ? await settled(steps.takePrepared(conversation)) : undefined;
+		const prepared = autoSummarize && steps.takePrepared ? await settled(steps.takePrepared(conversation)) : undefined;
 		if (prepared?.blocks !== undefined) {
 			conversation = attachSummary(conversation, prepared.plan, prepared.blocks);
 			events.push({ kind: 'summarized', source: 'prepared', prepared: { ...prepared, blocks: prepared.blocks } });
@@ -153,7 +168,7 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 			continue;
 		}
 
-		if (modelCanSummarize && !session.modelSummariesStopped) {
+		if (autoSummarize && modelCanSummarize && !session.modelSummariesStopped) {
 			if (summaryAttempts >= SUMMARY_ATTEMPTS) {
 				session.modelSummariesStopped = `${SUMMARY_ATTEMPTS} summaries in a row did not make the prompt fit`;
 				events.push({ kind: 'loop-breaker', why: session.modelSummariesStopped });
@@ -183,20 +198,20 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		);
 		if (elided.elidedCalls > 0) {
 			conversation = elided.conversation;
-			events.push({ kind: 'elided', calls: elided.elidedCalls, freedTokens: elided.shedTokens });
+			events.push({ kind: 'elided', calls: elided.elidedCalls, freedTokens: elided.shedTokens, neededTokens: total });
 			continue;
 		}
 		const dropped = dropOlderRounds(conversation, planOptions);
 		if (dropped) {
 			conversation = dropped.conversation;
-			events.push({ kind: 'dropped', plan: dropped.plan, texts: dropped.texts });
+			events.push({ kind: 'dropped', plan: dropped.plan, texts: dropped.texts, neededTokens: total });
 			await bound();
 			continue;
 		}
 		if (!session.ledgerSuspended && steps.showsLedger(conversation)) {
 			// Nothing older is left to remove: the ledger goes before the request is refused.
 			session.ledgerSuspended = true;
-			events.push({ kind: 'ledger-off' });
+			events.push({ kind: 'ledger-off', neededTokens: total });
 			continue;
 		}
 		return { kind: 'refused', neededTokens: total, conversation, events };

@@ -9,6 +9,8 @@ export interface FitSession {
 	modelSummariesStopped?: string;
 	/** The done-ledger is left out for the rest of the request: nothing else was left to remove. */
 	ledgerSuspended: boolean;
+	/** The user has been told that automatic summaries are off (longhaul.autoSummarize), once per request. */
+	toldSummariesOff?: boolean;
 }
 
 export function newFitSession(): FitSession {

@@ -12,7 +12,7 @@ import type { Conversation } from '../conversation/conversation';
 import type { DoneLedger, LedgerCall, LedgerCommand, LedgerEdit, LedgerRead } from './doneLedger';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
 import { dirOf, groupEntriesByDirectory, pathTreeLines } from './ledgerPaths';
-import { commandGroups, ELLIPSIS, identifyingForms, trimCommand } from './ledgerCommands';
+import { commandGroups, ELLIPSIS, identifyingForms } from './ledgerCommands';
 
 export { groupByDirectory } from './ledgerPaths';
 
@@ -214,7 +214,7 @@ interface Layout {
 	readonly commandText: ReadonlyMap<LedgerCommand, string>;
 	/** Position of each command in the ledger (single commands are shown in the order they were first run). */
 	readonly commandOrder: ReadonlyMap<LedgerCommand, number>;
-	/** Per category, its group lines with every entry merged and their cost with the heading (filled on first use). */
+	/** Per category, its group lines with every entry merged and their cost with the heading (filled on first use, the same at every detail). */
 	readonly allMerged: Map<Category, { readonly lines: readonly string[]; readonly cost: number }>;
 }
 
@@ -344,7 +344,7 @@ function fill(plans: readonly SectionPlan[], layout: Layout, budget: number, cos
 	}
 }
 
-/** A category's group lines with every entry merged, and their cost with the heading; computed once per layout detail. */
+/** A category's group lines with every entry merged, and their cost with the heading; computed once per render. */
 function allMerged(plan: SectionPlan, layout: Layout, cost: LineCost): { readonly lines: readonly string[]; readonly cost: number } {
 	let found = layout.allMerged.get(plan.category);
 	if (!found) {
@@ -438,14 +438,16 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 	const plans: SectionPlan[] = PRIORITY.map(category => ({ category, entries: newestFirst(ledger[category] as readonly Entry[]), single: 0 }));
 	const facts = plans.filter(p => p.category === 'edits' || p.category === 'commands');
 	const allFactsSingle = () => facts.every(p => p.single === p.entries.length);
-	const perDetail = new Map<Detail, { texts: ReadonlyMap<LedgerCommand, string>; allMerged: Layout['allMerged'] }>();
+	const texts = new Map<Detail, ReadonlyMap<LedgerCommand, string>>();
+	// Group lines do not depend on the detail: computed once per render.
+	const allMergedLines: Layout['allMerged'] = new Map();
 	const layoutAt = (detail: Detail, requestsByNumber = 0, planChars = Math.min(PLAN_CHARS[detail], ledger.plan?.text.length ?? 0)): Layout => {
-		let cached = perDetail.get(detail);
-		if (!cached) {
-			cached = { texts: identifyingForms(ledger.commands, COMMAND_CHARS[detail]), allMerged: new Map() };
-			perDetail.set(detail, cached);
+		let commandText = texts.get(detail);
+		if (!commandText) {
+			commandText = identifyingForms(ledger.commands, COMMAND_CHARS[detail]);
+			texts.set(detail, commandText);
 		}
-		return { detail, requestsByNumber, planChars, commandText: cached.texts, commandOrder, allMerged: cached.allMerged };
+		return { detail, requestsByNumber, planChars, commandText, commandOrder, allMerged: allMergedLines };
 	};
 	/**
 	 * Fills `budget` and returns the text when it is within `limit` (checked with the exact count).
@@ -462,7 +464,8 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 			if (tokens <= limit) {
 				if (!best || plans.reduce((s, p) => s + p.single, 0) > best.singles.reduce((s, n) => s + n, 0)) best = { text, singles: plans.map(p => p.single) };
 				const slack = Math.min(limit, budget) - tokens;
-				if (plans.every(p => p.single === p.entries.length) || slack < 8) break;
+				// Close enough: another pass would add a line or two at the cost of rebuilding the group lines.
+				if (plans.every(p => p.single === p.entries.length) || slack < Math.max(8, limit * 0.02)) break;
 				room += slack;
 			} else room -= tokens - limit + 2;
 		}
@@ -525,5 +528,3 @@ export function ledgerForPrompt(
 	if (previous?.anchorRoundId === anchorRoundId) return previous;
 	return { anchorRoundId, text: renderDoneLedger(ledger, options) };
 }
-
-export { trimCommand };

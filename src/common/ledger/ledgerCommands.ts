@@ -1,36 +1,39 @@
 // Command text in the done-ledger. A long command keeps what identifies it: its program and
-// first arguments, the file it ran on, then the words that tell it apart from the ledger's other
+// first arguments, the file it ran on, and the words that tell it apart from the ledger's other
 // commands (a test name, a module), each gap marked with "…". A shortened form always points at
-// exactly one command of the ledger: its pieces appear in that command in order (the first at its
-// start, the last at its end, which is empty when the form ends with …) and in no other
+// exactly one command of the ledger: its pieces appear in that command word for word, in order
+// (the first at its start, the last at its end unless the form ends with …), and in no other
 // command's. Commands sharing a long start are listed under it once (commandGroups).
 import type { LedgerCommand } from './doneLedger';
 
 /** The marker for a left-out part of a command. */
 export const ELLIPSIS = '…';
 
-/** `text` cut to `maxChars`: its first ~60% and last ~40% around {@link ELLIPSIS}. */
-export function trimCommand(text: string, maxChars: number): string {
-	if (text.length <= maxChars) return text;
-	const room = Math.max(2, maxChars - ELLIPSIS.length);
-	const head = Math.ceil(room * 0.6);
-	return text.slice(0, head) + ELLIPSIS + text.slice(text.length - (room - head));
-}
-
-/** True when `form` stands for `command`: the same text, or its pieces (split at …) found in order, the first at the start and the last at the end. */
+/**
+ * True when `form` stands for `command`: the same text, or, word for word, its pieces (split at
+ * {@link ELLIPSIS}) found in order, the first at the start and the last at the end (a form that
+ * ends with … leaves the end open). Words are separated by single spaces, as in the ledger.
+ */
 export function formMatches(form: string, command: string): boolean {
 	if (!form.includes(ELLIPSIS)) return form === command;
-	const pieces = form.split(ELLIPSIS);
+	const words = command.split(' ');
+	const pieces = form.split(ELLIPSIS).map(p => (p.trim() === '' ? [] : p.trim().split(' ')));
 	const first = pieces[0];
 	const last = pieces[pieces.length - 1];
-	if (!command.startsWith(first) || !command.endsWith(last) || command.length < first.length + last.length) return false;
+	const end = words.length - last.length;
+	if (end < first.length || !wordsAt(words, first, 0) || !wordsAt(words, last, end)) return false;
 	let at = first.length;
-	const end = command.length - last.length;
 	for (const piece of pieces.slice(1, -1)) {
-		const found = command.indexOf(piece, at);
-		if (found === -1 || found + piece.length > end) return false;
+		let found = -1;
+		for (let k = at; k + piece.length <= end && found === -1; k++) if (wordsAt(words, piece, k)) found = k;
+		if (found === -1) return false;
 		at = found + piece.length;
 	}
+	return true;
+}
+
+function wordsAt(words: readonly string[], piece: readonly string[], at: number): boolean {
+	for (let k = 0; k < piece.length; k++) if (words[at + k] !== piece[k]) return false;
 	return true;
 }
 
@@ -41,71 +44,89 @@ const MAX_WORDS = 5;
 
 /**
  * The text shown for each command at `maxChars`: the command itself when short enough, else its
- * first three words, its rarest path, and then the words that tell it apart from every other
- * command of the ledger, the rarest first, in their order in the command, gaps marked with {@link ELLIPSIS} (a gap of one
- * word is filled in); the full text when no such form is shorter. Words are counted once over all
- * commands, so this stays close to linear in their number.
+ * first three words and the words that tell it apart from every other command with the same
+ * first words (the rarest first; its rarest path is kept too, since a file says most to a
+ * reader), in their order in the command, gaps marked with {@link ELLIPSIS} (a gap of one word is
+ * filled in); the full text when no such form is shorter. A form keeps every chosen word and no
+ * other command holds them all, so under {@link formMatches} it stands for its command alone.
+ * Words are counted once over all commands, and narrowing starts from the rarest word, so the
+ * work stays close to linear in the number of commands.
  */
-export function identifyingForms(commands: readonly LedgerCommand[], maxChars: number): Map<LedgerCommand, string> {
+export function identifyingForms(commands: readonly LedgerCommand[], maxChars: number): ReadonlyMap<LedgerCommand, string> {
+	// A ledger's command list is immutable and shared by later ledgers until a command changes: cache by it.
+	let cached = formsCache.get(commands);
+	if (!cached) formsCache.set(commands, (cached = new Map()));
+	let forms = cached.get(maxChars);
+	if (!forms) {
+		forms = computeForms(commands, maxChars);
+		cached.set(maxChars, forms);
+	}
+	return forms;
+}
+
+const formsCache = new WeakMap<readonly LedgerCommand[], Map<number, ReadonlyMap<LedgerCommand, string>>>();
+
+function computeForms(commands: readonly LedgerCommand[], maxChars: number): ReadonlyMap<LedgerCommand, string> {
 	const words = commands.map(c => c.command.split(' '));
-	// In how many commands each word appears, and which commands hold it.
+	const wordSets = words.map(list => new Set(list));
+	const lead = words.map(list => list.slice(0, LEADING_WORDS).join(' '));
+	// Which commands hold each word, and how many share each start.
 	const holders = new Map<string, number[]>();
-	words.forEach((list, i) => {
-		for (const w of new Set(list)) {
+	const sameLead = new Map<string, number>();
+	wordSets.forEach((set, i) => {
+		for (const w of set) {
 			const h = holders.get(w);
 			if (h) h.push(i);
 			else holders.set(w, [i]);
 		}
+		sameLead.set(lead[i], (sameLead.get(lead[i]) ?? 0) + 1);
 	});
+	const context: FormContext = { words, wordSets, lead, holders, sameLead };
 	const forms = new Map<LedgerCommand, string>();
-	commands.forEach((c, i) => {
-		forms.set(c, c.command.length <= maxChars ? c.command : (distinguishingForm(i, words, holders, commands) ?? c.command));
-	});
+	commands.forEach((c, i) => forms.set(c, c.command.length <= maxChars ? c.command : (distinguishingForm(i, context) ?? c.command)));
 	return forms;
 }
 
-function distinguishingForm(
-	i: number,
-	words: readonly string[][],
-	holders: ReadonlyMap<string, number[]>,
-	commands: readonly LedgerCommand[],
-): string | undefined {
+interface FormContext {
+	readonly words: readonly string[][];
+	readonly wordSets: readonly ReadonlySet<string>[];
+	readonly lead: readonly string[];
+	readonly holders: ReadonlyMap<string, readonly number[]>;
+	readonly sameLead: ReadonlyMap<string, number>;
+}
+
+function distinguishingForm(i: number, context: FormContext): string | undefined {
+	const { words, wordSets, lead, holders, sameLead } = context;
 	const own = words[i];
-	const lead = Math.min(LEADING_WORDS, own.length);
-	// Commands that share the leading words and every word chosen so far.
-	const leading = own.slice(0, lead).join(' ');
-	// Only commands with the same leading words can match a form that starts with them.
-	const sameStart = (holders.get(own[0]) ?? []).filter(j => j !== i && words[j].slice(0, lead).join(' ') === leading);
-	let alike = sameStart;
-	const rest = [...new Set(own.slice(lead))].sort((a, b) => (holders.get(a)?.length ?? 0) - (holders.get(b)?.length ?? 0));
-	// A path says most to a reader (the file or test the command ran on): the rarest one is always kept.
-	const path = rest.find(w => /[/\\]/.test(w));
-	if (path) {
-		rest.splice(rest.indexOf(path), 1);
-		rest.unshift(path);
-	}
+	const leading = Math.min(LEADING_WORDS, own.length);
+	if (own.length <= leading) return undefined;
+	const df = (w: string) => holders.get(w)?.length ?? 0;
+	const rest = [...new Set(own.slice(leading))].sort((a, b) => df(a) - df(b));
+	// Commands with the same start that hold every word chosen so far; undefined: all of them.
+	let alike: number[] | undefined;
+	let alikeCount = (sameLead.get(lead[i]) ?? 1) - 1;
 	const chosen = new Set<string>();
 	for (const w of rest) {
-		if (!alike.length || chosen.size >= MAX_WORDS) break;
-		const holding = new Set(holders.get(w));
-		const narrowed = alike.filter(j => holding.has(j));
-		if (narrowed.length === alike.length && w !== path) continue; // tells nothing apart
+		if (alikeCount === 0 || chosen.size >= MAX_WORDS) break;
+		const narrowed = alike ? alike.filter(j => wordSets[j].has(w)) : holders.get(w)!.filter(j => j !== i && lead[j] === lead[i]);
+		if (narrowed.length === alikeCount) continue; // tells nothing apart
 		chosen.add(w);
 		alike = narrowed;
+		alikeCount = narrowed.length;
 	}
-	if (alike.length) return undefined;
+	if (alikeCount > 0) return undefined;
+	// A path says most to a reader: the rarest one is kept (it only narrows further).
+	const path = rest.find(w => /[/\\]/.test(w));
+	if (path && chosen.size < MAX_WORDS) chosen.add(path);
 	// The kept words in command order; a gap of one word is filled in.
-	const keep = own.map((w, k) => k < lead || chosen.has(w));
+	const keep = own.map((w, k) => k < leading || chosen.has(w));
 	for (let k = 1; k + 1 < own.length; k++) if (!keep[k] && keep[k - 1] && keep[k + 1]) keep[k] = true;
 	let form = '';
 	own.forEach((w, k) => {
 		if (keep[k]) form += form === '' || form.endsWith(ELLIPSIS) ? w : ` ${w}`;
 		else if (!form.endsWith(ELLIPSIS)) form += ` ${ELLIPSIS}`;
 	});
-	if (!keep[own.length - 1] && !form.endsWith(ELLIPSIS)) form += ELLIPSIS;
-	// The form must still single the command out under the matching rule (pieces in order).
-	if (form.length >= commands[i].command.length) return undefined;
-	return sameStart.every(j => !formMatches(form, commands[j].command)) ? form : undefined;
+	return form.length < own.join(' ').length ? form : undefined;
 }
 
 function commonPrefix(a: string, b: string): number {

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { formatTable, parseArgs, parseWindow } from '../../../bench/replay/main';
 import { MASKED_STRATEGIES } from '../../../bench/replay/masking';
 import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../../bench/replay/replay';
-import { loadSession } from '../../../bench/replay/session';
+import { concatSessions, loadSession } from '../../../bench/replay/session';
 import { standInCondense, standInLength, standInSummary, statedTarget } from '../../../bench/replay/standInSummary';
 import { TiktokenTokenizer } from '../../../src/common/tokens/tokenizer';
 
@@ -235,6 +235,36 @@ describe('replay benchmark', function () {
 		assert.equal(parsed.window, 8000);
 		assert.equal(parsed.strategy, 'half-context');
 		assert.equal(parsed.overflows, 0);
+	});
+});
+
+describe('the day-long chat (--concat)', function () {
+	this.timeout(120_000);
+
+	it('plays sessions as consecutive turns of one chat with unique ids; blocks stay in order and none is lost', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'longhaul-concat-'));
+		const files = ['a.json', 'b.json', 'c.json'].map(name => join(dir, name));
+		for (const f of files) writeFileSync(f, JSON.stringify(syntheticSession()));
+		const chat = concatSessions(files.map(loadSession));
+		assert.equal(chat.name, 'concat');
+		assert.equal(chat.conversation.turns.length, 6);
+		const ids = chat.conversation.turns.flatMap(t => t.rounds.map(r => r.id));
+		const callIds = chat.conversation.turns.flatMap(t => t.rounds.flatMap(r => r.toolCalls.map(c => c.id)));
+		assert.equal(new Set(ids).size, ids.length, 'round ids unique');
+		assert.equal(new Set(callIds).size, callIds.length, 'call ids unique');
+		for (const strategy of ['legacy', 'half-context'] as const) {
+			const { metrics } = await replaySession(chat, { window: WINDOW, strategy });
+			assert.equal(metrics.requests, 78);
+			assert.equal(metrics.overflows, 0, strategy);
+			assert.equal(metrics.orderViolations, 0, strategy);
+			assert.equal(metrics.summariesLost, 0, strategy);
+			assert.ok(metrics.summaryBlocks! >= 3, `${strategy}: ${metrics.summaryBlocks} blocks`);
+			assert.ok(metrics.multiTurnSummarizations > 0, `${strategy}: a compaction spanning turns`);
+		}
+		const reference = (await replaySession(chat, { window: WINDOW, strategy: 'truncate-half' })).metrics;
+		assert.equal(reference.orderViolations, null, 'no blocks for the reference strategies');
+		assert.throws(() => parseArgs(['--concat', '--session', files[0]]));
+		assert.deepEqual(parseArgs(['--concat', '--window', '16k', '--strategy', 'legacy', '--json', '--half-split', 'rounds']).halfSplit, 'rounds');
 	});
 });
 

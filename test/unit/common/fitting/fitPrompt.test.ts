@@ -352,6 +352,34 @@ describe('fitPrompt: the overflow pipeline', () => {
 		});
 	});
 
+	it('automatic summaries off: says so once per session, masks and truncates, never asks for or takes a summary', async () => {
+		const session = newFitSession();
+		const start = conversationOf(10, 300);
+		const budget = size(start, session) - 500;
+		const { h, steps } = harness(budget, session);
+		const plan = planOrNothing(start, 'half-context')!;
+		h.prepared = { plan, attempts: [], blocks: ['PREPARED'], narrowed: false, plannedRoundCount: plan.summarizeRoundIds.length, requests: 1, durationMs: 1 };
+		const options = { mode: 'half-context' as const, messageBudget: budget, maskOldToolResults: false, autoSummarize: false };
+		const first = await fitPrompt(start, session, steps, options);
+		assert.equal(first.kind, 'fits');
+		assert.deepEqual(kinds(first.events), ['summaries-off', 'masked'], 'masking first, even with maskOldToolResults off');
+
+		// A later, larger overflow of the same request: no second notice, truncation, still no summary.
+		const more = conversationOf(12, 300).activeRounds.map(r => ({ ...r, id: `b${r.id}` }));
+		const grown: Conversation = { ...first.conversation, activeRounds: [...first.conversation.activeRounds, ...more] };
+		const second = await fitPrompt(grown, session, steps, options);
+		assert.equal(second.kind, 'fits');
+		const seen = kinds(second.events);
+		assert.ok(!seen.includes('summaries-off') && !seen.includes('summarized'), seen.join(', '));
+		assert.ok(seen.includes('elided') || seen.includes('dropped'), `truncation: ${seen.join(', ')}`);
+		assert.ok(!h.calls.includes('summarize') && !h.calls.includes('takePrepared'), h.calls.join(', '));
+		for (const event of [...first.events, ...second.events]) {
+			if (event.kind === 'masked' || event.kind === 'elided' || event.kind === 'dropped') {
+				assert.ok(event.neededTokens > budget, `${event.kind} carries what the prompt needed before it: ${event.neededTokens}`);
+			}
+		}
+	});
+
 	for (const during of ['render', 'measure', 'takePrepared', 'summarize']) {
 		it(`cancellation during ${during} stops the pipeline with the caller's error`, async () => {
 			const session = newFitSession();
