@@ -4,6 +4,9 @@
 // --no-ledger                        the product strategies without the done-ledger (default: with it, plus a
 //                                    ledger-off run of legacy and half-context for comparison)
 // --ledger-live                      the ledger rendered again for every request, not only at each summary
+// --model-token-ratio R              the stand-in model counts R× the local tokens and refuses a request over
+//                                    the window by its count; the product modes learn the ratio and recover
+// --no-calibration                   with --model-token-ratio: no sampled counts, only recovery from refusals
 // --concat                           the day-long chat: every session of the corpus, in file-name order, as
 //                                    consecutive turns of one chat (session name `concat`); with --window,
 //                                    --strategy and --json one JSON object, otherwise a table
@@ -23,6 +26,7 @@ import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
 import { compareMasking, formatMasking } from './masking';
+import { formatRealModels, summarizeRealModels } from './realModels';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 
 export interface CliArgs {
@@ -37,6 +41,10 @@ export interface CliArgs {
 	readonly ledgerLive: boolean;
 	/** --stress: the synthetic stress session instead of the corpus. */
 	readonly stress: boolean;
+	/** --model-token-ratio R (replay.ts ReplayOptions.modelTokenRatio). */
+	readonly modelTokenRatio?: number;
+	/** --no-calibration: the product modes do not sample the model's count. */
+	readonly calibrate: boolean;
 	readonly out: string;
 	/** --concat: all sessions as one chat. */
 	readonly concat: boolean;
@@ -63,6 +71,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let ledger = true;
 	let ledgerLive = false;
 	let stress = false;
+	let modelTokenRatio: number | undefined;
+	let calibrate = true;
 	let out = resolve('bench/results');
 	let concat = false;
 	let halfSplit: 'tokens' | 'rounds' | undefined;
@@ -101,6 +111,16 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case '--stress':
 				stress = true;
 				break;
+			case '--model-token-ratio': {
+				const v = value();
+				const r = Number(v);
+				if (!Number.isFinite(r) || r < 0.5 || r > 4) throw new UsageError(`--model-token-ratio: a number between 0.5 and 4, got "${v}"`);
+				modelTokenRatio = r;
+				break;
+			}
+			case '--no-calibration':
+				calibrate = false;
+				break;
 			case '--out':
 				out = resolve(value());
 				break;
@@ -121,7 +141,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (json && ((!session && !concat) || window === undefined || !strategy)) {
 		throw new UsageError('--json needs --session FILE (or --concat), --window N and --strategy NAME');
 	}
-	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, stress, concat, ...(halfSplit ? { halfSplit } : {}) };
+	if (!calibrate && modelTokenRatio === undefined) throw new UsageError('--no-calibration needs --model-token-ratio R');
+	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, stress, concat, ...(halfSplit ? { halfSplit } : {}), modelTokenRatio, calibrate };
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -146,6 +167,11 @@ const COLUMNS: [string, keyof ReplayMetrics][] = [
 	['tok/new*', 'tokenizedPerNewTokenOutsideCompaction'],
 	['elided', 'elidedToolResults'],
 	['masked', 'maskedToolResults'],
+	['rej', 'modelRejections'],
+	['recov', 'recoveries'],
+	['cond', 'condensePasses'],
+	['tooLg', 'summaryTooLarge'],
+	['truncF', 'truncationsAfterFailedSummary'],
 ];
 
 function cell(v: unknown): string {
@@ -196,6 +222,8 @@ async function main(): Promise<number> {
 		doneLedger: args.ledger,
 		ledgerRefresh: args.ledgerLive ? ('every-request' as const) : ('at-summary' as const),
 		...(args.halfSplit ? { halfContextSplit: args.halfSplit } : {}),
+		modelTokenRatio: args.modelTokenRatio,
+		calibrate: args.calibrate,
 	};
 	const sessionsToPlay = (): Session[] => (args.concat ? [concatSessions(files.map(loadSession))] : []);
 
@@ -241,7 +269,7 @@ async function main(): Promise<number> {
 				// The done-ledger's effect: the same replay without it (bench/replay/continuity.ts).
 				const off =
 					args.ledger && (strategy === 'legacy' || strategy === 'half-context')
-						? await replaySession(session, { window, strategy, doneLedger: false, ...(args.halfSplit ? { halfContextSplit: args.halfSplit } : {}) })
+						? await replaySession(session, { window, strategy, ...replayOptions, doneLedger: false })
 						: undefined;
 				results.push(off ? { ...metrics, ledgerOff: ledgerOffComparison(off.metrics) } : metrics);
 				series.push({ strategy, window, records: perRequest });
@@ -264,6 +292,12 @@ async function main(): Promise<number> {
 	if (continuity.length) process.stdout.write(`\nContinuity after compaction (done-ledger on vs off, corpus):\n${formatContinuity(continuity)}\n`);
 	const masking = compareMasking(results);
 	if (masking.length) process.stdout.write(`\nCheap-first compaction (without → with masking, sums over the sessions):\n${formatMasking(masking)}\n`);
+	const realModels = summarizeRealModels(results);
+	if (realModels.length) {
+		process.stdout.write(
+			`\nReal models (refusals after recovery, overflows, truncations after a failed summary; sums over the sessions):\n${formatRealModels(realModels)}\n`,
+		);
+	}
 	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
 	if (full) {
 		const report = {
@@ -277,6 +311,9 @@ async function main(): Promise<number> {
 			targets,
 			continuity,
 			masking,
+			modelTokenRatio: args.modelTokenRatio ?? null,
+			calibrate: args.calibrate,
+			realModels,
 			results: sorted,
 		};
 		writeFileSync(join(args.out, 'latest.json'), JSON.stringify(report, null, 2) + '\n');

@@ -4,19 +4,25 @@
 // When the prompt does not fit, the product modes call the product's own overflow pipeline
 // (fitPrompt, src/common/fitting/fitPrompt.ts), as src/agent/agentLoop.ts does, with the real
 // planners and prompt-tsx prompts; only the summarizer's reply is a stand-in
-// (standInSummary.ts). See bench/RESULTS.md.
+// (standInSummary.ts). With `modelTokenRatio` R, the stand-in model counts R× the local tokens and
+// refuses what is over the window by its count (standInModel.ts); the product modes then learn the
+// ratio (sampled counts, rejections: src/common/tokens/calibration.ts) and recover from a refusal
+// as src/agent/agentLoop.ts does. See bench/RESULTS.md.
 import type { Raw } from '@vscode/prompt-tsx';
 import { summarizerPromptBudget, summaryBudget, toolResultBudget, type PromptBudget } from '../../src/common/tokens/budget';
+import { UNCALIBRATED, calibrationRatio, observeRejection, observeSample, shouldSample } from '../../src/common/tokens/calibration';
+import { summaryLength } from '../../src/common/summaries/summaryLength';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { percentile } from '../../src/common/stats/percentile';
 import { newFitSession, noteToolCall } from '../../src/common/fitting/fitSession';
 import { fitPlanOptions, fitPrompt, type FitOptions } from '../../src/common/fitting/fitPrompt';
+import { retryMessageBudget, truncatedAfterFailedSummary } from '../../src/common/fitting/refusal';
 import { flattenRounds } from '../../src/common/conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../../src/common/planning/plan';
 import { planOrNothing } from '../../src/common/planning/planners';
 import type { PromptEntry } from '../../src/common/conversation/promptLayout';
 import { layoutPrompt, olderRequestsBudget } from '../../src/common/conversation/promptLayout';
-import { produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
+import { condensePasses as countCondensePasses, produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
 import { summarizerEntries, type SummarizerEntry } from '../../src/common/summaries/summarizerInput';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import {
@@ -24,6 +30,7 @@ import {
 	measureAgentPrompt,
 	renderAgentPrompt,
 	renderCondenseBlockPrompt,
+	renderCondensePrompt,
 	renderSummarizerPrompt,
 	type RenderedPrompt,
 } from '../../src/prompts/render';
@@ -34,7 +41,8 @@ import { MASKED_STRATEGIES, maskingCounter, productSettings, type MaskingMetrics
 import { continuityProbe, type ContinuityMetrics, type LedgerOffComparison } from './continuity';
 import { doneLedgerCaps } from '../../src/common/ledger/doneLedgerRender';
 import { benchBudget, capSession, type Session } from './session';
-import { capTokens, standInSummary } from './standInSummary';
+import { cutToLength, standInCondense, standInLength, standInSummary, statedTarget, summarySeed } from './standInSummary';
+import { promptTooLongError } from './standInModel';
 import { blockOrderProbe, type BlockOrderMetrics } from './blockOrder';
 import { summaryBlocks } from '../../src/common/conversation/summaryBlocks';
 
@@ -110,6 +118,24 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	readonly multiTurnSummarizations: number;
 	/** Mean tokens of the kept rounds the plans reported, over model summarizations; null without. */
 	readonly keptTokensMean: number | null;
+	/** --model-token-ratio: the stand-in model's tokens per local token (null: it counts like the local tokenizer and has no hard limit). */
+	readonly modelTokenRatio: number | null;
+	/** The ratio the product had learned by the end of the replay (1 without --model-token-ratio). */
+	readonly calibratedRatio: number;
+	/** Agent requests the stand-in model still refused as too long after the product's recovery (the product ends the request with an error). */
+	readonly modelRejections: number;
+	/** Agent requests the model refused as too long that the product recounted, refit and sent again. */
+	readonly recoveries: number;
+	/** Summarizer requests the model refused as too long (the flow then tries the next mode). */
+	readonly summarizerRejections: number;
+	/** Condense passes: a summary over the cap shortened by the model (summarizationFlow.ts). */
+	readonly condensePasses: number;
+	/** Summaries the model wrote over the cap (condensed ones included). */
+	readonly summaryTooLarge: number;
+	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
+	readonly truncationsAfterFailedSummary: number;
+	/** Overflows that ended in truncation (old tool results elided or rounds dropped), whatever the reason. */
+	readonly truncations: number;
 }
 
 export interface ReplayResult {
@@ -154,6 +180,17 @@ export interface ReplayOptions {
 	readonly ledgerRefresh?: 'at-summary' | 'every-request';
 	/** half-context's split rule (fitPrompt.ts FitOptions); default the product's. */
 	readonly halfContextSplit?: 'tokens' | 'rounds';
+	/**
+	 * The stand-in model counts this many tokens per local token and refuses a request over the
+	 * window by its count. Undefined: it counts like the local tokenizer and accepts everything.
+	 */
+	readonly modelTokenRatio?: number;
+	/** The product modes sample the model's count (default true); false leaves only recovery from refusals. */
+	readonly calibrate?: boolean;
+}
+
+function promptText(prompt: RenderedPrompt): string {
+	return prompt.messages.map(m => m.content.map(part => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('')).join('\n');
 }
 
 export async function replaySession(session: Session, options: ReplayOptions): Promise<ReplayResult> {
@@ -162,6 +199,22 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	const mt = measurer();
 	const budget: PromptBudget = benchBudget(window, mt);
 	const maxToolResultTokens = toolResultBudget(budget);
+	// The stand-in model's count and hard limit, and what the product learns of it.
+	const modelRatio = options.modelTokenRatio;
+	let calibration = UNCALIBRATED;
+	const budgetNow = (): PromptBudget => (modelRatio === undefined ? budget : benchBudget(window, mt, calibrationRatio(calibration)));
+	const modelCount = (localTokens: number) => Math.ceil((modelRatio ?? 1) * localTokens);
+	const refused = (localTokens: number) => modelRatio !== undefined && modelCount(localTokens) > window;
+	const reject = (localTokens: number) => {
+		calibration = observeRejection(calibration, { promptTokens: modelCount(localTokens), limit: window }, localTokens, window, 0);
+	};
+	let modelRejections = 0;
+	let recoveries = 0;
+	let summarizerRejections = 0;
+	let condensePasses = 0;
+	let summaryTooLarge = 0;
+	let truncationsAfterFailedSummary = 0;
+	let truncations = 0;
 	const recorded = capSession(session.conversation, budget, mt);
 	const masking = maskingCounter();
 	const continuity = continuityProbe({
@@ -201,8 +254,8 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		references: [],
 		toolNames: TOOL_NAMES,
 		workspace: WORKSPACE,
-		maxToolResultTokens,
-		olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
+		maxToolResultTokens: toolResultBudget(budgetNow()),
+		olderRequestsMaxTokens: olderRequestsBudget(budgetNow().messages),
 		doneLedger: fit.ledgerSuspended ? undefined : continuity.ledgerText(conversation),
 	});
 	const layoutOptions = { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens: (text: string) => tok.countTokens(text) };
@@ -224,22 +277,44 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		const rendered = await renderCondenseBlockPrompt({ block, targetTokens: target }, { tokenizer: tok, budget: Number.MAX_SAFE_INTEGER });
 		summarizerInputTokens += rendered.tokenCount;
 		summarizerCalls++;
-		return capTokens(block, Math.round(target * 1.25), tok);
+		return cutToLength(block, Math.round(target * 1.25), tok);
 	};
 
-	/** The product's Full → Simple flow with the stand-in reply; no summary when none could be made. */
+	/**
+	 * The product's Full → Simple flow (with its condense passes) and the stand-in's replies, which
+	 * follow the length the prompt states (standInSummary.ts); no summary when none could be made.
+	 */
 	const summarize = async (
 		entries: SummarizerEntry[],
 		previousSummary: string | undefined,
 	): Promise<{ summary?: string; attempts: readonly SummaryAttempt[] }> => {
-		const maxSummary = summaryBudget(budget);
-		const result = await produceSummary(
+		const current = budgetNow();
+		const maxSummary = summaryBudget(current);
+		const length = summaryLength(maxSummary);
+		const result = await produceSummary<RenderedPrompt>(
 			{
 				render: async mode => {
-					const rendered = await renderSummarizerPrompt({ mode, rounds: entries, previousSummary }, { tokenizer: tok, budget: summarizerPromptBudget(budget) });
+					const rendered = await renderSummarizerPrompt(
+						{ mode, rounds: entries, previousSummary, length },
+						{ tokenizer: tok, budget: summarizerPromptBudget(current) },
+					);
 					return { prompt: rendered, tokenCount: rendered.tokenCount };
 				},
-				send: async () => standInSummary(entries, previousSummary, maxSummary, tok),
+				renderCondense: async summary => {
+					const rendered = await renderCondensePrompt({ summary, length }, { tokenizer: tok, budget: summarizerPromptBudget(current) });
+					return { prompt: rendered, tokenCount: rendered.tokenCount };
+				},
+				send: async prompt => {
+					if (refused(prompt.tokenCount)) {
+						summarizerRejections++;
+						reject(prompt.tokenCount);
+						throw promptTooLongError(modelCount(prompt.tokenCount), window);
+					}
+					const text = promptText(prompt);
+					const condense = /<summary-to-condense>\n([\s\S]*?)\n<\/summary-to-condense>/.exec(text)?.[1];
+					if (condense !== undefined) return standInCondense(condense, standInLength(statedTarget(text), condense), tok);
+					return standInSummary(entries, previousSummary, standInLength(statedTarget(text), summarySeed(text)), tok);
+				},
 				countTokens: text => tok.countTokens(text),
 				isPromptTooLarge: isBudgetExceededError,
 				isCancellation: () => false,
@@ -253,7 +328,9 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 				summarizerInputTokens += attempt.promptTokens;
 				summarizerCalls++;
 			}
+			if (attempt.outcome === 'summary-too-large') summaryTooLarge++;
 		}
+		condensePasses += countCondensePasses(result.attempts);
 		return result;
 	};
 	const inCompaction = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -300,14 +377,16 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 	};
 
 	/** legacy / half-context: the product's overflow pipeline, as the agent loop calls it. */
-	const fitProduct = async (mode: SummarizationMode, request: string, mask: boolean): Promise<Fitted> => {
+	const fitProduct = async (mode: SummarizationMode, request: string, mask: boolean, messageBudget?: number): Promise<Fitted> => {
 		const countTokens = (text: string) => tok.countTokens(text);
 		const props = (c: Conversation) => agentProps(c, request);
+		const current = budgetNow();
+		const messages = Math.min(messageBudget ?? current.messages, current.messages);
 		const fitOptions: FitOptions = {
 			mode,
-			messageBudget: budget.messages,
+			messageBudget: messages,
 			maskOldToolResults: mask,
-			summaryBudget: summaryBudget(budget),
+			summaryBudget: summaryBudget(current),
 			...(options.halfContextSplit ? { halfContextSplit: options.halfContextSplit } : {}),
 		};
 		const planOptions = fitPlanOptions(fitOptions, countTokens);
@@ -317,7 +396,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			{
 				render: async c => {
 					try {
-						return { fits: true, prompt: await timedRender(() => renderAgentPrompt(props(c), { tokenizer: tok, budget: budget.messages })) };
+						return { fits: true, prompt: await timedRender(() => renderAgentPrompt(props(c), { tokenizer: tok, budget: messages })) };
 					} catch (error) {
 						if (isBudgetExceededError(error)) return { fits: false };
 						throw error;
@@ -346,6 +425,8 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			fitOptions,
 		);
 		conversation = result.conversation;
+		if (truncatedAfterFailedSummary(result.events)) truncationsAfterFailedSummary++;
+		if (result.events.some(e => e.kind === 'elided' || e.kind === 'dropped')) truncations++;
 		for (const event of result.events) {
 			masking.record(event);
 			if (event.kind === 'summarized') {
@@ -476,15 +557,40 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		pendingNew += 3 + mt.countTokens(turn.user);
 		continuity.startTurn(turn.user);
 		fit = newFitSession();
-		for (const round of turn.rounds) {
+		for (const [callIndex, round] of turn.rounds.entries()) {
 			compactionsThisRequest = 0;
 			summarizationsThisRequest = 0;
 			const product = productSettings(strategy);
-			const fitted = product
+			let fitted = product
 				? await fitProduct(product.mode, turn.user, product.mask)
 				: strategy === 'truncate-half'
 					? await fitTruncateHalf(turn.user)
 					: await fitHeadTail(turn.user);
+			if (product && modelRatio !== undefined && !fitted.overflow) {
+				// The stand-in model's hard limit, and the product's recovery (agentLoop.ts askModel):
+				// recount with what the refusal says, refit at the tightened count, send once more.
+				const sentTokens = () => fitted.prompt.tokenCount + budgetNow().toolTokens;
+				if (refused(sentTokens())) {
+					const before = budgetNow();
+					reject(sentTokens());
+					recoveries++;
+					const after = budgetNow();
+					fitted = await fitProduct(
+						product.mode,
+						turn.user,
+						product.mask,
+						retryMessageBudget(fitted.prompt.tokenCount, before.ratio, after.ratio, after.messages),
+					);
+					if (!fitted.overflow && refused(sentTokens())) {
+						modelRejections++;
+						reject(sentTokens());
+					}
+				}
+				// The product's background sample of the model's count, ready for the next request.
+				if (options.calibrate !== false && shouldSample(callIndex)) {
+					calibration = observeSample(calibration, sentTokens(), modelCount(sentTokens()), 0);
+				}
+			}
 
 			// Verbatim horizon: newest rounds shown verbatim, counted back from the newest.
 			let horizon = 0;
@@ -495,7 +601,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			const fixed = fitted.prompt.tokenCount - fitted.verbatimRounds.reduce((s, r) => s + roundTokens(r), 0);
 			let limit = 0;
 			let used = fixed;
-			while (limit < allRounds.length && used + roundTokens(allRounds[allRounds.length - 1 - limit]) <= budget.messages) {
+			while (limit < allRounds.length && used + roundTokens(allRounds[allRounds.length - 1 - limit]) <= budgetNow().messages) {
 				used += roundTokens(allRounds[allRounds.length - 1 - limit]);
 				limit++;
 			}
@@ -605,6 +711,15 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		toolTokens: budget.toolTokens,
 		loopBreaks,
 		droppedRounds,
+		modelTokenRatio: modelRatio ?? null,
+		calibratedRatio: round3(calibrationRatio(calibration)),
+		modelRejections,
+		recoveries,
+		summarizerRejections,
+		condensePasses,
+		summaryTooLarge,
+		truncationsAfterFailedSummary,
+		truncations,
 		...masking.metrics(),
 		...continuity.metrics(),
 		...blocks.metrics(),

@@ -59,8 +59,9 @@ export const BENCH_TOOL = {
 	inputSchema: { type: 'object', properties: { command: { type: 'string', description: 'The shell command line.' } }, required: ['command'] },
 };
 
-export function benchBudget(window: number, tokenizer: TextTokenizer): PromptBudget {
-	return computeBudget(window, tokenizer.countTokens(JSON.stringify(BENCH_TOOL)));
+/** `ratio`: the model's tokens per local token the budget is scaled by (src/common/tokens/calibration.ts). */
+export function benchBudget(window: number, tokenizer: TextTokenizer, ratio = 1): PromptBudget {
+	return computeBudget(window, tokenizer.countTokens(JSON.stringify(BENCH_TOOL)), ratio);
 }
 
 /** The recording as the product would have stored it at this budget (results capped). */

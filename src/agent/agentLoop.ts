@@ -10,6 +10,10 @@ import { cutToTokens } from '../common/shrinking/cutText';
 import { fitPrompt, type FitEvent } from '../common/fitting/fitPrompt';
 import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
 import { noteToolCall } from '../common/fitting/fitSession';
+import { retryMessageBudget, truncatedAfterFailedSummary } from '../common/fitting/refusal';
+import { shouldSample } from '../common/tokens/calibration';
+import { recognizePromptTooLong, type PromptTooLong } from '../common/tokens/promptTooLong';
+import { condensePasses } from '../common/summaries/summarizationFlow';
 import { BackgroundSummarizer } from './backgroundSummary';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
@@ -17,7 +21,8 @@ import { summaryBudget } from '../common/tokens/budget';
 import { summaryChanges } from '../common/persistence/metadata';
 import { olderRequestsBudget } from '../common/conversation/promptLayout';
 import { log } from './log';
-import { callModel } from './modelCall';
+import { callModel, type ModelReply } from './modelCall';
+import type { TokenCalibration } from './tokenCalibration';
 import { countTokens, measureAgent, renderAgent, isBudgetExceeded, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
 import type { ReferenceAttachment } from '../prompts';
 import { addActiveRound, newRoundId, type RequestState } from './requestState';
@@ -37,6 +42,8 @@ export interface AgentRun {
 	readonly token: vscode.CancellationToken;
 	/** Invokes a tool; injected so tests and the loop share one path. */
 	readonly invokeTool: typeof vscode.lm.invokeTool;
+	/** The model's tokens per local token, learned per model; the budget is scaled by it. */
+	readonly calibration: TokenCalibration;
 	readonly telemetry: LonghaulTelemetry;
 }
 
@@ -56,8 +63,33 @@ export class PromptTooLargeError extends Error {
 	}
 }
 
-export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscode.LanguageModelChatTool[]): PromptBudget {
-	return computeBudget(model.maxInputTokens, tools.length ? countTokens(toolDefinitionsText(tools)) : 0);
+/**
+ * The provider rejected a step as too long twice: once, then again after Longhaul recounted with
+ * the ratio the error implied and made the prompt fit that count.
+ */
+export class PromptRejectedError extends Error {
+	constructor(
+		readonly rejection: PromptTooLong,
+		readonly ratio: number,
+	) {
+		super(
+			`The model refused the request as too long twice (${rejectionNumbers(rejection)}), even after Longhaul counted ${ratio.toFixed(2)} model tokens per local token and shortened the conversation to match. ` +
+				'Nothing was lost: send your message again, run /compact, or pick a model with a larger window.',
+		);
+		this.name = 'PromptRejectedError';
+	}
+}
+
+function rejectionNumbers(rejection: PromptTooLong): string {
+	if (rejection.promptTokens && rejection.limit) {
+		return `its count ${rejection.promptTokens.toLocaleString('en-US')} tokens, limit ${rejection.limit.toLocaleString('en-US')}`;
+	}
+	return `"${rejection.text.slice(0, 120)}"`;
+}
+
+/** The budget of a request with these tools, scaled by the model's token ratio (calibration.ts). */
+export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscode.LanguageModelChatTool[], ratio = 1): PromptBudget {
+	return computeBudget(model.maxInputTokens, tools.length ? countTokens(toolDefinitionsText(tools)) : 0, ratio);
 }
 
 /**
@@ -68,16 +100,22 @@ export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscod
  */
 export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<void> {
 	const chatTools = toChatTools(run.tools);
-	const budget = budgetFor(run.request.model, chatTools);
+	const model = run.request.model;
+	const toolTokens = chatTools.length ? countTokens(toolDefinitionsText(chatTools)) : 0;
 	const summarizer: SummarizerContext = {
-		model: run.request.model,
-		budget,
+		model,
+		// Read fresh each time: samples and rejections during the request move the ratio.
+		get budget() {
+			return computeBudget(model.maxInputTokens, toolTokens, run.calibration.ratio(model));
+		},
+		calibration: run.calibration,
 		mode: run.settings.summarizationMode,
 		currentRequest: run.request.prompt,
 		token: run.token,
 		minKeep: run.settings.minRecentRounds,
 	};
-	const telemetryContext = { windowTokens: budget.window, minRecentRounds: run.settings.minRecentRounds };
+	// The model's own window (maxInputTokens), whatever token ratio the budget uses at the time.
+	const telemetryContext = { windowTokens: model.maxInputTokens, minRecentRounds: run.settings.minRecentRounds };
 	const background = new BackgroundSummarizer(summarizer, state.background, (prepared, outcome) =>
 		run.telemetry.send(summarization('background', outcome, prepared, telemetryContext)),
 	);
@@ -96,10 +134,10 @@ async function agentSteps(
 	background: BackgroundSummarizer,
 ): Promise<void> {
 	const { request, stream, token, settings } = run;
-	const { budget } = summarizer;
 	// The budget charges every chosen tool; longhaul_recall is offered once something is summarized.
 	const offered = (conversation: Conversation) => toolsOfferedNow(chatTools, newestSummaryIndex(flattenRounds(conversation)) !== -1);
 	const input = (conversation: Conversation): AgentRenderInput => {
+		const budget = summarizer.budget;
 		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.fit.ledgerSuspended, conversation, state.ledger, state.ledgerShown, budget.messages);
 		return {
 			conversation,
@@ -111,6 +149,8 @@ async function agentSteps(
 			doneLedger: state.ledgerShown?.text,
 		};
 	};
+	const toolDefinitions = toolDefinitionsText(chatTools);
+	let modelCalls = 0;
 
 	// Longhaul's own time per round: from a model reply to the next model request, less the
 	// tools' own run time and any wait for a summary (metadata `ownTimeMs`).
@@ -130,13 +170,14 @@ async function agentSteps(
 		if (replyEnd !== undefined) {
 			state.ownTimeMs.push(performance.now() - replyEnd - toolMs - (state.summaryWaitMs - waitAtReply));
 		}
-		const reply = await callModel(
-			request.model,
-			prompt.messages,
-			{ tools: offered(state.conversation), justification: 'Longhaul runs an agent session with this model.' },
-			token,
-			text => stream.markdown(text),
+		// The model's own count of what is sent, now and then, in the background (calibration.ts).
+		if (shouldSample(modelCalls++)) {
+			void run.calibration.sample(request.model, prompt.messages, toolDefinitions, token).then(() => noteRatio(run, state, modelCalls));
+		}
+		const reply = await askModel(run, state, summarizer, prompt, offered(state.conversation), step =>
+			renderFitting(run, state, summarizer, input, background, step),
 		);
+		noteRatio(run, state, modelCalls);
 
 		replyEnd = performance.now();
 		toolMs = 0;
@@ -163,7 +204,7 @@ async function agentSteps(
 			toolMs += performance.now() - toolStart;
 			if (result !== undefined) {
 				// A single result larger than the cap is cut (head and tail kept) before it reaches any prompt.
-				call.result = cutToTokens(result, toolResultBudget(budget), countTokens);
+				call.result = cutToTokens(result, toolResultBudget(summarizer.budget), countTokens);
 			}
 			const stopped = noteToolCall(state.fit, call.name, call.arguments, call.result);
 			if (stopped) {
@@ -173,6 +214,56 @@ async function agentSteps(
 		}
 		addActiveRound(state, round);
 	}
+}
+
+/**
+ * Sends the prompt. When the provider rejects it as too long (providers count with their own
+ * tokenizer, and some accept less than they advertise), the ratio tightens by what the error
+ * says, the prompt is made to fit again at the tightened count (summarizing if it must) and the
+ * same step is sent once more; a second rejection ends the request with a clear message. Nothing
+ * the model streamed is sent twice: a failure after the first streamed text is not retried.
+ * Every other error is thrown as it was.
+ */
+async function askModel(
+	run: AgentRun,
+	state: RequestState,
+	summarizer: SummarizerContext,
+	prompt: RenderedPrompt,
+	tools: vscode.LanguageModelChatTool[],
+	refit: (messageBudget: number) => Promise<RenderedPrompt>,
+): Promise<ModelReply> {
+	const { request, stream, token } = run;
+	let sent = prompt;
+	for (let attempt = 0; ; attempt++) {
+		let streamed = false;
+		try {
+			return await callModel(request.model, sent.messages, { tools, justification: 'Longhaul runs an agent session with this model.' }, token, text => {
+				streamed = true;
+				stream.markdown(text);
+			});
+		} catch (error) {
+			const tooLong = streamed || token.isCancellationRequested ? undefined : recognizePromptTooLong(error);
+			if (!tooLong) throw error;
+			const before = summarizer.budget;
+			const ratio = run.calibration.rejected(request.model, tooLong, sent.tokenCount + before.toolTokens);
+			noteRatio(run, state, undefined);
+			if (attempt > 0) throw new PromptRejectedError(tooLong, ratio);
+			state.recoveries++;
+			stream.markdown(
+				`\n\n*The model refused the prompt as too long (${rejectionNumbers(tooLong)}). Longhaul now counts ${ratio.toFixed(2)} model tokens per local token for it, made the prompt fit that count and sent this step again.*\n\n`,
+			);
+			sent = await refit(retryMessageBudget(sent.tokenCount, before.ratio, ratio, summarizer.budget.messages));
+		}
+	}
+}
+
+/** Records the model's token ratio in the request's metadata when it changed. */
+function noteRatio(run: AgentRun, state: RequestState, modelCall: number | undefined): void {
+	const ratio = run.calibration.ratio(run.request.model);
+	const record = state.tokenRatio;
+	if (Math.abs(ratio - record.end) < 0.0005) return;
+	record.end = ratio;
+	if (record.changes.length < 40) record.changes.push({ modelCall: modelCall ?? -1, ratio: Math.round(ratio * 1000) / 1000 });
 }
 
 async function runTool(run: AgentRun, state: RequestState, name: string, input: object, token: vscode.CancellationToken): Promise<string | undefined> {
@@ -185,7 +276,7 @@ async function runTool(run: AgentRun, state: RequestState, name: string, input: 
 		return answerRecall(input, {
 			conversation: withRecordedRounds(state.conversation, state.recordedRounds),
 			currentRequest: run.request.prompt,
-			messageBudget: budgetFor(run.request.model, toChatTools(run.tools)).messages,
+			messageBudget: budgetFor(run.request.model, toChatTools(run.tools), run.calibration.ratio(run.request.model)).messages,
 			countTokens,
 			token,
 		});
@@ -215,8 +306,11 @@ async function renderFitting(
 	summarizer: SummarizerContext,
 	input: (conversation: Conversation) => AgentRenderInput,
 	background: BackgroundSummarizer,
+	/** A budget below the current one, for the retry after a rejection. */
+	messageBudget?: number,
 ): Promise<RenderedPrompt> {
-	const { budget } = summarizer;
+	const budget = summarizer.budget;
+	const messages = Math.min(messageBudget ?? budget.messages, budget.messages);
 	const summarize = modelSummarizer(summarizer);
 	const condense = modelCondenser(summarizer);
 	const waited = async <T>(pending: Promise<T>): Promise<T> => {
@@ -234,7 +328,7 @@ async function renderFitting(
 		{
 			render: async conversation => {
 				try {
-					return { fits: true, prompt: await renderAgent(input(conversation), budget.messages) };
+					return { fits: true, prompt: await renderAgent(input(conversation), messages) };
 				} catch (error) {
 					if (isBudgetExceeded(error)) return { fits: false };
 					throw error;
@@ -254,7 +348,7 @@ async function renderFitting(
 		},
 		{
 			mode: run.settings.summarizationMode,
-			messageBudget: budget.messages,
+			messageBudget: messages,
 			maskOldToolResults: run.settings.maskOldToolResults,
 			summaryBudget: summaryBudget(budget),
 			autoSummarize: run.settings.autoSummarize,
@@ -282,17 +376,19 @@ async function renderFitting(
 			state.madeSummaries.push(document);
 		}
 	}
+	if (truncatedAfterFailedSummary(result.events)) state.truncationsAfterFailedSummary++;
 	const telemetry = fitTelemetry(result, {
-		windowTokens: budget.window,
+		windowTokens: run.request.model.maxInputTokens,
 		minRecentRounds: run.settings.minRecentRounds,
 		autoSummarize: run.settings.autoSummarize,
 		stoppedBefore,
 	});
 	for (const event of telemetry) run.telemetry.send(event);
 	if (result.kind === 'refused') {
-		throw new PromptTooLargeError(result.neededTokens, budget.messages, budget.toolTokens);
+		throw new PromptTooLargeError(result.neededTokens, messages, budget.toolTokens);
 	}
 	state.lastPromptTokens = result.prompt.tokenCount + budget.toolTokens;
+	state.lastPromptRatio = budget.ratio;
 	const threshold = run.settings.backgroundSummarizationThreshold;
 	if (run.settings.autoSummarize && threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
 		background.start(state.conversation);
@@ -316,9 +412,11 @@ function record(state: RequestState, event: FitEvent): void {
 			break;
 		case 'summarized':
 			state.summarizations++;
+			state.condensePasses += condensePasses(event.prepared.attempts);
 			if (event.source === 'model') logSummary('overflow', event.prepared);
 			break;
 		case 'summary-failed':
+			state.condensePasses += condensePasses(event.prepared.attempts);
 			logSummary('overflow', event.prepared);
 			break;
 		case 'loop-breaker':

@@ -16,4 +16,8 @@ export interface HandledRequest {
 /** What `activate` returns: `vscode.extensions.getExtension('longhaul-dev.longhaul').exports`. */
 export interface LonghaulApi {
 	readonly onDidHandleRequest: vscode.Event<HandledRequest>;
+	/** The model's tokens per local token that Longhaul has learned for a model (1 when nothing yet). */
+	tokenRatio(model: { readonly vendor: string; readonly id: string }): number;
+	/** Forgets what was learned about every model's token count (tests start from scratch with it). */
+	forgetTokenRatios(): Promise<void>;
 }

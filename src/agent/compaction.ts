@@ -9,16 +9,22 @@ import { planOrNothing, type PlanOptions } from '../common/planning/planners';
 import { attachSummary, makeSummary, type PreparedSummary, type Summarize } from '../common/fitting/preparedSummary';
 import { fitPlanOptions } from '../common/fitting/fitPrompt';
 import { condenseOldestBlocks, type CondenseBlock, type CondenseResult } from '../common/summaries/condenseBlocks';
-import { produceSummary } from '../common/summaries/summarizationFlow';
+import { condensePasses, describeAttempts, produceSummary } from '../common/summaries/summarizationFlow';
 import { summarizerEntries } from '../common/summaries/summarizerInput';
+import { summaryLength } from '../common/summaries/summaryLength';
+import { recognizePromptTooLong } from '../common/tokens/promptTooLong';
 import { log } from './log';
-import { countTokens, extractSummary, isBudgetExceeded, renderCondenseBlock, renderSummarizer } from './promptRendering';
+import { countTokens, extractSummary, isBudgetExceeded, renderCondense, renderCondenseBlock, renderSummarizer, type RenderedPrompt } from './promptRendering';
 import { callModelQuietly } from './modelCall';
+import type { TokenCalibration } from './tokenCalibration';
 
 /** Everything a summary of this request needs; built once per request. */
 export interface SummarizerContext {
 	readonly model: vscode.LanguageModelChat;
+	/** Read at every summary: a "prompt too long" from the provider tightens it during the request. */
 	readonly budget: PromptBudget;
+	/** Learns from a summarizer request the provider rejected as too long. */
+	readonly calibration?: TokenCalibration;
 	readonly mode: SummarizationMode;
 	/** The user's message of the request in progress ('' for commands). */
 	readonly currentRequest: string;
@@ -36,27 +42,42 @@ export function plannerOptions(ctx: Pick<SummarizerContext, 'mode' | 'budget' | 
 	return fitPlanOptions({ mode: ctx.mode, messageBudget: ctx.budget.messages, maskOldToolResults: false, minKeep: ctx.minKeep }, countTokens);
 }
 
-/** The summarizer step: one turn's block, Full then Simple with the request's model. Cancellation propagates as vscode.CancellationError. */
+/**
+ * The summarizer step: one turn's block, Full then Simple with the request's model, each with one
+ * condense pass when its summary comes back over the cap. The prompts state the length
+ * (summaryLength.ts). Cancellation propagates as vscode.CancellationError.
+ */
 export function modelSummarizer(ctx: SummarizerContext, token: vscode.CancellationToken = ctx.token): Summarize {
 	return (conversation, request) => {
 		const entries = summarizerEntries(conversation, request, ctx.currentRequest);
-		return produceSummary(
+		const budget = ctx.budget;
+		const cap = summaryBudget(budget);
+		const length = summaryLength(cap);
+		const asPrompt = (rendered: RenderedPrompt) => ({ prompt: rendered, tokenCount: rendered.tokenCount });
+		return produceSummary<RenderedPrompt>(
 			{
-				render: async mode => {
-					const rendered = await renderSummarizer(
-						{ mode, entries, previousSummary: request.previousSummary?.text, focus: ctx.focus },
-						summarizerPromptBudget(ctx.budget),
-					);
-					return { prompt: rendered.messages, tokenCount: rendered.tokenCount };
+				render: async mode =>
+					asPrompt(
+						await renderSummarizer({ mode, entries, previousSummary: request.previousSummary?.text, focus: ctx.focus, length }, summarizerPromptBudget(budget)),
+					),
+				renderCondense: async summary => asPrompt(await renderCondense({ summary, length }, summarizerPromptBudget(budget))),
+				send: async prompt => {
+					try {
+						return extractSummary(await callModelQuietly(ctx.model, prompt.messages, token));
+					} catch (error) {
+						// The provider counted the summarizer prompt over its limit: the next ones are counted tighter.
+						const tooLong = token.isCancellationRequested ? undefined : recognizePromptTooLong(error);
+						if (tooLong) ctx.calibration?.rejected(ctx.model, tooLong, prompt.tokenCount);
+						throw error;
+					}
 				},
-				send: async prompt => extractSummary(await callModelQuietly(ctx.model, prompt, token)),
 				countTokens,
 				isPromptTooLarge: isBudgetExceeded,
 				isCancellation: error => error instanceof vscode.CancellationError || token.isCancellationRequested,
 				isCancelled: () => token.isCancellationRequested,
 				cancellationError: () => new vscode.CancellationError(),
 			},
-			summaryBudget(ctx.budget),
+			cap,
 		);
 	};
 }
@@ -111,7 +132,8 @@ export function logSummary(reason: SummaryReason, prepared: PreparedSummary): vo
 				tokensBefore,
 				summaryTokens: summaryTokens ?? null,
 				tokensAfter: summaryTokens !== undefined && plan.stats.tokens ? plan.stats.tokens.kept + summaryTokens : null,
-				attempts: prepared.attempts.map(a => `${a.mode}:${a.outcome}`),
+				attempts: describeAttempts(prepared.attempts),
+				condensePasses: condensePasses(prepared.attempts),
 				durationMs: prepared.durationMs,
 			}),
 	);

@@ -3,13 +3,14 @@ import { roundText, type Conversation } from '../common/conversation/conversatio
 import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
 import { blockRows, type BlockRow } from '../common/conversation/blockListing';
 import { blockTokens } from '../common/summaries/condenseBlocks';
-import { summaryBudget, toolResultBudget } from '../common/tokens/budget';
+import { summaryBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import { budgetFor } from './agentLoop';
 import { countTokens, measureAgent } from './promptRendering';
 import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
+import { UNCALIBRATED, calibrationRatio, type Calibration } from '../common/tokens/calibration';
 import { rememberSummary, summaryLink } from './summaryDocuments';
 import { describeLocation } from '../common/summaries/summaryDocument';
 
@@ -21,11 +22,14 @@ export async function contextReport(
 	settings: LonghaulSettings,
 	toolsLeftOut: readonly string[] = [],
 	ledger?: DoneLedger,
+	/** What Longhaul has learned of this model's token count (its ratio scales the budget). */
+	calibration: Calibration = UNCALIBRATED,
 	/** Whether telemetry events are recorded now (VS Code's telemetry level allows usage data). */
 	telemetryRecorded?: boolean,
 ): Promise<string> {
 	const chatTools = toChatTools(tools);
-	const budget = budgetFor(model, chatTools);
+	const ratio = calibrationRatio(calibration);
+	const budget = budgetFor(model, chatTools, ratio);
 	let rounds = 0;
 	let roundCount = 0;
 	let requests = 0;
@@ -75,7 +79,7 @@ export async function contextReport(
 		['Free', Math.max(0, budget.window - used - budget.reserve)],
 	];
 	return [
-		`**Context window of ${model.name}:** ${budget.window.toLocaleString('en-US')} tokens, ${pct(used)} used by the next prompt.`,
+		`**Context window of ${model.name}:** ${budget.window.toLocaleString('en-US')} tokens${budget.ratio > 1 ? ` by Longhaul's count (${model.maxInputTokens.toLocaleString('en-US')} by the model's)` : ''}, ${pct(used)} used by the next prompt.`,
 		'',
 		'| Part | Tokens | Share of window |',
 		'| --- | ---: | ---: |',
@@ -90,6 +94,8 @@ export async function contextReport(
 		...blockLines(blocks, summaryBudget(budget)),
 		...(summaryLinks.length ? [`Open a summary block to read what the model remembers in place of the older rounds:`, '', ...summaryLinks, ''] : []),
 		...ledgerLines(settings, ledger, ledgerText),
+		calibrationLine(model, budget, calibration),
+		'',
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 		...(telemetryRecorded === undefined
 			? []
@@ -100,6 +106,16 @@ export async function contextReport(
 						: 'Statistics: not recorded (`telemetry.telemetryLevel` is below `all`).',
 				]),
 	].join('\n');
+}
+
+/** The token ratio in use: how the local counts above relate to the model's own. */
+function calibrationLine(model: vscode.LanguageModelChat, budget: PromptBudget, calibration: Calibration): string {
+	const ratio = calibrationRatio(calibration);
+	const learned =
+		calibration.samples || calibration.rejections
+			? `learned from ${calibration.samples} comparison${calibration.samples === 1 ? '' : 's'} with the model's own count${calibration.rejections ? ` and ${calibration.rejections} refusal${calibration.rejections === 1 ? '' : 's'} as too long` : ''}`
+			: "nothing learned yet: Longhaul compares with the model's own count as the conversation goes";
+	return `**Token ratio:** ${ratio.toFixed(2)} model tokens per local token (${learned}); the budget is the model's window of ${model.maxInputTokens.toLocaleString('en-US')} tokens divided by it, ${budget.window.toLocaleString('en-US')} local tokens.`;
 }
 
 /** Every summary block, in conversation order: its request, the rounds it stands for, its size. */

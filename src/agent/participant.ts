@@ -2,10 +2,12 @@ import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
 import { encodeTurnRecord, rebuildConversation, summaryChanges } from '../common/persistence/metadata';
-import { PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
+import { PromptRejectedError, PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
+import type { TokenCalibration } from './tokenCalibration';
 import type { HandledRequest } from './api';
 import { compactNow } from './compaction';
 import { describePlan, fitNotice } from '../common/fitting/fitNotices';
+import { describeAttemptsForUser } from '../common/summaries/summarizationFlow';
 import { contextReport } from './contextReport';
 import { readChatHistory } from './historyReader';
 import { log } from './log';
@@ -41,18 +43,27 @@ export interface LonghaulResultMetadata {
 	readonly masking: RequestState['masking'];
 	/** Why the loop breaker stopped model summaries in this request, if it did. */
 	readonly loopBreaker?: string;
+	/** Steps the provider rejected as too long and that went through after recounting. */
+	readonly recoveries: number;
+	/** Condense passes (a too-long summary shortened by the model) in this request. */
+	readonly condensePasses: number;
+	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
+	readonly truncationsAfterFailedSummary: number;
+	/** The model's tokens per local token (token calibration) at the start and end of the request, and when it changed. */
+	readonly tokenRatio: RequestState['tokenRatio'];
 }
 
 export function createParticipant(
 	context: vscode.ExtensionContext,
 	telemetry: LonghaulTelemetry,
+	calibration: TokenCalibration,
 	onHandled: (handled: HandledRequest) => void,
 ): vscode.ChatParticipant {
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
 		let markdown = '';
 		const buttons: vscode.Command[] = [];
 		const recording = recordingStream(stream, { markdown: value => (markdown += value), button: command => buttons.push(command) });
-		const result = await handleRequest(request, chatContext, recording, token, telemetry);
+		const result = await handleRequest(request, chatContext, recording, token, telemetry, calibration);
 		onHandled({ prompt: request.prompt, command: request.command, markdown, buttons, metadata: result.metadata, errorMessage: result.errorDetails?.message });
 		return result;
 	});
@@ -137,6 +148,10 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 		droppedRounds: state.droppedRounds,
 		ownTimeMs: timeSummary(state.ownTimeMs),
 		...(state.fit.modelSummariesStopped ? { loopBreaker: state.fit.modelSummariesStopped } : {}),
+		recoveries: state.recoveries,
+		condensePasses: state.condensePasses,
+		truncationsAfterFailedSummary: state.truncationsAfterFailedSummary,
+		tokenRatio: state.tokenRatio,
 	};
 	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
 }
@@ -147,13 +162,17 @@ async function handleRequest(
 	stream: vscode.ChatResponseStream,
 	token: vscode.CancellationToken,
 	telemetry: LonghaulTelemetry,
+	calibration: TokenCalibration,
 ): Promise<vscode.ChatResult> {
 	const settings = readSettings();
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
 	const state = newRequestState(past.conversation, past.ledger);
+	const ratio = calibration.ratio(request.model);
+	state.tokenRatio.start = state.tokenRatio.end = ratio;
 	const selection = selectTools(vscode.lm.tools, {
 		trusted: vscode.workspace.isTrusted,
-		maxInputTokens: request.model.maxInputTokens,
+		// A quarter of what the model really takes, in local tokens.
+		maxInputTokens: Math.floor(request.model.maxInputTokens / ratio),
 		attached: new Set(request.toolReferences.map(t => t.name)),
 	});
 	const tools = selection.tools;
@@ -166,19 +185,29 @@ async function handleRequest(
 		if (request.command === 'context') {
 			// Trusted for one command only: the links that open summary blocks.
 			const report = new vscode.MarkdownString(
-				await contextReport(state.conversation, request.model, tools, settings, selection.leftOut, state.ledger, telemetry.recording),
+				await contextReport(
+					state.conversation,
+					request.model,
+					tools,
+					settings,
+					selection.leftOut,
+					state.ledger,
+					calibration.calibration(request.model),
+					telemetry.recording,
+				),
 			);
 			report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND] };
 			stream.markdown(report);
 			return resultFor(state, settings, undefined, false, false);
 		}
 		if (request.command === 'compact') {
-			const budget = budgetFor(request.model, toChatTools(tools));
+			const budget = budgetFor(request.model, toChatTools(tools), ratio);
 			const outcome = await compactNow(
 				state.conversation,
 				{
 					model: request.model,
 					budget,
+					calibration,
 					mode: settings.summarizationMode,
 					currentRequest: '',
 					token,
@@ -189,13 +218,15 @@ async function handleRequest(
 			);
 			if (outcome.kind !== 'nothing-to-summarize') {
 				const outcomeName = outcome.kind === 'summarized' ? 'summarized' : 'failed';
-				telemetry.send(summarization('command', outcomeName, outcome.prepared, { windowTokens: budget.window, minRecentRounds: settings.minRecentRounds }));
+				telemetry.send(
+					summarization('command', outcomeName, outcome.prepared, { windowTokens: request.model.maxInputTokens, minRecentRounds: settings.minRecentRounds }),
+				);
 			}
 			if (outcome.kind === 'nothing-to-summarize') {
 				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
 			} else if (outcome.kind === 'failed') {
 				stream.markdown(
-					`The conversation could not be summarized (${outcome.prepared.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}). Nothing was changed; you can go on as before.`,
+					`The conversation could not be summarized (${describeAttemptsForUser(outcome.prepared.attempts)}). Nothing was changed; you can go on as before.`,
 				);
 			} else {
 				state.newSummaries.push(...summaryChanges(state.conversation, outcome.conversation));
@@ -219,14 +250,23 @@ async function handleRequest(
 			return resultFor(state, settings, undefined, false, false);
 		}
 		const references = await referencesAsText(request.references);
-		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool, telemetry }, state);
+		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool, telemetry, calibration }, state);
 		if (state.maxToolCallsExceeded) {
 			stream.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
 		}
 		summaryRecap(stream, state.madeSummaries);
 		if (settings.showTokenCount && state.lastPromptTokens !== undefined) {
 			const summaryBlocks = layoutPrompt(state.conversation).filter(entry => entry.kind === 'summary').length;
-			stream.markdown(`\n\n${tokenCountLine({ promptTokens: state.lastPromptTokens, windowTokens: request.model.maxInputTokens, summaryBlocks })}`);
+			// With a token ratio in use, the local count is converted to the model's tokens to compare with its window.
+			const promptRatio = state.lastPromptRatio ?? 1;
+			const calibrated = promptRatio > 1;
+			const count = tokenCountLine({
+				promptTokens: calibrated ? Math.round(state.lastPromptTokens * promptRatio) : state.lastPromptTokens,
+				windowTokens: request.model.maxInputTokens,
+				summaryBlocks,
+				...(calibrated ? { calibrationRatio: promptRatio } : {}),
+			});
+			stream.markdown(`\n\n${count}`);
 		}
 		return resultFor(state, settings);
 	} catch (error) {
@@ -234,7 +274,7 @@ async function handleRequest(
 			state.cancelled = true;
 			return resultFor(state, settings);
 		}
-		const message = error instanceof PromptTooLargeError ? error.message : describeError(error);
+		const message = error instanceof PromptTooLargeError || error instanceof PromptRejectedError ? error.message : describeError(error);
 		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
 		return resultFor(state, settings, message, error instanceof PromptTooLargeError);
 	}

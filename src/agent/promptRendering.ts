@@ -8,9 +8,11 @@ import {
 	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
+	renderCondensePrompt,
 	renderCondenseBlockPrompt,
 	renderSummarizerPrompt,
 	type AgentPromptProps,
+	type StatedLength,
 	type SummarizerEntry,
 } from '../prompts';
 
@@ -51,6 +53,8 @@ export interface SummarizerRenderInput {
 	readonly entries: readonly SummarizerEntry[];
 	readonly previousSummary?: string;
 	readonly focus?: string;
+	/** The length the summary must stay under. */
+	readonly length?: StatedLength;
 }
 
 /** The prompt that asks the model to shorten an older summary block to `targetTokens`. */
@@ -61,9 +65,15 @@ export async function renderCondenseBlock(block: string, targetTokens: number, b
 
 export async function renderSummarizer(input: SummarizerRenderInput, budget: number): Promise<RenderedPrompt> {
 	const rendered = await renderSummarizerPrompt(
-		{ mode: input.mode, rounds: [...input.entries], previousSummary: input.previousSummary, focus: input.focus },
+		{ mode: input.mode, rounds: [...input.entries], previousSummary: input.previousSummary, focus: input.focus, length: input.length },
 		{ tokenizer: sharedTokenizer(), budget },
 	);
+	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
+}
+
+/** The condense prompt for a summary that came back too long. */
+export async function renderCondense(input: { summary: string; length: StatedLength }, budget: number): Promise<RenderedPrompt> {
+	const rendered = await renderCondensePrompt(input, { tokenizer: sharedTokenizer(), budget });
 	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }
 

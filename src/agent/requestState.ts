@@ -33,8 +33,18 @@ export interface RequestState {
 	ledgerShown?: LedgerForPrompt;
 	/** This request's rounds as recorded, by id, before masking or elision changed them in `conversation` (for longhaul_recall). */
 	readonly recordedRounds: Map<string, Round>;
+	/** Steps the provider rejected as too long and that went through after recounting (agentLoop.ts askModel). */
+	recoveries: number;
+	/** Condense passes of the summaries attached or failed in this request. */
+	condensePasses: number;
+	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
+	truncationsAfterFailedSummary: number;
+	/** The model's token ratio (calibration.ts) at the start and end of the request, and its changes by model call. */
+	readonly tokenRatio: { start: number; end: number; changes: { modelCall: number; ratio: number }[] };
 	/** The last prompt sent to the model: messages and tool definitions, local count (longhaul.showTokenCount). */
 	lastPromptTokens?: number;
+	/** The token ratio the last prompt was fitted with (its budget's), for the same line. */
+	lastPromptRatio?: number;
 	/** The summaries made in this request, oldest first, offered again at the end of the response. */
 	readonly madeSummaries: SummaryDocument[];
 }
@@ -55,6 +65,10 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
 		ledger,
 		recordedRounds: new Map(),
+		recoveries: 0,
+		condensePasses: 0,
+		truncationsAfterFailedSummary: 0,
+		tokenRatio: { start: 1, end: 1, changes: [] },
 		madeSummaries: [],
 	};
 }

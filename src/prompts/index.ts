@@ -8,6 +8,7 @@ export {
 	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
+	renderCondensePrompt,
 	renderCondenseBlockPrompt,
 	renderSummarizerPrompt,
 	type RenderOptions,
@@ -15,6 +16,8 @@ export {
 	type RenderedPrompt,
 } from './render';
 export { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
+export { CondensePrompt, CONDENSE_TAG, type CondensePromptProps } from './condensePrompt';
+export { type StatedLength } from './summarizerInstructions';
 export { DEFAULT_SIMPLE_TOOL_RESULT_CHARS, type SummarizerEntry, type SummaryPromptMode } from './summarizerTranscript';
 export { SummaryMessageElement } from './summaryMessage';
 export { CONDENSE_BLOCK_TAG, CondenseBlockPrompt } from './condenseBlockPrompt';

@@ -16,6 +16,7 @@ import { BudgetExceededError } from '@vscode/prompt-tsx/dist/base/materialized';
 import type { PromptTokenizer } from '../common/tokens/tokenizer';
 import { AgentPrompt, type AgentPromptProps } from './agentPrompt';
 import { SummarizerPrompt, type SummarizerPromptProps } from './summarizerPrompt';
+import { CondensePrompt, type CondensePromptProps } from './condensePrompt';
 import { CondenseBlockPrompt, type CondenseBlockPromptProps } from './condenseBlockPrompt';
 
 export { BudgetExceededError };
@@ -48,7 +49,7 @@ const UNLIMITED = Number.MAX_SAFE_INTEGER;
 /** The error for a prompt whose mandatory content is larger than the budget. */
 export class PromptBudgetExceededError extends BudgetExceededError {
 	constructor(
-		readonly prompt: 'agent' | 'summarizer',
+		readonly prompt: 'agent' | 'summarizer' | 'condense',
 		readonly tokenCount: number,
 		readonly budget: number,
 		messages: readonly Raw.ChatMessage[],
@@ -117,6 +118,15 @@ export async function renderSummarizerPrompt(props: SummarizerPromptProps, optio
 	const rendered = await renderUnpruned(SummarizerPrompt, props, options.tokenizer);
 	if (rendered.tokenCount > options.budget) {
 		throw new PromptBudgetExceededError('summarizer', rendered.tokenCount, options.budget, rendered.messages);
+	}
+	return rendered;
+}
+
+/** The condense prompt (a too-long summary to shorten); throws {@link PromptBudgetExceededError} when it does not fit. */
+export async function renderCondensePrompt(props: CondensePromptProps, options: RenderOptions): Promise<RenderedPrompt> {
+	const rendered = await renderUnpruned(CondensePrompt, props, options.tokenizer);
+	if (rendered.tokenCount > options.budget) {
+		throw new PromptBudgetExceededError('condense', rendered.tokenCount, options.budget, rendered.messages);
 	}
 	return rendered;
 }

@@ -3,6 +3,36 @@
 // Simple mode only shows the model less (shortened tool output, no thinking).
 import type { SummaryPromptMode } from './summarizerTranscript';
 
+/** The length the summary must stay under (src/common/summaries/summaryLength.ts). */
+export interface StatedLength {
+	readonly targetTokens: number;
+	readonly targetWords: number;
+}
+
+/** What to give up first when the length is tight, most expendable first. */
+const SHORTEN_FIRST = [
+	'the raw output of older tool calls: keep only what was learned from it',
+	'the step-by-step story of early phases: one line per phase',
+	'finished tasks: one line each, with the files they touched',
+];
+const KEEP_TO_THE_END = [
+	"the user's requests in their own words",
+	'file paths, names and commands',
+	'the current state of the work and any code being edited',
+	'the last operations and the next steps',
+];
+
+/**
+ * The length rule. Its wording ("must stay under N tokens") is what the test model and the
+ * benchmark's stand-in read (bench/replay/standInSummary.ts statedTarget).
+ */
+export function lengthRule(length: StatedLength, what = 'The summary (the text inside <summary>; the analysis does not count)'): string {
+	return [
+		`Length: ${what} must stay under ${length.targetTokens} tokens, about ${length.targetWords} words. A longer summary cannot be used.`,
+		`When that is tight, shorten first ${SHORTEN_FIRST.join('; then ')}. Keep to the end ${KEEP_TO_THE_END.join(', ')}.`,
+	].join('\n');
+}
+
 const ANALYSIS_STEPS = [
 	'Chronological review: go through the conversation in order and name its phases (first request, exploration, changes, debugging, where it stands now).',
 	'Intent mapping: list every request the user made, explicit or implied, with their exact words where they matter.',
@@ -24,7 +54,7 @@ const SUMMARY_SECTIONS = [
 	'Continuation plan: the next steps in order, the next immediate action, and open questions for the user.',
 ];
 
-export function summarizerInstructions(mode: SummaryPromptMode): string {
+export function summarizerInstructions(mode: SummaryPromptMode, length?: StatedLength): string {
 	const numbered = (items: readonly string[]) => items.map((item, i) => `${i + 1}. ${item}`).join('\n');
 	return [
 		"You write the memory of a long coding-agent session. The conversation below no longer fits in the model's context window: your summary will replace it, and the agent will continue the work from your summary plus the few messages kept after it. Anything you leave out is lost to the agent.",
@@ -39,12 +69,15 @@ export function summarizerInstructions(mode: SummaryPromptMode): string {
 			'- Do not call tools and do not continue the task; only write the analysis and the summary.',
 			...(mode === 'simple' ? ["- Tool output in the transcript was shortened and the agent's private reasoning left out; summarize what is shown."] : []),
 		].join('\n'),
+		...(length ? [lengthRule(length)] : []),
 	].join('\n\n');
 }
 
 /** The closing request, after the material to summarize. */
-export function summarizerRequest(focus: string | undefined): string {
-	const lines = ['Write the <analysis> and then the <summary> of the conversation above, following the instructions.'];
+export function summarizerRequest(focus: string | undefined, length?: StatedLength): string {
+	const lines = [
+		`Write the <analysis> and then the <summary> of the conversation above, following the instructions${length ? `; the summary must stay under ${length.targetTokens} tokens (about ${length.targetWords} words)` : ''}.`,
+	];
 	if (focus?.trim()) {
 		lines.push(`The user asked the summary to focus on the following; cover it in full detail:\n<focus>\n${focus.trim()}\n</focus>`);
 	}

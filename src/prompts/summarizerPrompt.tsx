@@ -1,7 +1,7 @@
 // The summarization request: instructions as the system message, then one user message with
 // the previous summary (to absorb), the transcript of the rounds to absorb, and the request.
 import { PromptElement, SystemMessage, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
-import { summarizerInstructions, summarizerRequest } from './summarizerInstructions';
+import { summarizerInstructions, summarizerRequest, type StatedLength } from './summarizerInstructions';
 import { summarizerTranscript, type SummarizerEntry, type SummaryPromptMode } from './summarizerTranscript';
 
 export interface SummarizerPromptProps extends BasePromptElementProps {
@@ -14,6 +14,8 @@ export interface SummarizerPromptProps extends BasePromptElementProps {
 	readonly focus?: string;
 	/** Simple mode: characters kept of each tool result; default 400. */
 	readonly simpleToolResultChars?: number;
+	/** The length the summary must stay under (summaryLength.ts); without it the prompt states none. */
+	readonly length?: StatedLength;
 }
 
 export function summarizerUserText(props: SummarizerPromptProps): string {
@@ -22,7 +24,7 @@ export function summarizerUserText(props: SummarizerPromptProps): string {
 		sections.push(`<previous-summary>\n${props.previousSummary.trim()}\n</previous-summary>`);
 	}
 	sections.push(summarizerTranscript(props.rounds, { mode: props.mode, simpleToolResultChars: props.simpleToolResultChars }));
-	sections.push(summarizerRequest(props.focus));
+	sections.push(summarizerRequest(props.focus, props.length));
 	return sections.join('\n\n');
 }
 
@@ -30,7 +32,7 @@ export class SummarizerPrompt extends PromptElement<SummarizerPromptProps> {
 	render() {
 		return (
 			<>
-				<SystemMessage>{summarizerInstructions(this.props.mode)}</SystemMessage>
+				<SystemMessage>{summarizerInstructions(this.props.mode, this.props.length)}</SystemMessage>
 				<UserMessage>{summarizerUserText(this.props)}</UserMessage>
 			</>
 		);

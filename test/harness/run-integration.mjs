@@ -79,6 +79,8 @@ async function main() {
 				['extensionTestsPath', testsEntry],
 			],
 		}),
+		// Playwright's default of 30 s is not enough when several runs share 2 cores.
+		{ timeout: 120_000 },
 	);
 	log('workbench opened; mocha runs inside the extension host');
 	const code = await await exited;

@@ -21,6 +21,7 @@ import { loadReplayScripts } from '../fixtures/scripted-model/src/replayScript';
 import { resetSession, scriptedModel, sendChat, withSetting } from './helpers';
 import { benchEquivalent, predictReplay } from './replayExpectation';
 import { isSummarizationRequest } from './sessionScript';
+import { summaryLength } from '../../src/common/summaries/summaryLength';
 
 /** Three sessions, four turns, 127 recorded rounds; at 16k they compact across turns and condense older blocks. */
 const SESSIONS = ['msa-sqlfluff-2419-dsreasoner', 'oh-ponyc-4588', 'oh-ponyc-4595'];
@@ -87,7 +88,7 @@ describe('The day-long chat: corpus sessions as one chat (issue 14)', function (
 			const script = loadReplayScripts(files);
 			const scripted = await scriptedModel();
 			await scripted.setMaxInputTokens(WINDOW);
-			scripted.startReplay(files, { summaryTokens: seen => benchEquivalent(seen).summaryTokens });
+			scripted.startReplay(files, { summaryTarget: seen => summaryLength(benchEquivalent(seen).summaryTokens).targetTokens });
 			const handled: HandledRequest[] = [];
 			await withSetting('backgroundSummarizationThreshold', 0, () =>
 				withSetting('halfContextSummarization', mode === 'half-context', async () => {

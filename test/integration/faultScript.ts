@@ -13,14 +13,17 @@ import { userText } from './helpers';
 
 /** The opening words of src/prompts/summarizerInstructions.ts: only summarizer requests contain them. */
 export const SUMMARIZER_MARKER = 'You write the memory of a long coding-agent session';
+/** The opening words of src/prompts/condensePrompt.tsx: a too-long summary to shorten. */
+export const CONDENSE_MARKER = 'You shorten the written memory of a coding-agent session';
 
 /** Every text of a request, whatever the role (system instructions may arrive as either). */
 export function allText(request: ScriptedRequest): string {
 	return request.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'text' ? [p.value] : p.kind === 'toolResult' ? [p.text] : []))).join('\n');
 }
 
+/** A summarization request, or the condense request that follows a too-long summary (both go to the script's `summarizer`). */
 export function isSummarizerRequest(request: ScriptedRequest): boolean {
-	return request.messages.some(m => m.parts.some(p => p.kind === 'text' && p.value.includes(SUMMARIZER_MARKER)));
+	return request.messages.some(m => m.parts.some(p => p.kind === 'text' && (p.value.includes(SUMMARIZER_MARKER) || p.value.includes(CONDENSE_MARKER))));
 }
 
 /** Tool results of a request, in order. */
@@ -28,7 +31,7 @@ export function toolResults(request: ScriptedRequest): { callId: string; text: s
 	return request.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'toolResult' ? [{ callId: p.callId, text: p.text }] : [])));
 }
 
-/** The size of a request as the fixture estimates it (ceil(chars / 4)), text of every part. */
+/** A rough size of a request: ceil(chars / 4) over the text of every part. */
 export function estimatedTokens(request: ScriptedRequest): number {
 	const chars = request.messages.reduce(
 		(sum, m) =>

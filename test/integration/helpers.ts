@@ -39,9 +39,13 @@ export async function setHandler(handler: ScriptedHandler): Promise<ScriptedMode
 	return api;
 }
 
-/** Fixture defaults (handler, window, empty log) and a fresh chat session with no history. */
+/**
+ * Fixture defaults (handler, window, empty log, the kind token count), a fresh chat session with no
+ * history, and nothing learned about the model's token count (each test starts at ratio 1).
+ */
 export async function resetSession(): Promise<void> {
 	await (await scriptedModel()).reset();
+	await (await longhaul()).api.forgetTokenRatios();
 	await newChat();
 }
 

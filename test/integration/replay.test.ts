@@ -20,6 +20,7 @@ import { loadReplayScript } from '../fixtures/scripted-model/src/replayScript';
 import { resetSession, scriptedModel, sendChat, withSetting } from './helpers';
 import { benchEquivalent, predictReplay, resultsBetweenCaps } from './replayExpectation';
 import { isSummarizationRequest } from './sessionScript';
+import { summaryLength } from '../../src/common/summaries/summaryLength';
 import { toolDefinitionsText } from '../fixtures/scripted-model/src/replayTool';
 
 /** The corpus session with the most rounds (189); the brief asks for more than 150. */
@@ -69,19 +70,19 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 				say(`      skipped: ${file} not found (set LONGHAUL_CORPUS to the corpus folder)`);
 				this.skip();
 			}
-			this.timeout(5 * 60_000);
+			this.timeout(12 * 60_000);
 			const script = loadReplayScript(file);
 			assert.ok(script.recordedRounds > 150, `${SESSION} should have more than 150 rounds, has ${script.recordedRounds}`);
 
 			const scripted = await scriptedModel();
 			await scripted.setMaxInputTokens(WINDOW);
-			scripted.startReplay(file, { summaryTokens: seen => benchEquivalent(seen).summaryTokens });
+			scripted.startReplay(file, { summaryTarget: seen => summaryLength(benchEquivalent(seen).summaryTokens).targetTokens });
 			const started = Date.now();
 			const handled: HandledRequest[] = [];
 			await withSetting('backgroundSummarizationThreshold', background, () =>
 				withSetting('halfContextSummarization', mode === 'half-context', async () => {
 					for (const turn of script.turns) {
-						handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 4 * 60_000 }));
+						handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 10 * 60_000 }));
 					}
 				}),
 			);
@@ -124,7 +125,7 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 				`      whole round (a reply's end to the next request, VS Code's tool path and chat UI included): p50 ${fmt(percentile(times.all, 50))} ms, p95 ${fmt(percentile(times.all, 95))} ms, max ${fmt(Math.max(0, ...times.all))} ms over ${times.all.length} rounds; without a summarizer call in between: p50 ${fmt(percentile(times.withoutSummary, 50))} ms, p95 ${fmt(percentile(times.withoutSummary, 95))} ms (${times.withoutSummary.length} rounds)`,
 				`      Longhaul's own part of it (from the participant's metadata: a reply to the next request, less the tool's run and summary waits): ${own.map(o => `p50 ${o.p50} ms, p95 ${o.p95} ms, max ${o.max} ms over ${o.rounds} rounds`).join('; ')}`,
 				`      where a round's time goes: response end -> replay tool invoked p50 ${fmt(percentile(times.toToolMs, 50))} / p95 ${fmt(percentile(times.toToolMs, 95))} ms; tool invoked -> next request p50 ${fmt(percentile(times.fromToolMs, 50))} / p95 ${fmt(percentile(times.fromToolMs, 95))} ms; the model's own reply p50 ${fmt(percentile(times.modelMs, 50))} ms`,
-				`      summarizer calls: ${times.summarizerMs.map(fmt).join(', ')} ms; absorbed rounds ${summarizerEvents.map(e => `${e.from}+${e.count}${e.matched ? '' : '?'}`).join(', ')}; summary tokens ${summarizerEvents.map(e => `${e.summaryTokens}/${e.capTokens}`).join(', ')}`,
+				`      summarizer calls: ${times.summarizerMs.map(fmt).join(', ')} ms; absorbed rounds ${summarizerEvents.map(e => `${e.from}+${e.count}${e.matched ? '' : '?'}`).join(', ')}; summary tokens (written/target) ${summarizerEvents.map(e => `${e.summaryTokens}/${e.targetTokens ?? '-'}`).join(', ')}`,
 				`      budget: ${offeredNames.length} tools offered (${predicted.equivalent.toolTokens} tokens), ${predicted.equivalent.messages} message tokens; instructions +${predicted.equivalent.instructionsDelta} tokens over the benchmark's, so the Node replay runs at window ${predicted.equivalent.benchWindow} (${predicted.equivalent.benchMessages} message tokens); results between the two result caps: ${resultsBetweenCaps(script, predicted.equivalent.toolResultCaps)}`,
 				`      Node replay at that window: ${expected.requests} requests, verbatimHorizonRounds ${expected.verbatimHorizonRounds}, verbatimAfterSummaryRounds ${expected.verbatimAfterSummaryRounds}, renderMs p50 ${expected.renderMsP50} p95 ${expected.renderMsP95}`,
 				...(background
@@ -255,8 +256,10 @@ function logReplay(report: ReplayReport): void {
 			e.kind === 'agent'
 				? `      agent t${e.turn} r${e.round}`
 				: e.kind === 'condense'
-					? `      condense to ${e.targetTokens} tokens (turn ${e.turn ?? '?'})`
-					: `      summarizer ${e.mode} from ${e.from} count ${e.count} matched ${e.matched} tokens ${e.summaryTokens}/${e.capTokens}`,
+					? `      condense a block to ${e.targetTokens} tokens (turn ${e.turn ?? '?'})`
+					: e.kind === 'condense-summary'
+						? `      condense a summary ${e.inputTokens} -> ${e.summaryTokens} tokens (target ${e.targetTokens ?? '-'})`
+						: `      summarizer ${e.mode} from ${e.from} count ${e.count} matched ${e.matched} tokens ${e.summaryTokens}/${e.targetTokens ?? '-'}`,
 		);
 	}
 }

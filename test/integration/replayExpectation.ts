@@ -5,9 +5,9 @@
 // participant charges the definitions of every tool it offers and names them (and the real
 // workspace folder) in the instructions. Both differences are constant per request, so the
 // benchmark is run at the window whose message budget equals what the real prompt leaves for the
-// same conversation: the real budget minus the extra instruction tokens. The stand-in summary is
-// capped at that budget's summary share, by the fixture as by the benchmark, so both write the
-// same summaries. The recording is fed to the benchmark as Longhaul stores it (calls on the replay
+// same conversation: the real budget minus the extra instruction tokens. The stand-in summary
+// follows the target the benchmark's summarizer prompt states for that budget, in the fixture as
+// in the benchmark (ReplayOptions.summaryTarget), so both write the same summaries. The recording is fed to the benchmark as Longhaul stores it (calls on the replay
 // tool, the closing rounds: replayScript.ts storedConversation).
 import { computeBudget, summaryBudget, toolResultBudget } from '../../src/common/tokens/budget';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
@@ -29,7 +29,7 @@ export interface BenchEquivalent {
 	/** The benchmark window whose message budget is `messages - instructionsDelta`. */
 	readonly benchWindow: number;
 	readonly benchMessages: number;
-	/** The stand-in summary's cap (the benchmark's summaryBudget at `benchWindow`). */
+	/** The benchmark's summary cap at `benchWindow` (summaryBudget; its prompt states summaryLength(cap).targetTokens). */
 	readonly summaryTokens: number;
 	/** Tool results longer than this are cut by the benchmark but not by the product, or the other way round. */
 	readonly toolResultCaps: { readonly product: number; readonly bench: number };

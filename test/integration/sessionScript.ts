@@ -72,6 +72,12 @@ export function isSummarizationRequest(request: ScriptedRequest): boolean {
 	return text.includes('<conversation-transcript>') && text.includes('<summary>') && text.includes('You write the memory of a long coding-agent session');
 }
 
+/** True for Longhaul's condense request: a too-long summary to shorten (src/prompts/condensePrompt.tsx). */
+export function isCondenseRequest(request: ScriptedRequest): boolean {
+	const text = allText(request);
+	return text.includes('<summary-to-condense>') && text.includes('You shorten the written memory of a coding-agent session');
+}
+
 /** The marker every scripted summary starts with. */
 export function summaryMarker(n: number): string {
 	return `SUMMARY-${n}:`;

@@ -1,6 +1,7 @@
 // What the user reads in the chat about each step of the overflow pipeline (fitPrompt.ts).
 import type { SummarizationPlan } from '../planning/plan';
 import type { FitEvent } from './fitPrompt';
+import { describeAttemptsForUser } from '../summaries/summarizationFlow';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -29,7 +30,7 @@ export function fitNotice(event: FitEvent): string | undefined {
 		case 'condensed':
 			return `Condensed ${plural(event.blocks.length, 'older summary block')} (of ${event.blocks.map(b => `request ${b.turnIndex + 1}`).join(', ')}) to keep every summary within the context window; none was removed.`;
 		case 'summary-failed':
-			return `The conversation could not be summarized (${event.prepared.attempts.map(a => `${a.mode}: ${a.outcome}`).join(', ')}); removing the oldest tool results instead.`;
+			return `The conversation could not be summarized (${describeAttemptsForUser(event.prepared.attempts)}); removing the oldest tool results instead.`;
 		case 'loop-breaker':
 			return loopBreakerNotice(event.why);
 		case 'elided':

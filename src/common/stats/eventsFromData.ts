@@ -1,7 +1,7 @@
 // Turns what a summarization or a fallback step did (plans, attempts, counts) into the telemetry
 // events declared in telemetryEvents.ts. Pure; the agent sends the result (src/agent/telemetry.ts).
 import type { SummarizationPlan } from '../planning/plan';
-import type { SummaryAttempt, SummaryPromptMode } from '../summaries/summarizationFlow';
+import { condensePasses, type SummaryAttempt, type SummaryPromptMode } from '../summaries/summarizationFlow';
 import { telemetryEvent, type EventData, type TelemetryEvent } from './telemetryEvents';
 
 export interface SummarizationFacts {
@@ -11,7 +11,7 @@ export interface SummarizationFacts {
 	readonly plan: SummarizationPlan;
 	/** Rounds the planner first chose, before narrowing. */
 	readonly plannedRounds: number;
-	readonly attempts: readonly Pick<SummaryAttempt, 'mode' | 'outcome'>[];
+	readonly attempts: readonly Pick<SummaryAttempt, 'mode' | 'pass' | 'outcome'>[];
 	/** Tokens of the accepted summary. */
 	readonly summaryTokens?: number;
 	readonly durationMs: number;
@@ -43,14 +43,18 @@ export function summarizationEvent(facts: SummarizationFacts): TelemetryEvent<'s
 		tokensBefore: tokens ? tokens.previousSummary + tokens.summarized + tokens.kept : 0,
 		tokensAfter: summarized && tokens ? tokens.kept + summaryTokens : 0,
 		summaryTokens,
+		condensePasses: condensePasses(facts.attempts),
 		durationMs: facts.durationMs,
 		windowTokens: facts.windowTokens,
 	});
 }
 
-/** The last attempt of a summarizer prompt mode (narrowing may have tried it several times). */
+/**
+ * The last attempt of a summarizer prompt mode (narrowing may have tried it several times), its
+ * own reply: a condense pass after it is counted in `condensePasses`, not here.
+ */
 function attemptOutcome(attempts: SummarizationFacts['attempts'], mode: SummaryPromptMode): EventData<'summarization'>['fullAttempt'] {
-	return attempts.filter(a => a.mode === mode).pop()?.outcome ?? 'not-tried';
+	return attempts.filter(a => a.mode === mode && a.pass === undefined).pop()?.outcome ?? 'not-tried';
 }
 
 export interface FallbackFacts {

@@ -46,8 +46,11 @@ export const TELEMETRY_EVENTS = {
 			narrowed: property(['true', 'false'], 'The summarizer could not take every planned round and summarized only the oldest part.'),
 			continuation: property(['true', 'false'], 'The summary ends in a past turn, so the request in progress follows it as a continuation.'),
 			splitInsideTurn: property(['true', 'false'], 'The split fell inside a past turn rather than at a turn boundary.'),
-			fullAttempt: property(SUMMARY_ATTEMPT_OUTCOMES, 'How the Full summarizer prompt ended.'),
-			simpleAttempt: property(SUMMARY_ATTEMPT_OUTCOMES, 'How the Simple summarizer prompt (the fallback of Full) ended.'),
+			fullAttempt: property(SUMMARY_ATTEMPT_OUTCOMES, 'How the Full summarizer prompt ended (its own reply, before any condense pass).'),
+			simpleAttempt: property(
+				SUMMARY_ATTEMPT_OUTCOMES,
+				'How the Simple summarizer prompt (the fallback of Full) ended (its own reply, before any condense pass).',
+			),
 			totalRounds: measurement('Unsummarized rounds the planner looked at.'),
 			summarizedRounds: measurement('Rounds the summary absorbed.'),
 			keptRounds: measurement('Rounds kept verbatim.'),
@@ -56,8 +59,11 @@ export const TELEMETRY_EVENTS = {
 			tokensBefore: measurement('Tokens of the previous summary and the rounds in the split, before.'),
 			tokensAfter: measurement('Tokens of the new summary and the kept rounds, after (0 when no summary was attached).'),
 			summaryTokens: measurement('Tokens of the summary the model wrote (0 when none was accepted).'),
+			condensePasses: measurement(
+				'Summaries that came back longer than the cap and were sent back to the same model to be shortened (one condense pass each).',
+			),
 			durationMs: measurement('Time from planning to the last summarizer reply, in milliseconds.'),
-			windowTokens: measurement("The model's context window in tokens, to compare sizes across models."),
+			windowTokens: measurement("The model's context window in tokens (its own maxInputTokens, whatever the token ratio), to compare sizes across models."),
 		},
 	},
 	fallback: {
@@ -74,7 +80,7 @@ export const TELEMETRY_EVENTS = {
 			items: measurement('Tool results replaced or removed, or rounds dropped, by this step (0 for the other steps).'),
 			freedTokens: measurement('Tokens the step freed, as counted locally (0 when unknown).'),
 			promptTokens: measurement('Tokens the whole prompt needed before the step.'),
-			windowTokens: measurement("The model's context window in tokens."),
+			windowTokens: measurement("The model's context window in tokens (its own maxInputTokens)."),
 		},
 	},
 } as const satisfies Readonly<Record<string, EventDeclaration>>;

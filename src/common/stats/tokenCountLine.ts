@@ -1,7 +1,10 @@
 // The muted line `longhaul.showTokenCount` adds after each response.
 
 export interface TokenCount {
-	/** The last prompt sent: its messages and the tool definitions, as counted locally. */
+	/**
+	 * The last prompt sent: its messages and the tool definitions, as counted locally; with a
+	 * calibration ratio, the caller gives the local count times that ratio (the model's tokens).
+	 */
 	readonly promptTokens: number;
 	readonly windowTokens: number;
 	/** Summary blocks in that prompt. */

@@ -1,6 +1,8 @@
 // The Full → Simple chain of seed 002, with every dependency injected so it is
-// tested without a model. The caller falls back to deterministic truncation when
-// this returns no summary; cancellation propagates as the caller's own error.
+// tested without a model. A summary that comes back longer than the cap gets one condense pass
+// (the same model shortens that summary alone, a cheap request) before the next mode is tried.
+// The caller falls back to deterministic truncation when this returns no summary; cancellation
+// propagates as the caller's own error.
 
 export type SummaryPromptMode = 'full' | 'simple';
 
@@ -16,6 +18,8 @@ export type AttemptOutcome =
 
 export interface SummaryAttempt {
 	readonly mode: SummaryPromptMode;
+	/** Set on a condense pass: the model was asked to shorten the too-long summary of the attempt before. */
+	readonly pass?: 'condense';
 	readonly outcome: AttemptOutcome;
 	readonly detail?: string;
 	readonly summaryTokens?: number;
@@ -25,7 +29,12 @@ export interface SummaryAttempt {
 export interface SummaryFlowDeps<P> {
 	/** Renders the summarizer prompt; throws when it does not fit (see `isPromptTooLarge`). */
 	render(mode: SummaryPromptMode): Promise<{ prompt: P; tokenCount: number }>;
-	/** Sends it to the model and returns the summary text it wrote (already extracted). */
+	/**
+	 * Renders the condense prompt for a summary that came back over the cap; throws like `render`.
+	 * Without it, a summary over the cap is dropped and the next mode is tried.
+	 */
+	renderCondense?(summary: string): Promise<{ prompt: P; tokenCount: number }>;
+	/** Sends a prompt to the model and returns the summary text it wrote (already extracted). */
 	send(prompt: P): Promise<string | undefined>;
 	countTokens(text: string): number;
 	isPromptTooLarge(error: unknown): boolean;
@@ -43,6 +52,8 @@ export interface SummaryFlowDeps<P> {
 export interface SummaryFlowResult {
 	readonly summary?: string;
 	readonly mode?: SummaryPromptMode;
+	/** The summary is the result of a condense pass. */
+	readonly condensed?: boolean;
 	readonly attempts: readonly SummaryAttempt[];
 }
 
@@ -50,44 +61,76 @@ function describe(error: unknown): string {
 	return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
+/** Condense passes among `attempts` (for logs, metadata and the benchmark). */
+export function condensePasses(attempts: readonly SummaryAttempt[]): number {
+	return attempts.filter(a => a.pass === 'condense').length;
+}
+
+/** One line per attempt, e.g. `full:summary-too-large, full/condense:ok`. */
+export function describeAttempts(attempts: readonly SummaryAttempt[]): string {
+	return attempts.map(a => `${a.mode}${a.pass ? `/${a.pass}` : ''}:${a.outcome}`).join(', ');
+}
+
+/** The same for the chat, e.g. `full: summary-too-large, full condensed: ok`. */
+export function describeAttemptsForUser(attempts: readonly SummaryAttempt[]): string {
+	return attempts.map(a => `${a.mode}${a.pass ? ' condensed' : ''}: ${a.outcome}`).join(', ');
+}
+
 export async function produceSummary<P>(deps: SummaryFlowDeps<P>, maxSummaryTokens: number): Promise<SummaryFlowResult> {
 	const attempts: SummaryAttempt[] = [];
-	for (const mode of ['full', 'simple'] as const) {
+	/** Renders, sends and checks one request; the attempt and the text it got (also when too large). */
+	const once = async (
+		mode: SummaryPromptMode,
+		pass: 'condense' | undefined,
+		render: () => Promise<{ prompt: P; tokenCount: number }>,
+	): Promise<{ attempt: SummaryAttempt; text?: string }> => {
+		const tag = pass ? { pass } : {};
 		if (deps.isCancelled()) throw deps.cancellationError();
 		let rendered: { prompt: P; tokenCount: number };
 		try {
-			rendered = await deps.render(mode);
+			rendered = await render();
 		} catch (error) {
 			if (deps.isCancellation(error)) throw error;
-			attempts.push({ mode, outcome: deps.isPromptTooLarge(error) ? 'prompt-too-large' : 'model-error', detail: describe(error) });
-			continue;
+			return { attempt: { mode, ...tag, outcome: deps.isPromptTooLarge(error) ? 'prompt-too-large' : 'model-error', detail: describe(error) } };
 		}
 		let text: string | undefined;
 		try {
 			text = await deps.send(rendered.prompt);
 		} catch (error) {
 			if (deps.isCancellation(error) || deps.isCancelled()) throw deps.isCancellation(error) ? error : deps.cancellationError();
-			attempts.push({ mode, outcome: 'model-error', detail: describe(error), promptTokens: rendered.tokenCount });
-			continue;
+			return { attempt: { mode, ...tag, outcome: 'model-error', detail: describe(error), promptTokens: rendered.tokenCount } };
 		}
 		if (deps.isCancelled()) throw deps.cancellationError();
 		if (!text || text.trim() === '') {
-			attempts.push({ mode, outcome: 'empty', promptTokens: rendered.tokenCount });
-			continue;
+			return { attempt: { mode, ...tag, outcome: 'empty', promptTokens: rendered.tokenCount } };
 		}
 		const summaryTokens = deps.countTokens(text);
 		if (summaryTokens > maxSummaryTokens) {
-			attempts.push({
-				mode,
-				outcome: 'summary-too-large',
-				summaryTokens,
-				promptTokens: rendered.tokenCount,
-				detail: `${summaryTokens} > ${maxSummaryTokens} tokens`,
-			});
-			continue;
+			return {
+				attempt: {
+					mode,
+					...tag,
+					outcome: 'summary-too-large',
+					summaryTokens,
+					promptTokens: rendered.tokenCount,
+					detail: `${summaryTokens} > ${maxSummaryTokens} tokens`,
+				},
+				text,
+			};
 		}
-		attempts.push({ mode, outcome: 'ok', summaryTokens, promptTokens: rendered.tokenCount });
-		return { summary: text.trim(), mode, attempts };
+		return { attempt: { mode, ...tag, outcome: 'ok', summaryTokens, promptTokens: rendered.tokenCount }, text };
+	};
+
+	for (const mode of ['full', 'simple'] as const) {
+		const first = await once(mode, undefined, () => deps.render(mode));
+		attempts.push(first.attempt);
+		if (first.attempt.outcome === 'ok') return { summary: first.text!.trim(), mode, attempts };
+		const renderCondense = deps.renderCondense;
+		if (first.attempt.outcome !== 'summary-too-large' || !renderCondense) continue;
+		const tooLong = first.text!.trim();
+		const condensed = await once(mode, 'condense', () => renderCondense(tooLong));
+		attempts.push(condensed.attempt);
+		if (condensed.attempt.outcome === 'ok') return { summary: condensed.text!.trim(), mode, condensed: true, attempts };
 	}
 	return { attempts };
 }

@@ -10,8 +10,13 @@ export const RESERVE_SHARE = 0.05;
 export const RESERVE_MIN_TOKENS = 200;
 
 export interface PromptBudget {
-	/** The model's window (`maxInputTokens`). */
+	/**
+	 * The model's window in local tokens: `maxInputTokens` divided by the calibration ratio
+	 * (calibration.ts), so every share below is of what the model really accepts.
+	 */
 	readonly window: number;
+	/** The model's tokens per local token the budget was computed with (1 = uncalibrated). */
+	readonly ratio: number;
 	/** Tokens of the tool definitions sent with every request. */
 	readonly toolTokens: number;
 	readonly reserve: number;
@@ -19,10 +24,12 @@ export interface PromptBudget {
 	readonly messages: number;
 }
 
-export function computeBudget(maxInputTokens: number, toolTokens: number): PromptBudget {
-	const window = Math.max(0, Math.floor(maxInputTokens));
+/** `ratio`: the model's tokens per local token (calibration.ts); values below 1 count as 1. */
+export function computeBudget(maxInputTokens: number, toolTokens: number, ratio = 1): PromptBudget {
+	const scale = Number.isFinite(ratio) && ratio > 1 ? ratio : 1;
+	const window = Math.max(0, Math.floor(maxInputTokens / scale));
 	const reserve = Math.ceil(window * RESERVE_SHARE) + RESERVE_MIN_TOKENS;
-	return { window, toolTokens, reserve, messages: Math.max(0, window - toolTokens - reserve) };
+	return { window, ratio: scale, toolTokens, reserve, messages: Math.max(0, window - toolTokens - reserve) };
 }
 
 /** The largest summary we accept: a fifth of the message budget, so the summary never crowds out the kept rounds. */

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { Raw } from '@vscode/prompt-tsx';
 import { BudgetExceededError } from '@vscode/prompt-tsx/dist/base/materialized';
-import { renderSummarizerPrompt } from '../../../src/prompts/render';
+import { renderCondensePrompt, renderSummarizerPrompt } from '../../../src/prompts/render';
+import { summaryLength } from '../../../src/common/summaries/summaryLength';
+import { statedTarget } from '../../../bench/replay/standInSummary';
 import type { SummarizerPromptProps } from '../../../src/prompts/summarizerPrompt';
 import type { SummarizerEntry } from '../../../src/prompts/summarizerTranscript';
 import { INTERRUPTED_TOOL_RESULT } from '../../../src/prompts/toolResultText';
@@ -117,5 +119,42 @@ describe('SummarizerPrompt', () => {
 		await assert.rejects(renderSummarizerPrompt({ mode: 'full', rounds: bulky }, { tokenizer, budget }), (e: unknown) => e instanceof BudgetExceededError);
 		const fitting = await renderSummarizerPrompt({ mode: 'simple', rounds: bulky }, { tokenizer, budget });
 		assert.equal(fitting.tokenCount, budget);
+	});
+});
+
+describe('SummarizerPrompt: the length it asks for', () => {
+	it('states the target in tokens and words, and what to shorten first, when given a length', async () => {
+		const length = summaryLength(2_989);
+		assert.equal(length.targetTokens, 2_241);
+		assert.ok(length.targetWords > 1_000 && length.targetWords < length.targetTokens);
+		const { system, user } = await render({ length });
+		assert.match(system, /must stay under 2241 tokens, about \d+ words/);
+		assert.match(system, /shorten first the raw output of older tool calls/);
+		assert.match(system, /Keep to the end the user's requests/);
+		assert.match(user, /must stay under 2241 tokens/);
+		assert.equal(statedTarget(system + user), 2_241, 'the stand-ins read the stated target');
+	});
+
+	it('states no length without one (the stand-ins then write their default length)', async () => {
+		const { system, user } = await render();
+		assert.doesNotMatch(system + user, /must stay under/);
+		assert.equal(statedTarget(system + user), undefined);
+	});
+});
+
+describe('CondensePrompt', () => {
+	it('carries the too-long summary alone, the target and the rule, and is not a summarization request', async () => {
+		const length = summaryLength(1_000);
+		const { messages } = await renderCondensePrompt({ summary: 'SUMMARY-BODY with facts', length }, { tokenizer, budget: BIG });
+		const system = textOf(messages[0]);
+		const user = textOf(messages[1]);
+		assert.match(user, /<summary-to-condense>\nSUMMARY-BODY with facts\n<\/summary-to-condense>/);
+		assert.match(system, new RegExp(`must stay under ${length.targetTokens} tokens`));
+		assert.equal(statedTarget(system + user), length.targetTokens);
+		assert.doesNotMatch(system + user, /conversation-transcript/);
+	});
+
+	it('throws when it does not fit', async () => {
+		await assert.rejects(renderCondensePrompt({ summary: 'x '.repeat(2000), length: summaryLength(100) }, { tokenizer, budget: 50 }), BudgetExceededError);
 	});
 });

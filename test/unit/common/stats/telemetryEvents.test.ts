@@ -60,6 +60,7 @@ describe('telemetry events', () => {
 				tokensBefore: t.summarized + t.kept,
 				tokensAfter: t.kept + 120,
 				summaryTokens: 120,
+				condensePasses: 0,
 				durationMs: 1235,
 				windowTokens: 16000,
 			},
@@ -78,6 +79,34 @@ describe('telemetry events', () => {
 		assert.equal(event.data.tokensAfter, 0);
 		assert.equal(event.data.summaryTokens, 0);
 		assert.equal(summarizationEvent({ ...facts, plan: planLegacy(conversation) }).data.tokensBefore, 0, 'no counts without a token counter');
+	});
+
+	it("summarization: condense passes are counted, and the attempt fields keep each prompt's own reply", () => {
+		const condensedFull = summarizationEvent({
+			...facts,
+			attempts: [
+				{ mode: 'full', outcome: 'summary-too-large' },
+				{ mode: 'full', pass: 'condense', outcome: 'ok' },
+			],
+		});
+		assertDeclared(condensedFull);
+		assert.equal(condensedFull.data.fullAttempt, 'summary-too-large');
+		assert.equal(condensedFull.data.simpleAttempt, 'not-tried');
+		assert.equal(condensedFull.data.condensePasses, 1);
+		const both = summarizationEvent({
+			...facts,
+			outcome: 'failed',
+			attempts: [
+				{ mode: 'full', outcome: 'summary-too-large' },
+				{ mode: 'full', pass: 'condense', outcome: 'model-error' },
+				{ mode: 'simple', outcome: 'summary-too-large' },
+				{ mode: 'simple', pass: 'condense', outcome: 'summary-too-large' },
+			],
+		});
+		assert.equal(both.data.fullAttempt, 'summary-too-large');
+		assert.equal(both.data.simpleAttempt, 'summary-too-large');
+		assert.equal(both.data.condensePasses, 2);
+		assert.equal(both.data.summaryTokens, 0);
 	});
 
 	it('fallback: a step, why, and what it freed', () => {

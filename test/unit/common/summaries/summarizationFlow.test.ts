@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { produceSummary, type SummaryFlowDeps, type SummaryPromptMode } from '../../../../src/common/summaries/summarizationFlow';
+import {
+	condensePasses,
+	describeAttempts,
+	produceSummary,
+	type SummaryFlowDeps,
+	type SummaryPromptMode,
+} from '../../../../src/common/summaries/summarizationFlow';
 
 class TooLarge extends Error {}
 class Cancelled extends Error {}
@@ -95,5 +101,99 @@ describe('produceSummary: the Full → Simple chain', () => {
 		const d = deps({ full: { reply: new Error('stream aborted'), cancelWhileSending: true }, simple: { reply: 'never' } });
 		await assert.rejects(produceSummary(d, 10), Cancelled);
 		assert.deepEqual(d.sent, ['full']);
+	});
+});
+
+describe('produceSummary: the condense pass for a summary over the cap', () => {
+	type Prompt = { kind: SummaryPromptMode | 'condense'; input?: string };
+	const words = (n: number, word = 'w') => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+
+	function condenseDeps(replies: Partial<Record<string, string | Error>>, options: { condenseTooLarge?: boolean } = {}) {
+		const sent: Prompt[] = [];
+		const d: SummaryFlowDeps<Prompt> = {
+			async render(mode) {
+				return { prompt: { kind: mode }, tokenCount: 1000 };
+			},
+			async renderCondense(summary) {
+				if (options.condenseTooLarge) throw new TooLarge('condense prompt does not fit');
+				return { prompt: { kind: 'condense', input: summary }, tokenCount: 40 };
+			},
+			async send(prompt) {
+				sent.push(prompt);
+				const key = prompt.kind === 'condense' ? `condense-after-${sent.filter(p => p.kind !== 'condense').at(-1)!.kind}` : prompt.kind;
+				const reply = replies[key];
+				if (reply instanceof Error) throw reply;
+				return reply;
+			},
+			countTokens: text => text.split(/\s+/).filter(Boolean).length,
+			isPromptTooLarge: e => e instanceof TooLarge,
+			isCancellation: e => e instanceof Cancelled,
+			isCancelled: () => false,
+			cancellationError: () => new Cancelled('cancelled'),
+		};
+		return { d, sent };
+	}
+
+	it('shortens a too-long Full summary with one condense pass whose input is that summary alone, before Simple', async () => {
+		const long = words(30, 'fact');
+		const { d, sent } = condenseDeps({ full: long, 'condense-after-full': words(8, 'fact') });
+		const result = await produceSummary(d, 10);
+		assert.equal(result.summary, words(8, 'fact'));
+		assert.equal(result.mode, 'full');
+		assert.equal(result.condensed, true);
+		assert.deepEqual(
+			sent.map(p => p.kind),
+			['full', 'condense'],
+		);
+		assert.equal(sent[1].input, long, 'the condense request carries the too-long summary');
+		assert.equal(describeAttempts(result.attempts), 'full:summary-too-large, full/condense:ok');
+		assert.equal(condensePasses(result.attempts), 1);
+		assert.equal(result.attempts[0].summaryTokens, 30);
+	});
+
+	it('goes on to Simple when the condensed summary is still too long, and condenses Simple once too', async () => {
+		const { d, sent } = condenseDeps({ full: words(30), 'condense-after-full': words(12), simple: words(20), 'condense-after-simple': words(9) });
+		const result = await produceSummary(d, 10);
+		assert.equal(result.mode, 'simple');
+		assert.equal(result.condensed, true);
+		assert.deepEqual(
+			sent.map(p => p.kind),
+			['full', 'condense', 'simple', 'condense'],
+		);
+		assert.equal(describeAttempts(result.attempts), 'full:summary-too-large, full/condense:summary-too-large, simple:summary-too-large, simple/condense:ok');
+	});
+
+	it('records a condense prompt that does not fit, an empty condense reply and a failed one as attempts', async () => {
+		const tooLarge = await produceSummary(condenseDeps({ full: words(30), simple: words(5) }, { condenseTooLarge: true }).d, 10);
+		assert.equal(describeAttempts(tooLarge.attempts), 'full:summary-too-large, full/condense:prompt-too-large, simple:ok');
+		const empty = await produceSummary(condenseDeps({ full: words(30), 'condense-after-full': ' ', simple: words(5) }).d, 10);
+		assert.equal(describeAttempts(empty.attempts), 'full:summary-too-large, full/condense:empty, simple:ok');
+		const failed = await produceSummary(condenseDeps({ full: words(30), 'condense-after-full': new Error('429'), simple: words(5) }).d, 10);
+		assert.equal(describeAttempts(failed.attempts), 'full:summary-too-large, full/condense:model-error, simple:ok');
+	});
+
+	it('does not condense after other failures', async () => {
+		const { d, sent } = condenseDeps({ full: new Error('network'), simple: words(5) });
+		const result = await produceSummary(d, 10);
+		assert.equal(result.condensed, undefined);
+		assert.deepEqual(
+			sent.map(p => p.kind),
+			['full', 'simple'],
+		);
+	});
+
+	it('without a condense step, a too-long summary goes straight to Simple (as before)', async () => {
+		const { d, sent } = condenseDeps({ full: words(30), simple: words(5) });
+		const result = await produceSummary({ ...d, renderCondense: undefined }, 10);
+		assert.equal(result.mode, 'simple');
+		assert.deepEqual(
+			sent.map(p => p.kind),
+			['full', 'simple'],
+		);
+	});
+
+	it('lets a cancellation during the condense pass through', async () => {
+		const { d } = condenseDeps({ full: words(30), 'condense-after-full': new Cancelled('user') });
+		await assert.rejects(produceSummary(d, 10), Cancelled);
 	});
 });
