@@ -187,7 +187,25 @@ describe('long sessions in a small window', function () {
 				)
 				.filter(e => e.kind === 'summarizer').length;
 			assert.ok(text.includes(`<conversation-summary>\n${summaryMarker(newestForThird)}`), `request 3 should see the newest summary SUMMARY-${newestForThird}`);
-			assert.deepStrictEqual(summaryNumbersIn(text), [newestForThird]);
+			// Per-turn blocks (seed 004): each earlier request that summarized keeps its own newest
+			// block right after its user message, oldest first; none is dropped.
+			const seen = summaryNumbersIn(text);
+			assert.strictEqual(seen[seen.length - 1], newestForThird, `request 3's last block is the newest summary: ${seen.join(', ')}`);
+			assert.ok(
+				seen.every((n, i) => i === 0 || seen[i - 1] < n),
+				`blocks in conversation order: ${seen.join(', ')}`,
+			);
+			const turnsOf = ['TASK-ALPHA', 'TASK-BETA', 'TASK-GAMMA'].map(t => text.indexOf(t));
+			const turnOf = (n: number) => turnsOf.filter(at => at < text.indexOf(`<conversation-summary>\n${summaryMarker(n)}`)).length - 1;
+			const turns = seen.map(turnOf);
+			assert.deepStrictEqual(turns, [...new Set(turns)], `one block per turn: SUMMARY-${seen.join(', SUMMARY-')} in turns ${turns.join(', ')}`);
+			if (newestForThird > newestSeen) {
+				// Request 1's block is the one request 2 started with, or a later one that absorbed it
+				// when a compaction of request 2 also covered request 1's verbatim rounds.
+				assert.strictEqual(seen.length, 2, 'request 1 keeps a block after request 2 summarized its own rounds');
+				assert.ok(seen[0] >= newestSeen, `request 1's block is SUMMARY-${newestSeen} or newer: ${seen.join(', ')}`);
+				assert.deepStrictEqual(turns, [0, 1], "each block sits right after its own request's user message");
+			}
 			assert.deepStrictEqual(pairingProblems(thirdPrompt), []);
 		});
 	});
