@@ -16,7 +16,7 @@ import type { Conversation, Round } from '../../src/common/conversation/conversa
 import { percentile } from '../../src/common/stats/percentile';
 import { newFitSession, noteToolCall } from '../../src/common/fitting/fitSession';
 import { fitPlanOptions, fitPrompt, type FitOptions } from '../../src/common/fitting/fitPrompt';
-import { retryMessageBudget, truncatedAfterFailedSummary } from '../../src/common/fitting/refusal';
+import { isTruncation, retryMessageBudget, truncatedAfterFailedSummary } from '../../src/common/fitting/refusal';
 import { flattenRounds } from '../../src/common/conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../../src/common/planning/plan';
 import { planOrNothing } from '../../src/common/planning/planners';
@@ -426,7 +426,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		);
 		conversation = result.conversation;
 		if (truncatedAfterFailedSummary(result.events)) truncationsAfterFailedSummary++;
-		if (result.events.some(e => e.kind === 'elided' || e.kind === 'dropped')) truncations++;
+		if (result.events.some(isTruncation)) truncations++;
 		for (const event of result.events) {
 			masking.record(event);
 			if (event.kind === 'summarized') {

@@ -434,6 +434,9 @@ function record(state: RequestState, event: FitEvent): void {
 			state.droppedRounds += event.plan.summarizeRoundIds.length;
 			log().info(`truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`);
 			break;
+		case 'cut-newest':
+			log().info(`truncation: cut ${event.calls} of the newest round's tool results further, ${event.freedTokens} tokens`);
+			break;
 		case 'ledger-off':
 			log().info('truncation: done-ledger left out of this request');
 			break;

@@ -2,6 +2,7 @@
 // room, so the same model is asked to shorten that block alone (its input is the block, not the
 // conversation: a cheap request).
 import { PromptElement, SystemMessage, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
+import { wordsFor } from '../common/summaries/summaryLength';
 
 /** The tag around the block to shorten; the test model recognizes the request by it. */
 export const CONDENSE_BLOCK_TAG = 'summary-block-to-condense';
@@ -16,7 +17,7 @@ export function condenseBlockInstructions(targetTokens: number): string {
 	return [
 		'You shorten one of the summaries that make up the memory of a long coding-agent session. Each summary covers the work done for one user request; this one is older, and all of them together have outgrown the room the agent has for them.',
 		"Rewrite it shorter. Keep what the agent needs later: the user's request in their words, what was done (files changed, commands run and their outcome), decisions taken and why, and what was left open. Drop first: intermediate steps, tool output, exploration that led nowhere. Exact file paths, names, commands and numbers stay exact; add nothing that is not in it.",
-		`The shortened summary must stay under ${targetTokens} tokens (about ${Math.max(10, Math.floor((targetTokens * 0.7) / 10) * 10)} words). Write only the shortened summary, inside <summary> tags.`,
+		`The shortened summary must stay under ${targetTokens} tokens (about ${wordsFor(targetTokens)} words). Write only the shortened summary, inside <summary> tags.`,
 	].join('\n\n');
 }
 

@@ -200,7 +200,7 @@ const CONFIGS = [
 	{ mode: 'legacy', window: 32_000 },
 ] as const;
 /** Truncation notices: each is one compaction that did not end in a model summary. */
-const TRUNCATION_NOTICE = /Removed \d+ (?:old tool results?|older rounds?)/g;
+const TRUNCATION_NOTICE = /Removed \d+ (?:old tool results?|older rounds?)|Cut the newest (?:tool result|\d+ tool results) further/g;
 
 function corpusDir(): string {
 	return process.env.LONGHAUL_CORPUS ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus');

@@ -202,9 +202,11 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 				assert.strictEqual(o.rounds, agentEvents.filter(e => e.turn === i).length - 1, `turn ${i + 1}: one own-time sample per model request after the first`),
 			);
 			// /context after the replay shows the done-ledger with every heading followed by its lines (issue 15).
+			// The ledger reaches the prompt (and /context's text block) once something is summarized.
 			const context = await sendChat('@longhaul /context');
-			const block = /\n(`{3,})text\n([\s\S]*?)\n\1\n/.exec(context.markdown)?.[2];
-			assert.ok(block, `/context should show the done-ledger: ${context.markdown.slice(-600)}`);
+			const block = /\n(`{3,})text\n([\s\S]*?)\n\1\n/.exec(context.markdown)?.[2] ?? '';
+			if (stored === 0) assert.match(context.markdown, /shown to the model once the conversation has been summarized/);
+			else assert.ok(block, `/context should show the done-ledger: ${context.markdown.slice(-600)}`);
 			const ledgerLines = block.split('\n');
 			ledgerLines.forEach((line, i) => {
 				if (i > 0 && line.endsWith(':') && !/^( {2})*- |^\d+\./.test(line)) {

@@ -17,6 +17,7 @@ import { flattenRounds } from '../conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../planning/plan';
 import { planOrNothing, type PlanOptions } from '../planning/planners';
 import { condenseOldestBlocks, type CondenseBlock, type CondensedBlock } from '../summaries/condenseBlocks';
+import { cutNewestResults } from '../shrinking/cutNewestResults';
 import { dropOlderRounds } from '../shrinking/dropOlderRounds';
 import { elideOldestToolResults } from '../shrinking/elideToolResults';
 import { maskForOverflow, type MaskStats } from '../shrinking/maskToolResults';
@@ -100,6 +101,8 @@ export type FitEvent =
 	| { readonly kind: 'loop-breaker'; readonly why: string }
 	| { readonly kind: 'elided'; readonly calls: number; readonly freedTokens: number; readonly neededTokens: number }
 	| { readonly kind: 'dropped'; readonly plan: SummarizationPlan; readonly texts: readonly string[]; readonly neededTokens: number }
+	/** Nothing older was left: the newest round's longest results were cut further (cutNewestResults.ts). */
+	| { readonly kind: 'cut-newest'; readonly calls: number; readonly freedTokens: number; readonly neededTokens: number }
 	| { readonly kind: 'ledger-off'; readonly neededTokens: number }
 	/** The first overflow of a session with automatic summaries off (FitOptions.autoSummarize). */
 	| { readonly kind: 'summaries-off' };
@@ -207,6 +210,14 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 			conversation = dropped.conversation;
 			events.push({ kind: 'dropped', plan: dropped.plan, texts: dropped.texts, neededTokens: total });
 			await bound();
+			continue;
+		}
+		// Only the newest round is left verbatim and it alone does not fit: cut its longest results
+		// further rather than refuse the request over one long output.
+		const cut = cutNewestResults(conversation, total - options.messageBudget + Math.ceil(options.messageBudget * ELISION_MARGIN_SHARE), steps.countTokens);
+		if (cut) {
+			conversation = cut.conversation;
+			events.push({ kind: 'cut-newest', calls: cut.cutCalls, freedTokens: cut.freedTokens, neededTokens: total });
 			continue;
 		}
 		if (!session.ledgerSuspended && steps.showsLedger(conversation)) {

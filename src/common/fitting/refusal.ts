@@ -14,5 +14,10 @@ export function retryMessageBudget(refusedTokens: number, ratioBefore: number, r
 /** True when the model's summary failed in this fit and old tool results or rounds were removed instead. */
 export function truncatedAfterFailedSummary(events: readonly FitEvent[]): boolean {
 	const failedAt = events.findIndex(e => e.kind === 'summary-failed');
-	return failedAt >= 0 && events.slice(failedAt).some(e => e.kind === 'elided' || e.kind === 'dropped');
+	return failedAt >= 0 && events.slice(failedAt).some(isTruncation);
+}
+
+/** A step that removed or cut conversation content without a summary standing for it. */
+export function isTruncation(event: FitEvent): boolean {
+	return event.kind === 'elided' || event.kind === 'dropped' || event.kind === 'cut-newest';
 }

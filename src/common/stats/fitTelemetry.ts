@@ -54,6 +54,9 @@ export function fitTelemetry(
 			case 'dropped':
 				fallback('drop-rounds', event.neededTokens, event.plan.summarizeRoundIds.length);
 				break;
+			case 'cut-newest':
+				fallback('cut-newest-results', event.neededTokens, event.calls, event.freedTokens);
+				break;
 			case 'ledger-off':
 				fallback('leave-out-ledger', event.neededTokens);
 				break;

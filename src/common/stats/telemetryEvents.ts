@@ -70,7 +70,7 @@ export const TELEMETRY_EVENTS = {
 		comment: 'One per step Longhaul took to make a prompt fit without a model summary.',
 		fields: {
 			step: property(
-				['mask-tool-results', 'elide-tool-results', 'drop-rounds', 'leave-out-ledger', 'refuse'],
+				['mask-tool-results', 'elide-tool-results', 'drop-rounds', 'cut-newest-results', 'leave-out-ledger', 'refuse'],
 				'What it did: replaced old tool results with placeholders (before summarizing, or instead of it), removed old tool results, dropped older rounds with a note, left the done-ledger out, or refused the request as too large.',
 			),
 			why: property(

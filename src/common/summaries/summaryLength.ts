@@ -20,8 +20,11 @@ export interface SummaryLength {
 export function summaryLength(maxSummaryTokens: number): SummaryLength {
 	const maxTokens = Math.max(1, Math.floor(maxSummaryTokens));
 	const targetTokens = Math.max(1, Math.floor(maxTokens * TARGET_SHARE));
-	// Rounded down to a round number, as a person would state it.
-	const step = targetTokens >= 1000 ? 50 : 10;
-	const targetWords = Math.max(step, Math.floor((targetTokens * WORDS_PER_TOKEN) / step) * step);
-	return { maxTokens, targetTokens, targetWords };
+	return { maxTokens, targetTokens, targetWords: wordsFor(targetTokens) };
+}
+
+/** A token count stated in words, rounded down to a round number as a person would state it. */
+export function wordsFor(tokens: number): number {
+	const step = tokens >= 1000 ? 50 : 10;
+	return Math.max(step, Math.floor((tokens * WORDS_PER_TOKEN) / step) * step);
 }

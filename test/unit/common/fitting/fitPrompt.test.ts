@@ -186,6 +186,20 @@ describe('fitPrompt: the overflow pipeline', () => {
 		assert.equal(session.ledgerSuspended, true);
 	});
 
+	it('only the newest round is left and too large: its result is cut further before the ledger goes or the request is refused', async () => {
+		const session = newFitSession();
+		const start: Conversation = { turns: [], activeRounds: [{ ...round('a0', 100), summary: 'EARLIER' }, round('a1', 3_000)] };
+		const { steps } = harness(1_500, session);
+		session.modelSummariesStopped = 'stopped earlier in the request';
+		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: 1_500, maskOldToolResults: false });
+		assert.equal(result.kind, 'fits');
+		assert.deepEqual(kinds(result.events), ['cut-newest']);
+		assert.equal(session.ledgerSuspended, false, 'the ledger stays');
+		const kept = flattenRounds(result.conversation).at(-1)!.round.toolCalls[0].result!;
+		assert.ok(kept.length < 3_000 && kept.length >= 256, `cut, not removed: ${kept.length} characters`);
+		assert.ok(kept.startsWith('xxx') && kept.endsWith('xxx'), 'head and tail kept');
+	});
+
 	it('narrowed summaries do not count as attempts, up to the bound', async () => {
 		const session = newFitSession();
 		const start = conversationOf(40, 300);

@@ -83,4 +83,28 @@ describe('loop breaker: identical tool calls right after a summary', () => {
 		noteCall(t, 'read', '{"path":"a"}', 'A');
 		assert.equal(noteCall(t, 'read', '{"path":"a"}', 'A'), true);
 	});
+
+	it('a summarized call repeated between new work is not a loop: the repeats must be at least half of the calls since the summary', () => {
+		const t = newRepeatTracker();
+		const restore = ['bash', '{"command":"cp a.py.fixed a.py"}', ''] as const;
+		noteSummary(t, calls([...restore]));
+		assert.equal(noteCall(t, ...restore), false);
+		for (let i = 0; i < 3; i++) noteCall(t, 'bash', `{"command":"python fix_${i}.py"}`, `attempt ${i}`);
+		assert.equal(noteCall(t, ...restore), false);
+		for (let i = 3; i < 6; i++) noteCall(t, 'bash', `{"command":"python fix_${i}.py"}`, `attempt ${i}`);
+		assert.equal(noteCall(t, ...restore), false, 'third restore, 3 of 9 calls repeat: progress');
+	});
+
+	it('fires when the repeats make up half of the calls since the summary, not less', () => {
+		const run = (newCalls: number) => {
+			const t = newRepeatTracker();
+			noteSummary(t, calls(['read', '{"path":"a"}', 'A']));
+			noteCall(t, 'read', '{"path":"a"}', 'A');
+			noteCall(t, 'read', '{"path":"a"}', 'A');
+			for (let i = 0; i < newCalls; i++) noteCall(t, 'edit', `{"path":"f${i}"}`, 'ok');
+			return noteCall(t, 'read', '{"path":"a"}', 'A');
+		};
+		assert.equal(run(3), true, '3 repeats of 6 calls');
+		assert.equal(run(4), false, '3 repeats of 7 calls');
+	});
 });
