@@ -17,7 +17,9 @@ import { percentile } from '../../src/common/stats/percentile';
 import { newFitSession, noteToolCall } from '../../src/common/fitting/fitSession';
 import { fitPlanOptions, fitPrompt, type FitOptions } from '../../src/common/fitting/fitPrompt';
 import { isTruncation, retryMessageBudget, truncatedAfterFailedSummary } from '../../src/common/fitting/refusal';
-import { flattenRounds } from '../../src/common/conversation/flatten';
+import { flattenRounds, newestSummaryIndex } from '../../src/common/conversation/flatten';
+import { toolsOfferedNow } from '../../src/common/tools/toolSelection';
+import { RECALL_TOOL_NAME } from '../../src/common/recall/recallInput';
 import type { SummarizationMode, SummarizationPlan } from '../../src/common/planning/plan';
 import { planOrNothing } from '../../src/common/planning/planners';
 import type { PromptEntry } from '../../src/common/conversation/promptLayout';
@@ -54,7 +56,10 @@ export const WINDOWS = [16_000, 32_000, 64_000] as const;
 export const HEAD_TAIL_SUMMARIES_PER_RENDER = 2;
 /** keep-head-tail: rounds at the start of the session that always stay verbatim. */
 export const HEAD_ROUNDS = 2;
+/** The tools named in the instructions before anything is summarized. */
 export const TOOL_NAMES = ['bash'];
+/** Every tool the replayed agent is charged for (session.ts benchToolTokens); recall is offered once something is summarized. */
+const BENCH_TOOL_NAMES = [...TOOL_NAMES, RECALL_TOOL_NAME].map(name => ({ name }));
 export const WORKSPACE = 'Workspace folders: /testbed';
 
 export interface RequestRecord {
@@ -252,7 +257,8 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		conversation,
 		request,
 		references: [],
-		toolNames: TOOL_NAMES,
+		// As the product: longhaul_recall is offered (and named in the instructions) once something is summarized.
+		toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, newestSummaryIndex(flattenRounds(conversation)) !== -1).map(t => t.name),
 		workspace: WORKSPACE,
 		maxToolResultTokens: toolResultBudget(budgetNow()),
 		olderRequestsMaxTokens: olderRequestsBudget(budgetNow().messages),

@@ -19,7 +19,7 @@ import type { ReplayReport } from '../fixtures/scripted-model/src/replayMode';
 import type { ScriptedRequest } from '../fixtures/scripted-model/src/api';
 import { loadReplayScripts } from '../fixtures/scripted-model/src/replayScript';
 import { resetSession, scriptedModel, sendChat, withSetting } from './helpers';
-import { benchEquivalent, predictReplay } from './replayExpectation';
+import { assertNearPrediction, benchEquivalent, predictReplay } from './replayExpectation';
 import { isSummarizationRequest } from './sessionScript';
 import { summaryLength } from '../../src/common/summaries/summaryLength';
 
@@ -136,7 +136,7 @@ describe('The day-long chat: corpus sessions as one chat (issue 14)', function (
 				for (const turn of checked[i - 1].turns) assert.ok(checked[i].turns.includes(turn), `compaction ${i + 1}: the block of turn ${turn} vanished`);
 			}
 			assert.ok(maxBlocks >= 3, `the chat should end with blocks of several turns, got ${maxBlocks}`);
-			assert.strictEqual(summarizations, predicted.summarizations, 'summarizations: real participant vs Node replay of the same chat');
+			assertNearPrediction(summarizations, predicted.summarizations, 'summarizations, same chat and window');
 			assert.strictEqual(predicted.orderViolations, 0);
 			assert.strictEqual(predicted.summariesLost, 0);
 		});

@@ -2,7 +2,8 @@
 // real @longhaul participant with a 16k window. The scripted model plays the recorded rounds, the
 // fixture's replay tool returns the recorded results, summarization requests get the benchmark's
 // stand-in summary (test/fixtures/scripted-model/src/replayMode.ts). Checks: every round is played,
-// nothing overflows, the number of summarizations is what the Node replay benchmark predicts for
+// nothing overflows, the number of summarizations is what the Node replay benchmark predicts (within
+// the drift replayExpectation.ts assertNearPrediction explains) for
 // the same session, window and mode (replayExpectation.ts), every user message stays in every
 // prompt. Prints Longhaul's own time per round (p50/p95), not asserted.
 //
@@ -18,7 +19,7 @@ import { percentile } from '../../src/common/stats/percentile';
 import { roundTimes, type ReplayReport } from '../fixtures/scripted-model/src/replayMode';
 import { loadReplayScript } from '../fixtures/scripted-model/src/replayScript';
 import { resetSession, scriptedModel, sendChat, withSetting } from './helpers';
-import { benchEquivalent, predictReplay, resultsBetweenCaps } from './replayExpectation';
+import { assertNearPrediction, benchEquivalent, predictReplay, resultsBetweenCaps } from './replayExpectation';
 import { isSummarizationRequest } from './sessionScript';
 import { summaryLength } from '../../src/common/summaries/summaryLength';
 import { toolDefinitionsText } from '../fixtures/scripted-model/src/replayTool';
@@ -115,6 +116,10 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 			);
 			const agentRequests = scripted.requests.filter(r => !isSummarizationRequest(r));
 			const offeredNames = agentRequests.length ? agentRequests[agentRequests.length - 1].tools : [];
+			// LONGHAUL_REPLAY_DUMP=DIR: every agent request as the model received it, for comparing with the Node replay's prompts.
+			if (process.env.LONGHAUL_REPLAY_DUMP) {
+				fs.writeFileSync(path.join(process.env.LONGHAUL_REPLAY_DUMP, `${mode}-${WINDOW}-${background}.json`), JSON.stringify(agentRequests));
+			}
 			const predicted = await predictReplay(script, report.userTexts, report.seen, mode);
 			const expected = predicted.result.metrics;
 			const times = roundTimes(report.events);
@@ -229,7 +234,7 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 			}
 			// Summarizations: what the Node replay predicts for the same session, window and mode.
 			assert.strictEqual(stored, summarizerEvents.length, 'every stand-in summary should be accepted and stored');
-			assert.strictEqual(stored, expected.summarizations, 'summarizations: real participant vs Node replay of the same session, window and mode');
+			assertNearPrediction(stored, expected.summarizations, 'summarizations, same session, window and mode');
 		});
 	}
 });
