@@ -122,7 +122,14 @@ export const tests = [
 			const number = SUMMARY_TEXT.exec(shown);
 			assert.ok(number, `the editor should show the scripted summary's text; it shows ${JSON.stringify(shown.slice(0, 400))}`);
 			console.log(`    ${made} summarizations, ${buttons} Open summary buttons (folded and visible); the last one opened SUMMARY-${number[1]}`);
-			assert.equal(Number(number[1]), made, 'the last button opens the newest summary');
+			// Scripted summaries are numbered as the model writes them; a background summary the loop
+			// discarded has a number but no button, so the newest one used is at least the made-th.
+			// (test/integration/readableSummaries.test.ts maps every button to its summary exactly.)
+			const written = lines(longhaulLog(server.dirs.root), 'summarization {').length;
+			assert.ok(
+				Number(number[1]) >= made && Number(number[1]) <= Math.max(made, written),
+				`the last button opens the newest summary: SUMMARY-${number[1]}, ${made} used, ${written} written`,
+			);
 			// Typing into it changes nothing: the document is read-only.
 			await editor.click();
 			await page.keyboard.type('EDITED');
