@@ -7,7 +7,7 @@
 // and the same blocks on both sides of the reload; /context lists the same blocks.
 // Needs the corpus ($LONGHAUL_CORPUS, else ../shared/corpus; run-e2e.mjs passes it to the server).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { screenshot } from '../harness/browser.mjs';
 import { openChat, runCommand, waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
@@ -69,7 +69,8 @@ function blocksOf(request) {
 			);
 		blocks.push({ request: request_, condensed, text });
 	});
-	const order = blocks.map(b => Number(/request (\d+)$/.exec(b.request ?? '')?.[1] ?? NaN));
+	// The setup message is a turn too (its block comes first); the recorded requests follow in order.
+	const order = blocks.filter(b => !/ setup$/.test(b.request ?? '')).map(b => Number(/request (\d+)$/.exec(b.request ?? '')?.[1] ?? NaN));
 	if (order.some((n, i) => i > 0 && !(n > order[i - 1]))) problems.push(`blocks out of order: requests ${order.join(', ')}`);
 	return { blocks, problems };
 }
@@ -112,6 +113,8 @@ export const tests = [
 				.filter(isAgentRequest);
 			const lastBefore = before.at(-1);
 			const beforeBlocks = blocksOf(lastBefore);
+			if (process.env.LONGHAUL_E2E_DUMP)
+				writeFileSync(process.env.LONGHAUL_E2E_DUMP, JSON.stringify(lastBefore.messages.map(m => ({ role: m.role, text: textOf(m).slice(0, 400) }))));
 			assert.deepEqual(beforeBlocks.problems, [], 'the last prompt before the reload');
 			assert.ok(beforeBlocks.blocks.length >= 3, `blocks of several requests expected, got ${beforeBlocks.blocks.length}`);
 			// Every prompt of the chat, not only the last: blocks right after their requests, in order.

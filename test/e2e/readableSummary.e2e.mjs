@@ -125,11 +125,8 @@ export const tests = [
 			// Scripted summaries are numbered as the model writes them; a background summary the loop
 			// discarded has a number but no button, so the newest one used is at least the made-th.
 			// (test/integration/readableSummaries.test.ts maps every button to its summary exactly.)
-			const written = lines(longhaulLog(server.dirs.root), 'summarization {').length;
-			assert.ok(
-				Number(number[1]) >= made && Number(number[1]) <= Math.max(made, written),
-				`the last button opens the newest summary: SUMMARY-${number[1]}, ${made} used, ${written} written`,
-			);
+			// (A background summary cancelled when its turn ended is answered but never logged.)
+			assert.ok(Number(number[1]) >= made, `the last button opens the newest summary: SUMMARY-${number[1]}, ${made} used`);
 			// Typing into it changes nothing: the document is read-only.
 			await editor.click();
 			await page.keyboard.type('EDITED');
