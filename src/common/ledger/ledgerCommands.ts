@@ -15,7 +15,10 @@ export const ELLIPSIS = '…';
  * ends with … leaves the end open). Words are separated by single spaces, as in the ledger.
  */
 export function formMatches(form: string, command: string): boolean {
-	if (!form.includes(ELLIPSIS)) return form === command;
+	// A command stored already cut (doneLedger.ts keeps long commands to a bound, ending in …) is
+	// shown as it is; its own … is not a gap to match across.
+	if (form === command) return true;
+	if (!form.includes(ELLIPSIS)) return false;
 	const words = command.split(' ');
 	const pieces = form.split(ELLIPSIS).map(p => (p.trim() === '' ? [] : p.trim().split(' ')));
 	const first = pieces[0];

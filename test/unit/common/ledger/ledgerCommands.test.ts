@@ -23,6 +23,15 @@ describe('ledger commands', () => {
 		assert.ok(!formMatches('ab …yz', 'abc yz') && !formMatches('a …-k …', 'a --keep'), 'pieces match whole words, not parts of words');
 	});
 
+	it('a command stored already cut (ending in …) stands for itself, and two such commands stay apart', () => {
+		const a = 'python -c " ; import django ; from django.db import models ; auto_field_meta = type(models.Auto…';
+		const b = 'python -c " ; import django ; from django.db import models ; field_instance = models.BigAutoFie…';
+		assert.ok(formMatches(a, a) && formMatches(b, b));
+		assert.ok(!formMatches(a, b) && !formMatches(b, a));
+		const forms = identifyingForms([command(a), command(b, 1)], 10_000);
+		assert.deepEqual([...forms.values()], [a, b], 'shown as stored when there is room');
+	});
+
 	it('property: every form stands for its own command and for no other command of the ledger', () => {
 		const word = fc.constantFrom(
 			'python',
