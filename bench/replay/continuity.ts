@@ -22,6 +22,8 @@ import { addUserRequest, emptyLedger, extendLedger, ledgerRequestText, type Done
 import { ledgerForPrompt, renderDoneLedger, requestLine, type LedgerForPrompt } from '../../src/common/ledger/doneLedgerRender';
 import { namedCommands, readLedger } from './ledgerReader';
 import { toolCallFacts } from '../../src/common/ledger/toolCallFacts';
+import { SHORTENED_REQUEST_TOKENS } from '../../src/common/conversation/promptLayout';
+import { firstLines } from '../../src/common/shrinking/cutText';
 
 export interface ContinuityMetrics {
 	/** The ledger was rendered into the prompts of this replay. */
@@ -78,12 +80,18 @@ function shownFacts(round: Round): { edits: Set<string>; commands: Set<string> }
 	return { edits, commands };
 }
 
-/** The facts of `ledger` visible in a prompt: its text and the rounds it shows verbatim. */
+/**
+ * The facts of `ledger` visible in a prompt: its text and the rounds it shows verbatim. A past
+ * request counts when it is there whole, as its ledger line, or shortened the way the prompt
+ * shortens requests whose work is summarized (promptLayout.ts: its first lines, up to
+ * SHORTENED_REQUEST_TOKENS, which name the task; the rest is left out with a note).
+ */
 export function visibleFacts(
 	ledger: DoneLedger,
 	requests: readonly string[],
 	messages: readonly Raw.ChatMessage[],
 	shown: readonly Round[],
+	countTokens: (text: string) => number,
 ): { facts: number; visible: number } {
 	const text = '\n' + promptText(messages) + '\n';
 	const verbatimEdits = new Set<string>();
@@ -99,7 +107,13 @@ export function visibleFacts(
 	let visible = 0;
 	requests.forEach((user, i) => {
 		facts++;
-		if (text.includes(user) || hasLine(text, requestLine(i, ledgerRequestText(user), Number.MAX_SAFE_INTEGER))) visible++;
+		if (
+			text.includes(user) ||
+			hasLine(text, requestLine(i, ledgerRequestText(user), Number.MAX_SAFE_INTEGER)) ||
+			text.includes(`${firstLines(user, SHORTENED_REQUEST_TOKENS, countTokens)}\n[Request shortened`)
+		) {
+			visible++;
+		}
 	});
 	for (const edit of ledger.edits) {
 		if (edit.count === 0) continue; // only failed attempts: nothing was edited
@@ -159,7 +173,7 @@ export function continuityProbe(options: ContinuityOptions): ContinuityProbe {
 				if (!promptText(messages).includes('<done-ledger>')) omitted++;
 			}
 			if (!compacted) return;
-			const seen = visibleFacts(ledger, requests, messages, shown);
+			const seen = visibleFacts(ledger, requests, messages, shown, options.countTokens);
 			facts += seen.facts;
 			visible += seen.visible;
 			shares.push(seen.facts ? seen.visible / seen.facts : 1);
