@@ -49,6 +49,30 @@ describe('Settings', function () {
 		assert.doesNotMatch(again.markdown, OFF_NOTICE);
 	});
 
+	it('longhaul.minRecentRounds: every half-context summary keeps at least that many recent rounds verbatim (the default keeps fewer)', async () => {
+		const halfContextKept = async (minRecentRounds: number | undefined): Promise<number[]> => {
+			const script = createSessionScript({ toolCalls: 40, dataFile: DATA_FILE, finalText: 'KEEP-DONE' });
+			await setHandler(script.handler);
+			const run = () => sendChat('@longhaul read the data file', { timeoutMs: 90_000 });
+			const session = await withSetting('halfContextSummarization', true, () =>
+				minRecentRounds === undefined ? run() : withSetting('minRecentRounds', minRecentRounds, run),
+			);
+			assert.strictEqual(session.errorMessage, undefined, `the request failed: ${session.errorMessage}`);
+			return [...session.markdown.matchAll(/kept (\d+) recent rounds? verbatim \(half-context/g)].map(m => Number(m[1]));
+		};
+		const kept = await halfContextKept(9);
+		assert.ok(kept.length >= 1, 'the session should make half-context summaries');
+		assert.ok(
+			kept.every(n => n >= 9),
+			`with longhaul.minRecentRounds 9 every half-context summary keeps at least 9 rounds: ${kept.join(', ')}`,
+		);
+		const byDefault = await halfContextKept(undefined);
+		assert.ok(
+			byDefault.some(n => n < 9),
+			`the default (2) lets the token-aware split keep fewer: ${byDefault.join(', ')}`,
+		);
+	});
+
 	it('longhaul.showTokenCount: one line with the last prompt against the window and the summary blocks, only when on', async () => {
 		const script = createSessionScript({ toolCalls: 14, dataFile: DATA_FILE, finalText: 'COUNT-DONE' });
 		await setHandler(script.handler);
