@@ -1,6 +1,8 @@
 // Shared by the e2e tests that drive a long scripted session in the Chat view (not a test itself:
 // run-e2e.mjs runs only *.e2e.mjs): the data file the fixture's long-session mode reads, and
 // sending a message and waiting for its response.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openChat } from '../harness/workbench.mjs';
 
 export const DATA_FILE = 'long-session-data.txt';
@@ -55,4 +57,25 @@ export async function send(page, text, { timeoutMs = 120_000, onProgress } = {})
 		await page.waitForTimeout(50);
 	}
 	return { response, text: (await response.innerText()).trim() };
+}
+
+/**
+ * Waits until VS Code has written the chat session with `text` in it (workspaceStorage/…/chatSessions),
+ * so that a reload right after finds the newest response. VS Code stores sessions on its own
+ * schedule; a reload before that loses the newest responses, which is VS Code's persistence, not
+ * Longhaul's. Gives up after `timeoutMs` and lets the caller's own check report what is missing.
+ */
+export async function waitForStoredChat(page, userDataDir, text, timeoutMs = 30_000) {
+	const root = join(userDataDir, 'User', 'workspaceStorage');
+	const stored = () => {
+		if (!existsSync(root)) return false;
+		for (const workspace of readdirSync(root)) {
+			const sessions = join(root, workspace, 'chatSessions');
+			if (!existsSync(sessions)) continue;
+			for (const file of readdirSync(sessions)) if (readFileSync(join(sessions, file), 'utf8').includes(text)) return true;
+		}
+		return false;
+	};
+	const until = Date.now() + timeoutMs;
+	while (Date.now() < until && !stored()) await page.waitForTimeout(500);
 }

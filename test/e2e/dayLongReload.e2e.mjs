@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { screenshot } from '../harness/browser.mjs';
 import { openChat, runCommand, waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
-import { send as sendAndWait } from './chatSession.mjs';
+import { send as sendAndWait, waitForStoredChat } from './chatSession.mjs';
 import { corpusDir } from '../harness/util.mjs';
 
 const SESSIONS = ['msa-sqlfluff-2419-dsreasoner', 'oh-ponyc-4588', 'oh-ponyc-4595'];
@@ -121,7 +121,7 @@ export const tests = [
 			for (const [i, request] of before.entries()) assert.deepEqual(blocksOf(request).problems, [], `prompt ${i + 1}`);
 
 			const reloadedAt = Date.now();
-			await page.waitForTimeout(2000);
+			await waitForStoredChat(page, server.dirs.userData, 'Summarization mode:');
 			await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), runCommand(page, 'Developer: Reload Window')]);
 			await waitForWorkbench(page);
 			await waitForChatModel(page, 'Scripted');

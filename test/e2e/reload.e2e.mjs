@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { screenshot } from '../harness/browser.mjs';
 import { resultsDir } from '../harness/util.mjs';
 import { openChat, runCommand, waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
-import { DATA_FILE, dataFileContent, send as sendAndWait } from './chatSession.mjs';
+import { DATA_FILE, dataFileContent, send as sendAndWait, waitForStoredChat } from './chatSession.mjs';
 
 /** The response's visible text. */
 const send = async (page, text, timeoutMs) => (await sendAndWait(page, text, { timeoutMs })).text;
@@ -107,7 +107,7 @@ export const tests = [
 			// Through the command, as a person would: a graceful shutdown lets the workbench store the
 			// chat session first (a bare page reload may lose its newest responses, which is VS Code's
 			// persistence, not Longhaul's).
-			await page.waitForTimeout(2000);
+			await waitForStoredChat(page, server.dirs.userData, 'Summarization mode:');
 			await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), runCommand(page, 'Developer: Reload Window')]);
 			await waitForWorkbench(page);
 			await waitForChatModel(page, 'Scripted');
