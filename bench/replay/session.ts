@@ -67,8 +67,9 @@ export const BENCH_TOOL = {
  * benchmark does the same, so its prompts change when the product's do.
  */
 export const RECALL_TOOL = (() => {
-	const manifest = JSON.parse(readFileSync(join(repositoryRoot(), 'package.json'), 'utf8'));
-	const nls = JSON.parse(readFileSync(join(repositoryRoot(), 'package.nls.json'), 'utf8'));
+	const root = repositoryRoot();
+	const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+	const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8'));
 	const declared = (manifest.contributes.languageModelTools as { name: string; modelDescription: string; inputSchema: object }[]).find(
 		t => t.name === RECALL_TOOL_NAME,
 	)!;
