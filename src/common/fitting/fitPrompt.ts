@@ -5,8 +5,9 @@
 //   3. summarize with the model (narrowed to the oldest rounds when the summarizer cannot take
 //      them all), at most SUMMARY_ATTEMPTS times that leave the prompt too large; then the
 //      loop breaker stops model summaries for the rest of the request
-//   4. elide the oldest tool results, 5. drop the older rounds with a note, 6. leave out the
-//      done-ledger, 7. refuse.
+//   4. elide the oldest tool results, 5. drop the older rounds with a note, 6. cut the newest
+//      round's longest results further (head and tail kept), 7. leave out the done-ledger,
+//      8. refuse.
 // Summaries join the conversation as one block per turn (summaryBlocks.ts); after each, when all
 // blocks together pass the summary budget, the oldest are condensed (condenseBlocks.ts).
 // Every step that changes the conversation starts over at the render. The steps that need a
