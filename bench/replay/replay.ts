@@ -15,7 +15,7 @@ import { summaryLength } from '../../src/common/summaries/summaryLength';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { percentile } from '../../src/common/stats/percentile';
 import { newFitSession, noteToolCall } from '../../src/common/fitting/fitSession';
-import { fitPlanOptions, fitPrompt, type FitOptions } from '../../src/common/fitting/fitPrompt';
+import { fitPlanOptions, fitPrompt, type FitEvent, type FitOptions } from '../../src/common/fitting/fitPrompt';
 import { isTruncation, retryMessageBudget, truncatedAfterFailedSummary } from '../../src/common/fitting/refusal';
 import { flattenRounds, newestSummaryIndex } from '../../src/common/conversation/flatten';
 import { toolsOfferedNow } from '../../src/common/tools/toolSelection';
@@ -431,6 +431,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			fitOptions,
 		);
 		conversation = result.conversation;
+		if (process.env.LONGHAUL_BENCH_DEBUG && result.events.length > 0) process.stderr.write(`fit: ${result.events.map(describeEvent).join(', ')}\n`);
 		if (truncatedAfterFailedSummary(result.events)) truncationsAfterFailedSummary++;
 		if (result.events.some(isTruncation)) truncations++;
 		for (const event of result.events) {
@@ -449,7 +450,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 			} else if (event.kind === 'dropped') {
 				droppedRounds += event.plan.summarizeRoundIds.length;
 				compactionsThisRequest++;
-			} else if (event.kind === 'loop-breaker') {
+			} else if (event.kind === 'loop-breaker' && event.scope === 'request') {
 				loopBreaks++;
 			}
 		}
@@ -752,4 +753,21 @@ function flattenRoundsWithUsers(conversation: Conversation): LayoutItem[] {
 	items.push({ kind: 'user', entry: { kind: 'request' } });
 	for (let r = 0; r < conversation.activeRounds.length; r++) items.push({ kind: 'round', flat: flat[i++] });
 	return items;
+}
+
+/** One fit event in a few words, for LONGHAUL_BENCH_DEBUG traces. */
+function describeEvent(event: FitEvent): string {
+	switch (event.kind) {
+		case 'summarized':
+			return `summarized(${event.source}, ${event.prepared.plan.summarizeRoundIds.length} rounds, kept ${event.prepared.plan.stats.tokens?.kept ?? '?'} tokens)`;
+		case 'loop-breaker':
+			return `loop-breaker(${event.scope}: ${event.why})`;
+		case 'elided':
+		case 'cut-newest':
+			return `${event.kind}(${event.calls} calls, need ${event.neededTokens})`;
+		case 'dropped':
+			return `dropped(${event.plan.summarizeRoundIds.length} rounds, need ${event.neededTokens})`;
+		default:
+			return event.kind;
+	}
 }

@@ -420,7 +420,7 @@ function record(state: RequestState, event: FitEvent): void {
 			logSummary('overflow', event.prepared);
 			break;
 		case 'loop-breaker':
-			log().info(`loop breaker: ${event.why}`);
+			log().info(`loop breaker (${event.scope}): ${event.why}`);
 			break;
 		case 'elided':
 			log().info(`truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`);

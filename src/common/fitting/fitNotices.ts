@@ -32,7 +32,9 @@ export function fitNotice(event: FitEvent): string | undefined {
 		case 'summary-failed':
 			return `The conversation could not be summarized (${describeAttemptsForUser(event.prepared.attempts)}); removing the oldest tool results instead.`;
 		case 'loop-breaker':
-			return loopBreakerNotice(event.why);
+			return event.scope === 'request'
+				? loopBreakerNotice(event.why)
+				: `Summaries could not make room this time (${event.why}); Longhaul makes room without a summary this time and summarizes again at the next overflow.`;
 		case 'elided':
 			return `Removed ${plural(event.calls, 'old tool result')} (about ${event.freedTokens} tokens) to fit the context window.`;
 		case 'dropped':

@@ -4,7 +4,9 @@
 //   2. attach a summary prepared in the background, if one is ready and still right
 //   3. summarize with the model (narrowed to the oldest rounds when the summarizer cannot take
 //      them all), at most SUMMARY_ATTEMPTS times that leave the prompt too large; then the
-//      loop breaker stops model summaries for the rest of the request
+//      loop breaker stops model summaries: for this render when the summaries shrank what they
+//      replaced or the rounds kept were over half the budget (the newest rounds are what is too
+//      large), else for the rest of the request
 //   4. elide the oldest tool results, 5. drop the older rounds with a note, 6. cut the newest
 //      round's longest results further (head and tail kept), 7. leave out the done-ledger,
 //      8. refuse.
@@ -16,6 +18,7 @@
 import type { Conversation, ToolCall } from '../conversation/conversation';
 import { flattenRounds } from '../conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../planning/plan';
+import { KEPT_SHARE_OF_BUDGET } from '../planning/halfContextPlanner';
 import { planOrNothing, type PlanOptions } from '../planning/planners';
 import { condenseOldestBlocks, type CondenseBlock, type CondensedBlock } from '../summaries/condenseBlocks';
 import { cutNewestResults } from '../shrinking/cutNewestResults';
@@ -99,7 +102,12 @@ export type FitEvent =
 	/** The oldest blocks were shortened to keep all blocks within the summary budget. */
 	| { readonly kind: 'condensed'; readonly blocks: readonly CondensedBlock[] }
 	| { readonly kind: 'summary-failed'; readonly prepared: PreparedSummary }
-	| { readonly kind: 'loop-breaker'; readonly why: string }
+	/**
+	 * Model summaries stop: for the rest of the request (`request`: they stopped shrinking the
+	 * prompt, or the agent repeats what a summary removed), or only for this render (`render`: they
+	 * shrank what they replaced, but the newest rounds no summary may touch are too large).
+	 */
+	| { readonly kind: 'loop-breaker'; readonly why: string; readonly scope: 'render' | 'request' }
 	| { readonly kind: 'elided'; readonly calls: number; readonly freedTokens: number; readonly neededTokens: number }
 	| { readonly kind: 'dropped'; readonly plan: SummarizationPlan; readonly texts: readonly string[]; readonly neededTokens: number }
 	/** Nothing older was left: the newest round's longest results were cut further (cutNewestResults.ts). */
@@ -137,6 +145,10 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 	};
 	let summaryAttempts = 0;
 	let narrowedSummaries = 0;
+	// Whether every summary of this render replaced its rounds with much less (see shrank()), and
+	// whether the newest rounds the last one kept were over the planner's limit for them.
+	let summariesShrank = true;
+	let keptTooLarge = false;
 	// False once the model has nothing more to give in this fit (nothing to plan, or it failed).
 	let modelCanSummarize = true;
 	for (;;) {
@@ -175,8 +187,17 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 
 		if (autoSummarize && modelCanSummarize && !session.modelSummariesStopped) {
 			if (summaryAttempts >= SUMMARY_ATTEMPTS) {
-				session.modelSummariesStopped = `${SUMMARY_ATTEMPTS} summaries in a row did not make the prompt fit`;
-				events.push({ kind: 'loop-breaker', why: session.modelSummariesStopped });
+				const why = `${SUMMARY_ATTEMPTS} summaries in a row did not make the prompt fit`;
+				if (summariesShrank || keptTooLarge) {
+					// The summaries did their part, or had little to take: what is too large is the newest
+					// rounds, which truncation shortens now. Stopping for the whole request would leave every
+					// later overflow of a long request to truncation (decision 6: the bound is per render).
+					events.push({ kind: 'loop-breaker', why: `${why}: the newest rounds alone are too large`, scope: 'render' });
+					modelCanSummarize = false;
+				} else {
+					session.modelSummariesStopped = why;
+					events.push({ kind: 'loop-breaker', why, scope: 'request' });
+				}
 			} else {
 				const planned = plan(conversation);
 				const made = planned && (await settled(makeSummary(conversation, planned, steps.summarize)));
@@ -187,6 +208,8 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 					await bound();
 					if (made.narrowed && narrowedSummaries < NARROWED_SUMMARIES) narrowedSummaries++;
 					else summaryAttempts++;
+					if (!shrank(made.plan, made.blocks, steps.countTokens)) summariesShrank = false;
+					keptTooLarge = (made.plan.stats.tokens?.kept ?? 0) > options.messageBudget * KEPT_SHARE_OF_BUDGET;
 					continue;
 				}
 				if (made) events.push({ kind: 'summary-failed', prepared: made });
@@ -229,6 +252,16 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		}
 		return { kind: 'refused', neededTokens: total, conversation, events };
 	}
+}
+
+/** A summary shrinks when its blocks hold at most this share of the rounds (and earlier block) it replaced. */
+export const SHRINKING_SUMMARY_SHARE = 0.5;
+
+/** Did the summary replace what it covered with much less? Unknown sizes count as no. */
+function shrank(plan: SummarizationPlan, blocks: readonly string[], countTokens: (text: string) => number): boolean {
+	const replaced = plan.stats.tokens ? plan.stats.tokens.summarized + plan.stats.tokens.previousSummary : 0;
+	const written = blocks.reduce((sum, block) => sum + countTokens(block), 0);
+	return replaced > 0 && written <= replaced * SHRINKING_SUMMARY_SHARE;
 }
 
 function statsOf(masked: MaskStats): MaskStats {

@@ -123,25 +123,53 @@ describe('fitPrompt: the overflow pipeline', () => {
 		assert.equal(session.repeats.watchedLeft > 0, true, 'the loop breaker watches calls after the summary');
 	});
 
-	it('two model summaries that do not fit → loop breaker → elision', async () => {
+	it('two model summaries that free nothing → loop breaker for the request → truncation (the newest result cut)', async () => {
 		const session = newFitSession();
 		const start = conversationOf(16, 300);
 		// Summaries that are as large as what they replace free nothing.
 		const budget = 1_500;
 		const { h, steps } = harness(budget, session);
-		h.answer = plan => ({ summary: 'S'.repeat(plan.summarizeRoundIds.length * 300), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] });
-		// The pure round rule: the token-aware rule would summarize almost everything at once and fit.
-		const result = await fitPrompt(start, session, steps, {
-			mode: 'half-context',
-			messageBudget: budget,
-			maskOldToolResults: false,
-			halfContextSplit: 'rounds',
+		h.answer = plan => ({
+			summary: (plan.previousSummary?.text ?? '') + 'S'.repeat(plan.summarizeRoundIds.length * 300),
+			mode: 'full',
+			attempts: [{ mode: 'full', outcome: 'ok' }],
 		});
+		// The token-aware rule keeps at most half the budget verbatim: what does not fit is the summaries.
+		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false });
 		const seen = kinds(result.events);
-		assert.deepEqual(seen.slice(0, SUMMARY_ATTEMPTS + 2), ['summarized', 'summarized', 'loop-breaker', 'elided']);
+		assert.deepEqual(seen.slice(0, SUMMARY_ATTEMPTS + 2), ['summarized', 'summarized', 'loop-breaker', 'cut-newest']);
 		assert.equal(h.calls.filter(c => c === 'summarize').length, SUMMARY_ATTEMPTS);
 		assert.match(session.modelSummariesStopped ?? '', /did not make the prompt fit/);
+		assert.equal(result.events.find(e => e.kind === 'loop-breaker')?.scope, 'request', 'summaries that free nothing stop for the request');
 		assert.ok(!seen.slice(SUMMARY_ATTEMPTS + 1).includes('summarized'), 'no model summary after the loop breaker');
+	});
+
+	it('two summaries that shrank what they replaced but leave newest rounds too large: stopped for this render only', async () => {
+		const session = newFitSession();
+		// Four ordinary rounds, then two whose results alone are larger than the budget.
+		const start: Conversation = {
+			turns: [],
+			activeRounds: [...conversationOf(4, 300).activeRounds, round('big1', 2_500), round('big2', 2_500)],
+		};
+		const budget = 2_000;
+		const { h, steps } = harness(budget, session);
+		const options = { mode: 'half-context' as const, messageBudget: budget, maskOldToolResults: false };
+		const first = await fitPrompt(start, session, steps, options);
+		assert.equal(first.kind, 'fits');
+		const breaker = first.events.find(e => e.kind === 'loop-breaker');
+		assert.equal(breaker?.scope, 'render');
+		assert.equal(h.calls.filter(c => c === 'summarize').length, SUMMARY_ATTEMPTS);
+		assert.equal(session.modelSummariesStopped, undefined, 'model summaries are not stopped for the request');
+		assert.ok(kinds(first.events).includes('cut-newest'), 'truncation shortens the newest result this time');
+
+		// The agent goes on: new ordinary rounds overflow again, and the model summarizes them.
+		const later: Conversation = {
+			...first.conversation,
+			activeRounds: [...first.conversation.activeRounds, ...['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].map(id => round(id, 300))],
+		};
+		const second = await fitPrompt(later, session, steps, options);
+		assert.equal(second.kind, 'fits');
+		assert.equal(kinds(second.events)[0], 'summarized', 'the next overflow is summarized by the model again');
 	});
 
 	it('a failed summary leaves the conversation as it was and truncation takes over', async () => {

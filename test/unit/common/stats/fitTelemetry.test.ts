@@ -59,7 +59,7 @@ describe('telemetry of the overflow pipeline', () => {
 			{ step: 'elide-tool-results', why: 'summary-failed', items: 2, freedTokens: 800, promptTokens: 16500, windowTokens: 16000 },
 		);
 
-		const looped = fitTelemetry({ kind: 'fits', events: [{ kind: 'loop-breaker', why: 'two summaries' }, elided] }, ctx);
+		const looped = fitTelemetry({ kind: 'fits', events: [{ kind: 'loop-breaker', why: 'two summaries', scope: 'request' }, elided] }, ctx);
 		assert.deepEqual(shortly(looped), ['F:elide-tool-results:loop-breaker']);
 		assert.deepEqual(shortly(fitTelemetry({ kind: 'fits', events: [elided] }, { ...ctx, stoppedBefore: true })), ['F:elide-tool-results:loop-breaker']);
 		assert.deepEqual(shortly(fitTelemetry({ kind: 'fits', events: [elided] }, ctx)), ['F:elide-tool-results:nothing-to-summarize']);
