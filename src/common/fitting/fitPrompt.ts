@@ -8,8 +8,8 @@
 //      replaced or the rounds kept were over half the budget (the newest rounds are what is too
 //      large), else for the rest of the request
 //   4. elide the oldest tool results, 5. drop the older rounds with a note, 6. cut the newest
-//      round's longest results further (head and tail kept), 7. leave out the done-ledger,
-//      8. refuse.
+//      round's longest results further (head and tail kept), 7. leave out the done-ledger until
+//      the next summary, 8. refuse.
 // Summaries join the conversation as one block per turn (summaryBlocks.ts); after each, when all
 // blocks together pass the summary budget, the oldest are condensed (condenseBlocks.ts).
 // Every step that changes the conversation starts over at the render. The steps that need a
@@ -180,6 +180,7 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		if (prepared?.blocks !== undefined) {
 			noteSummary(session.repeats, replacedCalls(conversation, prepared.plan));
 			conversation = attachSummary(conversation, prepared.plan, prepared.blocks);
+			session.ledgerSuspended = false;
 			events.push({ kind: 'summarized', source: 'prepared', prepared: { ...prepared, blocks: prepared.blocks } });
 			await bound();
 			continue;
@@ -204,6 +205,7 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 				if (made?.blocks !== undefined) {
 					noteSummary(session.repeats, replacedCalls(conversation, made.plan));
 					conversation = attachSummary(conversation, made.plan, made.blocks);
+					session.ledgerSuspended = false;
 					events.push({ kind: 'summarized', source: 'model', prepared: { ...made, blocks: made.blocks } });
 					await bound();
 					if (made.narrowed && narrowedSummaries < NARROWED_SUMMARIES) narrowedSummaries++;
@@ -245,7 +247,8 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 			continue;
 		}
 		if (!session.ledgerSuspended && steps.showsLedger(conversation)) {
-			// Nothing older is left to remove: the ledger goes before the request is refused.
+			// Nothing older is left to remove: the ledger goes before the request is refused, until
+			// the next summary (which changes the prompt's head anyway) makes room for it again.
 			session.ledgerSuspended = true;
 			events.push({ kind: 'ledger-off', neededTokens: total });
 			continue;

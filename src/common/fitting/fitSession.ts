@@ -7,7 +7,7 @@ export interface FitSession {
 	readonly repeats: RepeatTracker;
 	/** Set when the loop breaker stopped summarizing with the model for this request: why. */
 	modelSummariesStopped?: string;
-	/** The done-ledger is left out for the rest of the request: nothing else was left to remove. */
+	/** The done-ledger is left out until the next summary of the request: nothing else was left to remove. */
 	ledgerSuspended: boolean;
 	/** The user has been told that automatic summaries are off (longhaul.autoSummarize), once per request. */
 	toldSummariesOff?: boolean;

@@ -214,6 +214,35 @@ describe('fitPrompt: the overflow pipeline', () => {
 		assert.equal(session.ledgerSuspended, true);
 	});
 
+	it('a ledger left out comes back with the next summary of the request', async () => {
+		const session = newFitSession();
+		// One summarized round, then a newest round that fits only without the ledger.
+		const budget = 1_000;
+		const start: Conversation = {
+			turns: [],
+			activeRounds: [
+				{ ...round('a0', 300), summary: 'EARLIER' },
+				{ id: 'a1', response: 'y'.repeat(budget - 100), toolCalls: [] },
+			],
+		};
+		const { steps } = harness(budget, session);
+		const options = { mode: 'half-context' as const, messageBudget: budget, maskOldToolResults: false };
+		const first = await fitPrompt(start, session, steps, options);
+		assert.equal(first.kind, 'fits');
+		assert.equal(kinds(first.events).at(-1), 'ledger-off');
+		assert.equal(session.ledgerSuspended, true);
+
+		// The agent goes on with ordinary rounds; the next overflow is summarized and the ledger returns.
+		const later: Conversation = {
+			...first.conversation,
+			activeRounds: [...first.conversation.activeRounds, ...['n1', 'n2', 'n3', 'n4'].map(id => round(id, 200))],
+		};
+		const second = await fitPrompt(later, session, steps, options);
+		assert.equal(second.kind, 'fits');
+		assert.ok(kinds(second.events).includes('summarized'));
+		assert.equal(session.ledgerSuspended, false, 'the ledger is shown again after the summary');
+	});
+
 	it('only the newest round is left and too large: its result is cut further before the ledger goes or the request is refused', async () => {
 		const session = newFitSession();
 		const start: Conversation = { turns: [], activeRounds: [{ ...round('a0', 100), summary: 'EARLIER' }, round('a1', 3_000)] };
