@@ -13,6 +13,8 @@
 // --half-split rounds|tokens         half-context's split rule (default tokens, the product's; rounds: the
 //                                    pure round rule, for comparison)
 // --stress                           replay the synthetic stress session (bench/replay/stressSession.ts) instead of the corpus
+// --variants                         replay harder copies of every corpus session instead (bench/replay/sessionVariants.ts):
+//                                    tool outputs of 240,000 characters, tool calls that write whole files
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
 // --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
 import { benchBudget, concatSessions, loadSession, type Session } from './session';
 import { stressSession } from './stressSession';
+import { sessionVariant, VARIANTS } from './sessionVariants';
 import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
@@ -41,6 +44,8 @@ export interface CliArgs {
 	readonly ledgerLive: boolean;
 	/** --stress: the synthetic stress session instead of the corpus. */
 	readonly stress: boolean;
+	/** --variants: harder copies of the corpus sessions instead of the corpus. */
+	readonly variants: boolean;
 	/** --model-token-ratio R (replay.ts ReplayOptions.modelTokenRatio). */
 	readonly modelTokenRatio?: number;
 	/** --no-calibration: the product modes do not sample the model's count. */
@@ -71,6 +76,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let ledger = true;
 	let ledgerLive = false;
 	let stress = false;
+	let variants = false;
 	let modelTokenRatio: number | undefined;
 	let calibrate = true;
 	let out = resolve('bench/results');
@@ -111,6 +117,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case '--stress':
 				stress = true;
 				break;
+			case '--variants':
+				variants = true;
+				break;
 			case '--model-token-ratio': {
 				const v = value();
 				const r = Number(v);
@@ -142,7 +151,22 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		throw new UsageError('--json needs --session FILE (or --concat), --window N and --strategy NAME');
 	}
 	if (!calibrate && modelTokenRatio === undefined) throw new UsageError('--no-calibration needs --model-token-ratio R');
-	return { corpus, session, window, strategy, json, out, ledger, ledgerLive, stress, concat, ...(halfSplit ? { halfSplit } : {}), modelTokenRatio, calibrate };
+	return {
+		corpus,
+		session,
+		window,
+		strategy,
+		json,
+		out,
+		ledger,
+		ledgerLive,
+		stress,
+		variants,
+		concat,
+		...(halfSplit ? { halfSplit } : {}),
+		modelTokenRatio,
+		calibrate,
+	};
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -255,8 +279,10 @@ async function main(): Promise<number> {
 	const results: ReplayMetrics[] = [];
 	const sessions: (() => Session)[] = args.stress
 		? [() => ({ name: 'synthetic-stress', conversation: conversationFromSessionJson(JSON.parse(JSON.stringify(stressSession()))) })]
-		: files.map(file => () => loadSession(file));
-	const full = !args.session && args.window === undefined && !args.strategy && !args.stress;
+		: args.variants
+			? files.flatMap(file => VARIANTS.map(variant => () => sessionVariant(loadSession(file), variant)))
+			: files.map(file => () => loadSession(file));
+	const full = !args.session && args.window === undefined && !args.strategy && !args.stress && !args.variants;
 	if (full) mkdirSync(args.out, { recursive: true });
 	const budgetTokenizer = new TiktokenTokenizer();
 	for (const load of sessions) {
