@@ -435,7 +435,9 @@ function record(state: RequestState, event: FitEvent): void {
 			log().info(`truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`);
 			break;
 		case 'cut-newest':
-			log().info(`truncation: cut ${event.calls} of the newest round's tool results further, ${event.freedTokens} tokens`);
+			log().info(
+				`truncation: cut ${event.calls} of the newest round's tool results and ${event.arguments} of its calls' arguments further, ${event.freedTokens} tokens`,
+			);
 			break;
 		case 'ledger-off':
 			log().info('truncation: done-ledger left out of this request');

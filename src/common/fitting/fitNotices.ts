@@ -39,8 +39,13 @@ export function fitNotice(event: FitEvent): string | undefined {
 			return `Removed ${plural(event.calls, 'old tool result')} (about ${event.freedTokens} tokens) to fit the context window.`;
 		case 'dropped':
 			return `Removed ${plural(event.plan.summarizeRoundIds.length, 'older round')} without a summary to fit the context window; earlier summaries are kept.`;
-		case 'cut-newest':
-			return `Cut ${event.calls === 1 ? 'the newest tool result' : `the newest ${event.calls} tool results`} further (about ${event.freedTokens} tokens; the beginning and the end are kept) to fit the context window: everything older is already summarized or removed. Call the tool again with narrower arguments for the part that was cut.`;
+		case 'cut-newest': {
+			const what = [
+				...(event.calls > 0 ? [event.calls === 1 ? 'the newest tool result' : `the newest ${event.calls} tool results`] : []),
+				...(event.arguments > 0 ? [`the arguments of ${plural(event.arguments, 'call')} that already ran (what they wrote is unchanged)`] : []),
+			].join(' and ');
+			return `Cut ${what} further (about ${event.freedTokens} tokens; the beginning and the end are kept) to fit the context window: everything older is already summarized or removed.${event.calls > 0 ? ' Call the tool again with narrower arguments for the part that was cut.' : ''}`;
+		}
 		case 'summaries-off':
 			return 'Automatic summarization is off (`longhaul.autoSummarize`): instead of asking the model for a summary, Longhaul replaces old tool results with placeholders and removes the oldest rounds to fit the context window. `/compact` still summarizes when you ask.';
 		case 'mask-declined':

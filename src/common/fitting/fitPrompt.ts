@@ -110,8 +110,8 @@ export type FitEvent =
 	| { readonly kind: 'loop-breaker'; readonly why: string; readonly scope: 'render' | 'request' }
 	| { readonly kind: 'elided'; readonly calls: number; readonly freedTokens: number; readonly neededTokens: number }
 	| { readonly kind: 'dropped'; readonly plan: SummarizationPlan; readonly texts: readonly string[]; readonly neededTokens: number }
-	/** Nothing older was left: the newest round's longest results were cut further (cutNewestResults.ts). */
-	| { readonly kind: 'cut-newest'; readonly calls: number; readonly freedTokens: number; readonly neededTokens: number }
+	/** Nothing older was left: the newest round's longest results, then arguments, were cut further (cutNewestResults.ts). */
+	| { readonly kind: 'cut-newest'; readonly calls: number; readonly arguments: number; readonly freedTokens: number; readonly neededTokens: number }
 	| { readonly kind: 'ledger-off'; readonly neededTokens: number }
 	/** The first overflow of a session with automatic summaries off (FitOptions.autoSummarize). */
 	| { readonly kind: 'summaries-off' };
@@ -239,11 +239,11 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 			continue;
 		}
 		// Only the newest round is left verbatim and it alone does not fit: cut its longest results
-		// further rather than refuse the request over one long output.
+		// (then its calls' arguments) further rather than refuse the request over one long output.
 		const cut = cutNewestResults(conversation, total - options.messageBudget + Math.ceil(options.messageBudget * ELISION_MARGIN_SHARE), steps.countTokens);
 		if (cut) {
 			conversation = cut.conversation;
-			events.push({ kind: 'cut-newest', calls: cut.cutCalls, freedTokens: cut.freedTokens, neededTokens: total });
+			events.push({ kind: 'cut-newest', calls: cut.cutCalls, arguments: cut.cutArguments, freedTokens: cut.freedTokens, neededTokens: total });
 			continue;
 		}
 		if (!session.ledgerSuspended && steps.showsLedger(conversation)) {

@@ -55,7 +55,7 @@ export function fitTelemetry(
 				fallback('drop-rounds', event.neededTokens, event.plan.summarizeRoundIds.length);
 				break;
 			case 'cut-newest':
-				fallback('cut-newest-results', event.neededTokens, event.calls, event.freedTokens);
+				fallback('cut-newest-results', event.neededTokens, event.calls + event.arguments, event.freedTokens);
 				break;
 			case 'ledger-off':
 				fallback('leave-out-ledger', event.neededTokens);
