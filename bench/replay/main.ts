@@ -15,6 +15,7 @@
 // --stress                           replay the synthetic stress session (bench/replay/stressSession.ts) instead of the corpus
 // --variants                         replay harder copies of every corpus session instead (bench/replay/sessionVariants.ts):
 //                                    tool outputs of 240,000 characters, tool calls that write whole files
+// LONGHAUL_BENCH_DEBUG=1                each fit's events on stderr; =prompt also the prompt's messages and sizes when the loop breaker fires
 // Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
 // --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';

@@ -432,6 +432,13 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		);
 		conversation = result.conversation;
 		if (process.env.LONGHAUL_BENCH_DEBUG && result.events.length > 0) process.stderr.write(`fit: ${result.events.map(describeEvent).join(', ')}\n`);
+		if (process.env.LONGHAUL_BENCH_DEBUG === 'prompt' && result.events.some(e => e.kind === 'loop-breaker')) {
+			const shown = await measureAgentPrompt(props(result.conversation), tok);
+			for (const m of shown.messages) {
+				const text = JSON.stringify(m.content).slice(0, 70);
+				process.stderr.write(`  ${m.role} ${mt.countMessageTokens(m)} ${text}\n`);
+			}
+		}
 		if (truncatedAfterFailedSummary(result.events)) truncationsAfterFailedSummary++;
 		if (result.events.some(isTruncation)) truncations++;
 		for (const event of result.events) {
