@@ -44,8 +44,11 @@ export interface ContinuityProbe {
 	startTurn(user: string): void;
 	/** The model's round as recorded, before any later elision or summary. */
 	addRound(round: Round): void;
-	/** The `doneLedger` prop for a prompt of `conversation`; undefined when off, empty, or (at-summary) nothing is summarized yet. */
-	ledgerText(conversation: Conversation): string | undefined;
+	/**
+	 * The `doneLedger` prop for a prompt of `conversation`; undefined when off, empty, or (at-summary)
+	 * nothing is summarized yet. `compact`: within its base size (doneLedgerCaps, FitSession.tight 'ledger').
+	 */
+	ledgerText(conversation: Conversation, compact?: boolean): string | undefined;
 	/** One request's prompt as sent, the rounds it showed verbatim, and whether a compaction preceded it. */
 	recordRequest(compacted: boolean, messages: readonly Raw.ChatMessage[], shown: readonly Round[]): void;
 	metrics(): ContinuityMetrics;
@@ -141,11 +144,11 @@ export function continuityProbe(options: ContinuityOptions): ContinuityProbe {
 	let omitted = 0;
 	const ledgerTokens: number[] = [];
 
-	const ledgerText = (conversation: Conversation): string | undefined => {
+	const ledgerText = (conversation: Conversation, compact = false): string | undefined => {
 		lastGiven = undefined;
 		if (!options.enabled) return undefined;
 		if (options.refresh !== 'every-request') {
-			atSummary = ledgerForPrompt(conversation, ledger, atSummary, options);
+			atSummary = ledgerForPrompt(conversation, ledger, atSummary, compact ? { ...options, maxTokens: options.targetTokens ?? options.maxTokens } : options);
 			lastGiven = atSummary?.text || undefined;
 			return lastGiven;
 		}

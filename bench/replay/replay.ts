@@ -261,8 +261,8 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, newestSummaryIndex(flattenRounds(conversation)) !== -1).map(t => t.name),
 		workspace: WORKSPACE,
 		maxToolResultTokens: toolResultBudget(budgetNow()),
-		olderRequestsMaxTokens: olderRequestsBudget(budgetNow().messages),
-		doneLedger: fit.ledgerSuspended ? undefined : continuity.ledgerText(conversation),
+		olderRequestsMaxTokens: fit.tight !== 'none' ? 0 : olderRequestsBudget(budgetNow().messages),
+		doneLedger: fit.ledgerSuspended ? undefined : continuity.ledgerText(conversation, fit.tight === 'ledger'),
 	});
 	const layoutOptions = { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens: (text: string) => tok.countTokens(text) };
 	const timedRender = async <T>(run: () => Promise<T>): Promise<T> => {

@@ -138,14 +138,22 @@ async function agentSteps(
 	const offered = (conversation: Conversation) => toolsOfferedNow(chatTools, newestSummaryIndex(flattenRounds(conversation)) !== -1);
 	const input = (conversation: Conversation): AgentRenderInput => {
 		const budget = summarizer.budget;
-		state.ledgerShown = doneLedgerForPrompt(settings.doneLedger && !state.fit.ledgerSuspended, conversation, state.ledger, state.ledgerShown, budget.messages);
+		state.ledgerShown = doneLedgerForPrompt(
+			settings.doneLedger && !state.fit.ledgerSuspended,
+			conversation,
+			state.ledger,
+			state.ledgerShown,
+			budget.messages,
+			state.fit.tight === 'ledger',
+		);
 		return {
 			conversation,
 			request: request.prompt,
 			references: run.references,
 			toolNames: offered(conversation).map(t => t.name),
 			maxToolResultTokens: toolResultBudget(budget),
-			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
+			// Tight (FitSession.tight): every past request whose work is summarized is shortened.
+			olderRequestsMaxTokens: state.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),
 			doneLedger: state.ledgerShown?.text,
 		};
 	};
@@ -441,6 +449,9 @@ function record(state: RequestState, event: FitEvent): void {
 			break;
 		case 'ledger-off':
 			log().info('truncation: done-ledger left out of this request');
+			break;
+		case 'tightened':
+			log().info(`truncation: ${event.part === 'requests' ? 'past requests shortened' : 'done-ledger within its base size'} for the rest of this request`);
 			break;
 		case 'summaries-off':
 			log().info('summarization: automatic summaries are off (longhaul.autoSummarize); masking and truncation only');

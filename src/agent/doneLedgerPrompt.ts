@@ -16,7 +16,8 @@ export function doneLedgerForPrompt(
 	ledger: DoneLedger,
 	previous: LedgerForPrompt | undefined,
 	messageBudget: number,
+	compact = false,
 ): LedgerForPrompt | undefined {
 	if (!enabled) return undefined;
-	return ledgerForPrompt(conversation, ledger, previous, { ...doneLedgerCaps(messageBudget), countTokens });
+	return ledgerForPrompt(conversation, ledger, previous, { ...doneLedgerCaps(messageBudget, compact), countTokens });
 }

@@ -46,6 +46,10 @@ export function fitNotice(event: FitEvent): string | undefined {
 			].join(' and ');
 			return `Cut ${what} further (about ${event.freedTokens} tokens; the beginning and the end are kept) to fit the context window: everything older is already summarized or removed.${event.calls > 0 ? ' Call the tool again with narrower arguments for the part that was cut.' : ''}`;
 		}
+		case 'tightened':
+			return event.part === 'requests'
+				? 'Summaries alone could not make room: for the rest of this request, earlier requests whose work is summarized are shown by their first lines.'
+				: 'Summaries alone could not make room: for the rest of this request, the done-ledger is kept to its base size (older entries merged).';
 		case 'summaries-off':
 			return 'Automatic summarization is off (`longhaul.autoSummarize`): instead of asking the model for a summary, Longhaul replaces old tool results with placeholders and removes the oldest rounds to fit the context window. `/compact` still summarizes when you ask.';
 		case 'mask-declined':

@@ -7,9 +7,13 @@
 //      loop breaker stops model summaries: for this render when the summaries shrank what they
 //      replaced or the rounds kept were over half the budget (the newest rounds are what is too
 //      large), else for the rest of the request
-//   4. elide the oldest tool results, 5. drop the older rounds with a note, 6. cut the newest
-//      round's longest results further (head and tail kept), 7. leave out the done-ledger until
-//      the next summary, 8. refuse.
+//   4. tighten what is not rounds: past requests whose work is summarized shortened (for the rest
+//      of the request); when two summaries could not make room, the done-ledger within its base
+//      size too (until the next summary). In a day-long chat they, not the rounds, are what
+//      summaries cannot shrink
+//   5. elide the oldest tool results, 6. drop the older rounds with a note, 7. cut the newest
+//      round's longest results further (head and tail kept), 8. leave out the done-ledger until
+//      the next summary, 9. refuse.
 // Summaries join the conversation as one block per turn (summaryBlocks.ts); after each, when all
 // blocks together pass the summary budget, the oldest are condensed (condenseBlocks.ts).
 // Every step that changes the conversation starts over at the render. The steps that need a
@@ -113,6 +117,8 @@ export type FitEvent =
 	/** Nothing older was left: the newest round's longest results, then arguments, were cut further (cutNewestResults.ts). */
 	| { readonly kind: 'cut-newest'; readonly calls: number; readonly arguments: number; readonly freedTokens: number; readonly neededTokens: number }
 	| { readonly kind: 'ledger-off'; readonly neededTokens: number }
+	/** Past requests, then the done-ledger, are shown tight for the rest of the request (FitSession.tight). */
+	| { readonly kind: 'tightened'; readonly part: 'requests' | 'ledger'; readonly neededTokens: number }
 	/** The first overflow of a session with automatic summaries off (FitOptions.autoSummarize). */
 	| { readonly kind: 'summaries-off' };
 
@@ -142,6 +148,11 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		if (bounded.condensed.length === 0) return;
 		conversation = bounded.conversation;
 		events.push({ kind: 'condensed', blocks: bounded.condensed });
+	};
+	// A new summary renders the ledger again: left out or tightened, it gets its full room back.
+	const ledgerBackInFull = () => {
+		session.ledgerSuspended = false;
+		if (session.tight === 'ledger') session.tight = 'requests';
 	};
 	let summaryAttempts = 0;
 	let narrowedSummaries = 0;
@@ -180,11 +191,26 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		if (prepared?.blocks !== undefined) {
 			noteSummary(session.repeats, replacedCalls(conversation, prepared.plan));
 			conversation = attachSummary(conversation, prepared.plan, prepared.blocks);
-			session.ledgerSuspended = false;
+			ledgerBackInFull();
 			events.push({ kind: 'summarized', source: 'prepared', prepared: { ...prepared, blocks: prepared.blocks } });
 			await bound();
 			continue;
 		}
+
+		// Model summaries have done what they can for this render (or may not run): before the loop
+		// breaker or any truncation, tighten what is not rounds, one part at a time, once per request.
+		// The ledger only when summaries were made and did not make room: when there was nothing to
+		// summarize, the newest round is what is too large, and cutting it costs less than ledger lines.
+		const tighten = async (ledgerToo: boolean) => {
+			const part = session.tight === 'none' ? 'requests' : ledgerToo && session.tight === 'requests' && steps.showsLedger(conversation) ? 'ledger' : undefined;
+			if (!part) return false;
+			const neededTokens = await measure();
+			session.tight = part;
+			events.push({ kind: 'tightened', part, neededTokens });
+			return true;
+		};
+		const summariesDone = !autoSummarize || !modelCanSummarize || session.modelSummariesStopped !== undefined || summaryAttempts >= SUMMARY_ATTEMPTS;
+		if (summariesDone && (await tighten(summaryAttempts >= SUMMARY_ATTEMPTS && !session.modelSummariesStopped))) continue;
 
 		if (autoSummarize && modelCanSummarize && !session.modelSummariesStopped) {
 			if (summaryAttempts >= SUMMARY_ATTEMPTS) {
@@ -197,6 +223,9 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 					modelCanSummarize = false;
 				} else {
 					session.modelSummariesStopped = why;
+					// Tightening the ledger is for making room for summaries; with none to come, it
+					// goes back to its full size (truncation may still leave it out).
+					if (session.tight === 'ledger') session.tight = 'requests';
 					events.push({ kind: 'loop-breaker', why, scope: 'request' });
 				}
 			} else {
@@ -205,7 +234,7 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 				if (made?.blocks !== undefined) {
 					noteSummary(session.repeats, replacedCalls(conversation, made.plan));
 					conversation = attachSummary(conversation, made.plan, made.blocks);
-					session.ledgerSuspended = false;
+					ledgerBackInFull();
 					events.push({ kind: 'summarized', source: 'model', prepared: { ...made, blocks: made.blocks } });
 					await bound();
 					if (made.narrowed && narrowedSummaries < NARROWED_SUMMARIES) narrowedSummaries++;
@@ -220,6 +249,7 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		}
 
 		// Deterministic truncation: no model summary helps any more.
+		if (await tighten(false)) continue;
 		const total = await measure();
 		const elided = elideOldestToolResults(
 			conversation,

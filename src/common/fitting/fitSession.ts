@@ -9,12 +9,19 @@ export interface FitSession {
 	modelSummariesStopped?: string;
 	/** The done-ledger is left out until the next summary of the request: nothing else was left to remove. */
 	ledgerSuspended: boolean;
+	/**
+	 * Parts of the prompt that are not rounds, shown tight when summaries alone could not make room
+	 * (fitPrompt.ts): `requests`, every past request whose work is summarized shortened to its first
+	 * lines, for the rest of the request; `ledger`, the done-ledger within its base size too, until
+	 * the next summary or until model summaries stop.
+	 */
+	tight: 'none' | 'requests' | 'ledger';
 	/** The user has been told that automatic summaries are off (longhaul.autoSummarize), once per request. */
 	toldSummariesOff?: boolean;
 }
 
 export function newFitSession(): FitSession {
-	return { repeats: newRepeatTracker(), ledgerSuspended: false };
+	return { repeats: newRepeatTracker(), ledgerSuspended: false, tight: 'none' };
 }
 
 /**

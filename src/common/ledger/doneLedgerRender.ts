@@ -34,9 +34,10 @@ export const TARGET_SHARE = 0.4;
  * takes up to 30% (750–12,000) only to keep every edit and command on its own line: with a
  * summary of up to 20%, at least half of the budget stays for the rounds kept word for word.
  */
-export function doneLedgerCaps(messageBudget: number): { readonly maxTokens: number; readonly targetTokens: number } {
+export function doneLedgerCaps(messageBudget: number, compact = false): { readonly maxTokens: number; readonly targetTokens: number } {
 	const targetTokens = Math.max(300, Math.min(3000, Math.round(messageBudget * 0.08)));
-	return { targetTokens, maxTokens: Math.max(750, targetTokens, Math.min(12_000, Math.round(messageBudget * 0.3))) };
+	// Compact (FitSession.tight): the base size is also the bound; older entries are merged sooner.
+	return { targetTokens, maxTokens: compact ? targetTokens : Math.max(750, targetTokens, Math.min(12_000, Math.round(messageBudget * 0.3))) };
 }
 
 // ---- lines ----
@@ -505,6 +506,8 @@ export interface LedgerForPrompt {
 	/** Id of the round carrying the newest summary when the text was rendered. */
 	readonly anchorRoundId: string;
 	readonly text: string;
+	/** The bound it was rendered within: a new bound (the compact ledger) renders it again. */
+	readonly maxTokens?: number;
 }
 
 /**
@@ -525,6 +528,6 @@ export function ledgerForPrompt(
 	const newest = newestSummaryIndex(flat);
 	if (newest === -1) return undefined;
 	const anchorRoundId = flat[newest].round.id;
-	if (previous?.anchorRoundId === anchorRoundId) return previous;
-	return { anchorRoundId, text: renderDoneLedger(ledger, options) };
+	if (previous?.anchorRoundId === anchorRoundId && (previous.maxTokens === undefined || previous.maxTokens === options.maxTokens)) return previous;
+	return { anchorRoundId, text: renderDoneLedger(ledger, options), maxTokens: options.maxTokens };
 }

@@ -28,6 +28,8 @@ export function fitTelemetry(
 		switch (event.kind) {
 			case 'summarized':
 				out.push(summarization(event.source === 'prepared' ? 'background' : 'overflow', 'summarized', event.prepared, ctx));
+				// A step after a summary of the same render: the summaries did not make enough room.
+				if (why === 'nothing-to-summarize') why = 'summaries-not-enough';
 				break;
 			case 'summary-failed':
 				out.push(summarization('overflow', 'failed', event.prepared, ctx));
@@ -59,6 +61,9 @@ export function fitTelemetry(
 				break;
 			case 'ledger-off':
 				fallback('leave-out-ledger', event.neededTokens);
+				break;
+			case 'tightened':
+				fallback(event.part === 'requests' ? 'shorten-past-requests' : 'tighten-ledger', event.neededTokens);
 				break;
 			case 'mask-declined':
 			case 'summaries-off':

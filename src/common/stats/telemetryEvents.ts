@@ -70,12 +70,21 @@ export const TELEMETRY_EVENTS = {
 		comment: 'One per step Longhaul took to make a prompt fit without a model summary.',
 		fields: {
 			step: property(
-				['mask-tool-results', 'elide-tool-results', 'drop-rounds', 'cut-newest-results', 'leave-out-ledger', 'refuse'],
-				'What it did: replaced old tool results with placeholders (before summarizing, or instead of it), removed old tool results, dropped older rounds with a note, left the done-ledger out, or refused the request as too large.',
+				[
+					'mask-tool-results',
+					'shorten-past-requests',
+					'tighten-ledger',
+					'elide-tool-results',
+					'drop-rounds',
+					'cut-newest-results',
+					'leave-out-ledger',
+					'refuse',
+				],
+				'What it did: replaced old tool results with placeholders (before summarizing, or instead of it), shortened every past request whose work is summarized, kept the done-ledger within its base size (both for the rest of the request), removed old tool results, dropped older rounds with a note, left the done-ledger out, or refused the request as too large.',
 			),
 			why: property(
-				['cheap-first', 'auto-summarize-off', 'summary-failed', 'loop-breaker', 'nothing-to-summarize'],
-				'Why no model summary was used: masking comes first by setting, longhaul.autoSummarize is off, every summarizer attempt failed, the loop breaker stopped model summaries, or there was nothing the planner could summarize.',
+				['cheap-first', 'auto-summarize-off', 'summary-failed', 'loop-breaker', 'summaries-not-enough', 'nothing-to-summarize'],
+				'Why no model summary was used: masking comes first by setting, longhaul.autoSummarize is off, every summarizer attempt failed, the loop breaker stopped model summaries, the summaries made in this render did not make enough room, or there was nothing the planner could summarize.',
 			),
 			items: measurement('Tool results replaced or removed, or rounds dropped, by this step (0 for the other steps).'),
 			freedTokens: measurement('Tokens the step freed, as counted locally (0 when unknown).'),

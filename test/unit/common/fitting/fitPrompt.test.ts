@@ -137,11 +137,13 @@ describe('fitPrompt: the overflow pipeline', () => {
 		// The token-aware rule keeps at most half the budget verbatim: what does not fit is the summaries.
 		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false });
 		const seen = kinds(result.events);
-		assert.deepEqual(seen.slice(0, SUMMARY_ATTEMPTS + 2), ['summarized', 'summarized', 'loop-breaker', 'cut-newest']);
+		// Past requests, then the ledger, are tightened first (this fake has neither to shrink), then the breaker.
+		assert.deepEqual(seen.slice(0, SUMMARY_ATTEMPTS + 4), ['summarized', 'summarized', 'tightened', 'tightened', 'loop-breaker', 'cut-newest']);
 		assert.equal(h.calls.filter(c => c === 'summarize').length, SUMMARY_ATTEMPTS);
 		assert.match(session.modelSummariesStopped ?? '', /did not make the prompt fit/);
+		assert.equal(session.tight, 'requests', 'with model summaries stopped, the ledger is back to its full size');
 		assert.equal(result.events.find(e => e.kind === 'loop-breaker')?.scope, 'request', 'summaries that free nothing stop for the request');
-		assert.ok(!seen.slice(SUMMARY_ATTEMPTS + 1).includes('summarized'), 'no model summary after the loop breaker');
+		assert.ok(!seen.slice(SUMMARY_ATTEMPTS + 3).includes('summarized'), 'no model summary after the loop breaker');
 	});
 
 	it('two summaries that shrank what they replaced but leave newest rounds too large: stopped for this render only', async () => {
@@ -185,7 +187,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 		});
 		const result = await fitPrompt(start, session, steps, { mode: 'legacy', messageBudget: budget, maskOldToolResults: false });
 		assert.equal(result.kind, 'fits');
-		assert.deepEqual(kinds(result.events), ['summary-failed', 'elided']);
+		assert.deepEqual(kinds(result.events), ['summary-failed', 'tightened', 'elided']);
 		assert.ok(
 			flattenRounds(result.conversation).every(f => f.round.summary === undefined),
 			'no summary attached',
@@ -212,6 +214,46 @@ describe('fitPrompt: the overflow pipeline', () => {
 		assert.ok(drop.texts[0].startsWith('EARLIER'), 'the earlier summary is carried word for word');
 		assert.ok(result.kind === 'refused' && result.neededTokens > 300);
 		assert.equal(session.ledgerSuspended, true);
+	});
+
+	it('summaries that cannot make room next to long past requests and a grown ledger → those are tightened, no truncation, summaries go on', async () => {
+		const session = newFitSession();
+		const budget = 2_000;
+		const { h, steps } = harness(budget, session);
+		// What is not rounds: 1,500 tokens; 1,480 with past requests shortened (not enough here); 200 with the ledger tight too.
+		const fixed = () => (session.tight === 'ledger' ? 200 : session.tight === 'requests' ? 1_480 : 1_500);
+		const withFixed: FitSteps<number> = {
+			...steps,
+			render: async c => {
+				const total = size(c, session) + fixed();
+				h.calls.push('render');
+				return total <= budget ? { fits: true, prompt: total } : { fits: false };
+			},
+			measure: async c => size(c, session) + fixed(),
+		};
+		const options = { mode: 'half-context' as const, messageBudget: budget, maskOldToolResults: false };
+		const first = await fitPrompt(conversationOf(12, 300), session, withFixed, options);
+		assert.equal(first.kind, 'fits');
+		assert.deepEqual(kinds(first.events), ['summarized', 'summarized', 'tightened', 'tightened']);
+		assert.deepEqual(
+			first.events.flatMap(e => (e.kind === 'tightened' ? [e.part] : [])),
+			['requests', 'ledger'],
+			'past requests first, then the ledger',
+		);
+		assert.equal(session.modelSummariesStopped, undefined);
+
+		const later: Conversation = {
+			...first.conversation,
+			activeRounds: [...first.conversation.activeRounds, ...['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].map(id => round(id, 300))],
+		};
+		const second = await fitPrompt(later, session, withFixed, options);
+		assert.equal(second.kind, 'fits');
+		// The next overflow is a summary again; the ledger, rendered anew with it, is tightened again,
+		// past requests stay shortened for the rest of the request.
+		assert.deepEqual(kinds(second.events), ['summarized', 'summarized', 'tightened']);
+		const last = second.events.at(-1);
+		assert.equal(last?.kind === 'tightened' ? last.part : undefined, 'ledger');
+		assert.equal(session.modelSummariesStopped, undefined);
 	});
 
 	it('a ledger left out comes back with the next summary of the request', async () => {
@@ -250,7 +292,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 		session.modelSummariesStopped = 'stopped earlier in the request';
 		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: 1_500, maskOldToolResults: false });
 		assert.equal(result.kind, 'fits');
-		assert.deepEqual(kinds(result.events), ['cut-newest']);
+		assert.deepEqual(kinds(result.events), ['tightened', 'cut-newest'], 'past requests tightened, the ledger kept: the newest round is what is too large');
 		assert.equal(session.ledgerSuspended, false, 'the ledger stays');
 		const kept = flattenRounds(result.conversation).at(-1)!.round.toolCalls[0].result!;
 		assert.ok(kept.length < 3_000 && kept.length >= 256, `cut, not removed: ${kept.length} characters`);
