@@ -8,6 +8,7 @@
 // says where a path leads; safeFs.ts opens it so that no link can be followed after the check.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type Refusal = { readonly ok: false; readonly reason: string };
 
@@ -183,6 +184,18 @@ export function resolveInsideRoots(roots: readonly string[], input: unknown, fsA
 	}
 	if (input.includes('\0')) {
 		return { ok: false, reason: 'The path contains a NUL character.' };
+	}
+	// A model may send a URI where a path is asked for. `file://` URIs are read as the path they
+	// name; any other `scheme://` is refused rather than made into folders named `http:` or `file:`.
+	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
+		if (!/^file:\/\//i.test(input)) return { ok: false, reason: `${quotePath(input)} is a URI, not a path; give a path inside the workspace folders.` };
+		let local: string;
+		try {
+			local = fileURLToPath(input);
+		} catch {
+			return { ok: false, reason: `${quotePath(input)} is not a file URI that names a local path.` };
+		}
+		return resolveInsideRoots(roots, local, fsApi);
 	}
 	try {
 		const given = roots.map(root => path.resolve(root));

@@ -72,6 +72,23 @@ describe('pathGuard: tools stay inside the workspace folders', () => {
 		assert.equal(resolveInsideRoots([], 'a').ok, false);
 	});
 
+	it('reads a file:// URI as its path, with the same checks, and refuses other URIs', () => {
+		const inside = resolveInsideRoots([root], `file://${path.join(root, 'src', 'a.ts')}`);
+		assert.equal(inside.ok && inside.path, path.join(root, 'src', 'a.ts'));
+		const encoded = resolveInsideRoots([root], `file://${root}/src/new%20file.ts`);
+		assert.equal(encoded.ok && encoded.path, path.join(root, 'src', 'new file.ts'));
+		for (const uri of ['file:///etc/passwd', `file://${root}/escape/secret.txt`, `file://${root}/../outside/secret.txt`]) {
+			assert.equal(resolveInsideRoots([root], uri).ok, false, uri);
+		}
+		for (const uri of ['http://example.com/a', 'vscode-remote://ssh/x', 'file://otherhost/etc/passwd', 'file:///a%00b']) {
+			const r = resolveInsideRoots([root], uri);
+			assert.equal(r.ok, false, uri);
+			assert.match((r as { reason: string }).reason, /URI|NUL/, uri);
+		}
+		// A relative name that only starts like a scheme is a name.
+		assert.equal(resolveInsideRoots([root], 'c:notes.txt').ok, true);
+	});
+
 	// Issue 17: the ways out that the first guard missed.
 	describe('dangling links and odd paths (issue 17)', () => {
 		const refusedThroughLink = (p: string) => {
