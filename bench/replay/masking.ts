@@ -3,9 +3,9 @@
 // (maskForOverflow: at least the overflow plus a margin, keeping the masked older rounds small
 // enough for a later summary), renders again, and asks the summarizer only when masking declines
 // or has nothing left to mask. The product's overflow pipeline (fitPrompt) does the masking;
-// this module holds the strategy names and counts the masking steps it reports.
+// this module holds the strategy names and the masking metrics (the steps come from the replay's FitTally).
 import type { Round } from '../../src/common/conversation/conversation';
-import type { FitEvent } from '../../src/common/fitting/fitPrompt';
+import type { FitTally } from '../../src/common/fitting/fitTally';
 import type { SummarizationMode } from '../../src/common/planning/plan';
 import { isPlaceholderResult } from '../../src/common/shrinking/toolResultPlaceholders';
 
@@ -44,35 +44,19 @@ export interface MaskingMetrics {
 }
 
 export interface MaskingCounter {
-	/** Counts a masking step of the overflow pipeline (fitPrompt's `masked` and `mask-declined` events). */
-	record(event: FitEvent): void;
 	/**
 	 * Records one request's intact horizon: of the rounds so far (`allIds`, oldest first), the
 	 * newest ones among `shown` (the rounds as rendered), counted back until one is missing or
 	 * carries a placeholder result.
 	 */
 	recordRequest(allIds: readonly string[], shown: readonly Round[]): void;
-	metrics(): MaskingMetrics;
+	/** The replay's masking metrics: the steps from the replay's FitTally, the horizon from this counter. */
+	metrics(masking: FitTally['masking']): MaskingMetrics;
 }
 
 export function maskingCounter(): MaskingCounter {
-	let maskings = 0;
-	let maskedToolResults = 0;
-	let maskedDuplicates = 0;
-	let maskFreedTokens = 0;
-	let maskDeclined = 0;
 	const horizons: number[] = [];
 	return {
-		record(event) {
-			if (event.kind === 'mask-declined') {
-				maskDeclined++;
-			} else if (event.kind === 'masked') {
-				maskings++;
-				maskedToolResults += event.maskedCalls;
-				maskedDuplicates += event.duplicateCalls;
-				maskFreedTokens += event.freedTokens;
-			}
-		},
 		recordRequest(allIds, shown) {
 			const byId = new Map(shown.map(r => [r.id, r]));
 			let n = 0;
@@ -83,9 +67,16 @@ export function maskingCounter(): MaskingCounter {
 			}
 			horizons.push(n);
 		},
-		metrics() {
+		metrics(masking) {
 			const mean = horizons.length ? horizons.reduce((a, b) => a + b, 0) / horizons.length : 0;
-			return { maskings, maskedToolResults, maskedDuplicates, maskFreedTokens, maskDeclined, intactHorizonRounds: Math.round(mean * 1000) / 1000 };
+			return {
+				maskings: masking.maskings,
+				maskedToolResults: masking.maskedResults,
+				maskedDuplicates: masking.maskedDuplicates,
+				maskFreedTokens: masking.freedTokens,
+				maskDeclined: masking.declined,
+				intactHorizonRounds: Math.round(mean * 1000) / 1000,
+			};
 		},
 	};
 }

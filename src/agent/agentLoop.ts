@@ -1,91 +1,36 @@
+// The agent loop of one @longhaul request. One request:
+//   participant.ts handleRequest → runAgentLoop → for each step: renderFitting (promptFitting.ts:
+//   the prompt, made to fit) → askModel (modelRetry.ts: the model's reply, streamed) → runTool for
+//   each tool call → the round joins the request's state (requestState.ts) → next step.
+// One overflow: renderFitting → fitAgentPrompt (src/prompts/fitAgentPrompt.ts) → fitPrompt
+//   (src/common/fitting/fitPrompt.ts: mask, prepared summary, model summary, truncation) → the
+//   events come back as data → notices, buttons, the tally and telemetry (promptFitting.ts).
 import * as vscode from 'vscode';
 import { computeBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
-import type { Conversation, ToolCall } from '../common/conversation/conversation';
-import { flattenRounds, newestSummaryIndex } from '../common/conversation/flatten';
+import type { ToolCall } from '../common/conversation/conversation';
 import { withRecordedRounds } from '../common/recall/summarizedRounds';
 import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
-import { toolsOfferedNow } from '../common/tools/toolSelection';
 import { answerRecall } from '../tools/recall';
 import { cutToTokens } from '../common/shrinking/cutText';
-import { fitPrompt, type FitEvent } from '../common/fitting/fitPrompt';
-import { fitNotice, loopBreakerNotice } from '../common/fitting/fitNotices';
+import { loopBreakerNotice } from '../common/fitting/fitNotices';
 import { noteToolCall } from '../common/fitting/fitSession';
-import { retryMessageBudget, truncatedAfterFailedSummary } from '../common/fitting/refusal';
 import { shouldSample } from '../common/tokens/calibration';
-import { recognizePromptTooLong, type PromptTooLong } from '../common/tokens/promptTooLong';
-import { condensePasses } from '../common/summaries/summarizationFlow';
+import { countTokens } from '../common/tokens/tokenizer';
+import { summarization } from '../common/stats/fitTelemetry';
 import { BackgroundSummarizer } from './backgroundSummary';
-import { doneLedgerForPrompt } from './doneLedgerPrompt';
-import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
-import { summaryBudget } from '../common/tokens/budget';
-import { summaryChanges } from '../common/persistence/metadata';
-import { olderRequestsBudget } from '../common/conversation/promptLayout';
+import type { SummarizerContext } from './compaction';
 import { log } from './log';
-import { callModel, type ModelReply } from './modelCall';
-import type { TokenCalibration } from './tokenCalibration';
-import { countTokens, measureAgent, renderAgent, isBudgetExceeded, type AgentRenderInput, type RenderedPrompt } from './promptRendering';
-import type { ReferenceAttachment } from '../prompts';
+import type { ModelReply } from './modelCall';
+import { askModel } from './modelRetry';
+import type { AgentRun } from './agentRun';
+import { renderFitting, toolsOffered, type FitContext } from './promptFitting';
 import { addActiveRound, newRoundId, type RequestState } from './requestState';
-import type { LonghaulSettings } from './settings';
 import { toChatTools, toolDefinitionsText } from './toolCatalog';
 import { toolErrorText, toolResultText } from './toolResults';
-import { fitTelemetry, summarization } from '../common/stats/fitTelemetry';
-import type { LonghaulTelemetry } from './telemetry';
-import { rememberSummary, summaryButton } from './summaryDocuments';
 
-export interface AgentRun {
-	readonly request: vscode.ChatRequest;
-	readonly references: readonly ReferenceAttachment[];
-	readonly tools: readonly vscode.LanguageModelToolInformation[];
-	readonly settings: LonghaulSettings;
-	readonly stream: vscode.ChatResponseStream;
-	readonly token: vscode.CancellationToken;
-	/** Invokes a tool; injected so tests and the loop share one path. */
-	readonly invokeTool: typeof vscode.lm.invokeTool;
-	/** The model's tokens per local token, learned per model; the budget is scaled by it. */
-	readonly calibration: TokenCalibration;
-	readonly telemetry: LonghaulTelemetry;
-}
-
-/** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
-export class PromptTooLargeError extends Error {
-	constructor(
-		readonly tokens: number,
-		readonly budget: number,
-		readonly toolTokens = 0,
-	) {
-		super(
-			`The request needs about ${tokens} tokens but the model's window leaves ${budget} for the conversation` +
-				(toolTokens ? ` (tool definitions take ${toolTokens})` : '') +
-				', even after summarizing and removing old tool results. Shorten the request, attach less, or start a new chat.',
-		);
-		this.name = 'PromptTooLargeError';
-	}
-}
-
-/**
- * The provider rejected a step as too long twice: once, then again after Longhaul recounted with
- * the ratio the error implied and made the prompt fit that count.
- */
-export class PromptRejectedError extends Error {
-	constructor(
-		readonly rejection: PromptTooLong,
-		readonly ratio: number,
-	) {
-		super(
-			`The model refused the request as too long twice (${rejectionNumbers(rejection)}), even after Longhaul counted ${ratio.toFixed(2)} model tokens per local token and shortened the conversation to match. ` +
-				'Nothing was lost: send your message again, run /compact, or pick a model with a larger window.',
-		);
-		this.name = 'PromptRejectedError';
-	}
-}
-
-function rejectionNumbers(rejection: PromptTooLong): string {
-	if (rejection.promptTokens && rejection.limit) {
-		return `its count ${rejection.promptTokens.toLocaleString('en-US')} tokens, limit ${rejection.limit.toLocaleString('en-US')}`;
-	}
-	return `"${rejection.text.slice(0, 120)}"`;
-}
+export type { AgentRun } from './agentRun';
+export { PromptTooLargeError } from './promptFitting';
+export { PromptRejectedError } from './modelRetry';
 
 /** The budget of a request with these tools, scaled by the model's token ratio (calibration.ts). */
 export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscode.LanguageModelChatTool[], ratio = 1): PromptBudget {
@@ -120,149 +65,111 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 		run.telemetry.send(summarization('background', outcome, prepared, telemetryContext)),
 	);
 	try {
-		await agentSteps(run, state, chatTools, summarizer, background);
+		await agentSteps({ run, state, summarizer, background, chatTools });
 	} finally {
 		background.dispose();
 	}
 }
 
-async function agentSteps(
-	run: AgentRun,
-	state: RequestState,
-	chatTools: vscode.LanguageModelChatTool[],
-	summarizer: SummarizerContext,
-	background: BackgroundSummarizer,
-): Promise<void> {
-	const { request, stream, token, settings } = run;
-	// The budget charges every chosen tool; longhaul_recall is offered once something is summarized.
-	const offered = (conversation: Conversation) => toolsOfferedNow(chatTools, newestSummaryIndex(flattenRounds(conversation)) !== -1);
-	const input = (conversation: Conversation): AgentRenderInput => {
-		const budget = summarizer.budget;
-		state.ledgerShown = doneLedgerForPrompt(
-			settings.doneLedger && !state.fit.ledgerSuspended,
-			conversation,
-			state.ledger,
-			state.ledgerShown,
-			budget.messages,
-			state.fit.tight === 'ledger',
-		);
-		return {
-			conversation,
-			request: request.prompt,
-			references: run.references,
-			toolNames: offered(conversation).map(t => t.name),
-			maxToolResultTokens: toolResultBudget(budget),
-			// Tight (FitSession.tight): every past request whose work is summarized is shortened.
-			olderRequestsMaxTokens: state.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),
-			doneLedger: state.ledgerShown?.text,
-		};
-	};
-	const toolDefinitions = toolDefinitionsText(chatTools);
-	let modelCalls = 0;
+/** Why the loop stopped before the model was done, or undefined to go on. */
+function stopReason(run: AgentRun, state: RequestState): 'cancelled' | 'limit' | undefined {
+	if (run.token.isCancellationRequested) return 'cancelled';
+	if (state.toolCallCount >= run.settings.maxToolCallsPerRequest) return 'limit';
+	return undefined;
+}
 
-	// Longhaul's own time per round: from a model reply to the next model request, less the
-	// tools' own run time and any wait for a summary (metadata `ownTimeMs`).
-	let replyEnd: number | undefined;
-	let toolMs = 0;
-	let waitAtReply = 0;
-	for (;;) {
-		if (token.isCancellationRequested) {
-			state.cancelled = true;
+async function agentSteps(ctx: FitContext): Promise<void> {
+	const { run, state } = ctx;
+	const toolDefinitions = toolDefinitionsText(ctx.chatTools);
+	const clock = ownTimeClock(state);
+	for (let modelCalls = 0; ;) {
+		const stop = stopReason(run, state);
+		if (stop) {
+			if (stop === 'cancelled') state.cancelled = true;
+			else state.maxToolCallsExceeded = true;
 			return;
 		}
-		if (state.toolCallCount >= settings.maxToolCallsPerRequest) {
-			state.maxToolCallsExceeded = true;
-			return;
-		}
-		const prompt = await renderFitting(run, state, summarizer, input, background);
-		if (replyEnd !== undefined) {
-			state.ownTimeMs.push(performance.now() - replyEnd - toolMs - (state.summaryWaitMs - waitAtReply));
-		}
+		const prompt = await renderFitting(ctx);
+		clock.promptReady();
 		// The model's own count of what is sent, now and then, in the background (calibration.ts).
 		if (shouldSample(modelCalls++)) {
-			void run.calibration.sample(request.model, prompt.messages, toolDefinitions, token).then(() => noteRatio(run, state, modelCalls));
+			const calls = modelCalls;
+			void run.calibration.sample(run.request.model, prompt.messages, toolDefinitions, run.token).then(() => noteRatio(run, state, calls));
 		}
-		const reply = await askModel(run, state, summarizer, prompt, offered(state.conversation), step =>
-			renderFitting(run, state, summarizer, input, background, step),
+		const reply = await askModel(
+			{
+				model: run.request.model,
+				tools: toolsOffered(ctx, state.conversation),
+				stream: run.stream,
+				token: run.token,
+				calibration: run.calibration,
+				budget: () => ctx.summarizer.budget,
+				refit: messageBudget => renderFitting(ctx, messageBudget),
+				onRatioChanged: () => noteRatio(run, state, undefined),
+				onRetry: () => state.recoveries++,
+			},
+			prompt,
 		);
 		noteRatio(run, state, modelCalls);
-
-		replyEnd = performance.now();
-		toolMs = 0;
-		waitAtReply = state.summaryWaitMs;
-		const calls: ToolCall[] = [];
-		const round = { id: newRoundId(), response: reply.text, toolCalls: calls };
+		clock.replied();
 		if (reply.toolCalls.length === 0) {
-			addActiveRound(state, round);
+			addActiveRound(state, { id: newRoundId(), response: reply.text, toolCalls: [] });
 			return;
 		}
-		for (const requested of reply.toolCalls) {
-			const call: { id: string; name: string; arguments: string; result?: string } = {
-				id: requested.callId,
-				name: requested.name,
-				arguments: JSON.stringify(requested.input ?? {}),
-			};
-			calls.push(call);
-			if (token.isCancellationRequested) {
-				continue; // left without a result: the renderer closes it as interrupted
-			}
-			state.toolCallCount++;
-			const toolStart = performance.now();
-			const result = await runTool(run, state, requested.name, requested.input, token);
-			toolMs += performance.now() - toolStart;
-			if (result !== undefined) {
-				// A single result larger than the cap is cut (head and tail kept) before it reaches any prompt.
-				call.result = cutToTokens(result, toolResultBudget(summarizer.budget), countTokens);
-			}
-			const stopped = noteToolCall(state.fit, call.name, call.arguments, call.result);
-			if (stopped) {
-				log().info(`loop breaker: ${stopped}`);
-				stream.markdown(`\n\n*${loopBreakerNotice(stopped)}*\n\n`);
-			}
-		}
-		addActiveRound(state, round);
+		addActiveRound(state, await runToolCalls(ctx, reply, clock));
 	}
 }
 
 /**
- * Sends the prompt. When the provider rejects it as too long (providers count with their own
- * tokenizer, and some accept less than they advertise), the ratio tightens by what the error
- * says, the prompt is made to fit again at the tightened count (summarizing if it must) and the
- * same step is sent once more; a second rejection ends the request with a clear message. Nothing
- * the model streamed is sent twice: a failure after the first streamed text is not retried.
- * Every other error is thrown as it was.
+ * Longhaul's own time per round: from a model reply to the next model request, less the tools'
+ * own run time and any wait for a summary (metadata `ownTimeMs`).
  */
-async function askModel(
-	run: AgentRun,
-	state: RequestState,
-	summarizer: SummarizerContext,
-	prompt: RenderedPrompt,
-	tools: vscode.LanguageModelChatTool[],
-	refit: (messageBudget: number) => Promise<RenderedPrompt>,
-): Promise<ModelReply> {
-	const { request, stream, token } = run;
-	let sent = prompt;
-	for (let attempt = 0; ; attempt++) {
-		let streamed = false;
-		try {
-			return await callModel(request.model, sent.messages, { tools, justification: 'Longhaul runs an agent session with this model.' }, token, text => {
-				streamed = true;
-				stream.markdown(text);
-			});
-		} catch (error) {
-			const tooLong = streamed || token.isCancellationRequested ? undefined : recognizePromptTooLong(error);
-			if (!tooLong) throw error;
-			const before = summarizer.budget;
-			const ratio = run.calibration.rejected(request.model, tooLong, sent.tokenCount + before.toolTokens);
-			noteRatio(run, state, undefined);
-			if (attempt > 0) throw new PromptRejectedError(tooLong, ratio);
-			state.recoveries++;
-			stream.markdown(
-				`\n\n*The model refused the prompt as too long (${rejectionNumbers(tooLong)}). Longhaul now counts ${ratio.toFixed(2)} model tokens per local token for it, made the prompt fit that count and sent this step again.*\n\n`,
-			);
-			sent = await refit(retryMessageBudget(sent.tokenCount, before.ratio, ratio, summarizer.budget.messages));
+function ownTimeClock(state: RequestState) {
+	let replyEnd: number | undefined;
+	let toolMs = 0;
+	let waitAtReply = 0;
+	return {
+		promptReady() {
+			if (replyEnd !== undefined) state.ownTimeMs.push(performance.now() - replyEnd - toolMs - (state.summaryWaitMs - waitAtReply));
+		},
+		replied() {
+			replyEnd = performance.now();
+			toolMs = 0;
+			waitAtReply = state.summaryWaitMs;
+		},
+		addToolTime(ms: number) {
+			toolMs += ms;
+		},
+	};
+}
+
+/** Runs the calls of one reply in order; a call left without a result (cancelled) is closed as interrupted by the renderer. */
+async function runToolCalls(ctx: FitContext, reply: ModelReply, clock: ReturnType<typeof ownTimeClock>) {
+	const { run, state } = ctx;
+	const calls: ToolCall[] = [];
+	for (const requested of reply.toolCalls) {
+		const call: { id: string; name: string; arguments: string; result?: string } = {
+			id: requested.callId,
+			name: requested.name,
+			arguments: JSON.stringify(requested.input ?? {}),
+		};
+		calls.push(call);
+		if (run.token.isCancellationRequested) continue;
+		state.toolCallCount++;
+		const toolStart = performance.now();
+		const result = await runTool(run, state, requested.name, requested.input, run.token);
+		clock.addToolTime(performance.now() - toolStart);
+		if (result !== undefined) {
+			// A single result larger than the cap is cut (head and tail kept) before it reaches any prompt.
+			call.result = cutToTokens(result, toolResultBudget(ctx.summarizer.budget), countTokens);
+		}
+		const stopped = noteToolCall(state.fit, call.name, call.arguments, call.result);
+		if (stopped) {
+			log().info(`loop breaker: ${stopped}`);
+			run.stream.markdown(`\n\n*${loopBreakerNotice(stopped)}*\n\n`);
 		}
 	}
+	return { id: newRoundId(), response: reply.text, toolCalls: calls };
 }
 
 /** Records the model's token ratio in the request's metadata when it changed. */
@@ -293,168 +200,8 @@ async function runTool(run: AgentRun, state: RequestState, name: string, input: 
 		const result = await run.invokeTool(name, { input, toolInvocationToken: run.request.toolInvocationToken }, token);
 		return toolResultText(result);
 	} catch (error) {
-		if (token.isCancellationRequested) {
-			return undefined;
-		}
+		if (token.isCancellationRequested) return undefined;
 		log().info(`tool ${name} failed: ${error instanceof Error ? error.name : 'error'}`);
 		return toolErrorText(name, error);
-	}
-}
-
-/**
- * Renders the agent prompt, making it fit with the overflow pipeline (fitPrompt) when it does not:
- * masking, a summary prepared in the background, summaries from the model, then deterministic
- * truncation. The user is told what happened; a prompt that cannot fit at all throws
- * PromptTooLargeError. A prompt that fits but passes the background threshold starts preparing
- * the next summary.
- */
-async function renderFitting(
-	run: AgentRun,
-	state: RequestState,
-	summarizer: SummarizerContext,
-	input: (conversation: Conversation) => AgentRenderInput,
-	background: BackgroundSummarizer,
-	/** A budget below the current one, for the retry after a rejection. */
-	messageBudget?: number,
-): Promise<RenderedPrompt> {
-	const budget = summarizer.budget;
-	const messages = Math.min(messageBudget ?? budget.messages, budget.messages);
-	const summarize = modelSummarizer(summarizer);
-	const condense = modelCondenser(summarizer);
-	const waited = async <T>(pending: Promise<T>): Promise<T> => {
-		const start = performance.now();
-		try {
-			return await pending;
-		} finally {
-			state.summaryWaitMs += performance.now() - start;
-		}
-	};
-	const stoppedBefore = state.fit.modelSummariesStopped !== undefined;
-	const result = await fitPrompt<RenderedPrompt>(
-		state.conversation,
-		state.fit,
-		{
-			render: async conversation => {
-				try {
-					return { fits: true, prompt: await renderAgent(input(conversation), messages) };
-				} catch (error) {
-					if (isBudgetExceeded(error)) return { fits: false };
-					throw error;
-				}
-			},
-			measure: async conversation => (await measureAgent(input(conversation))).tokenCount,
-			showsLedger: () => state.ledgerShown !== undefined,
-			takePrepared: conversation => waited(background.takeAtOverflow(conversation)),
-			summarize: (conversation, request) => {
-				run.stream.progress('Summarizing conversation history…');
-				return waited(summarize(conversation, request));
-			},
-			condense: condense && ((block, target) => waited(condense(block, target))),
-			countTokens,
-			isCancelled: () => run.token.isCancellationRequested,
-			cancellationError: () => new vscode.CancellationError(),
-		},
-		{
-			mode: run.settings.summarizationMode,
-			messageBudget: messages,
-			maskOldToolResults: run.settings.maskOldToolResults,
-			summaryBudget: summaryBudget(budget),
-			autoSummarize: run.settings.autoSummarize,
-			minKeep: summarizer.minKeep,
-		},
-	);
-	// Blocks made, absorbed or condensed by this fit go into this turn's record.
-	if (result.events.length) state.newSummaries.push(...summaryChanges(state.conversation, result.conversation));
-	state.conversation = result.conversation;
-	for (const event of result.events) {
-		record(state, event);
-		const notice = fitNotice(event);
-		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
-		if (event.kind === 'summarized') {
-			const { plan, blocks } = event.prepared;
-			const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
-			const document = rememberSummary({
-				roundId: plan.anchorRoundId,
-				text: blocks.join('\n\n'),
-				location: plan.anchor,
-				request,
-				summarizedRounds: plan.stats.summarizedRoundCount,
-			});
-			summaryButton(run.stream, document);
-			state.madeSummaries.push(document);
-		}
-	}
-	if (truncatedAfterFailedSummary(result.events)) state.truncationsAfterFailedSummary++;
-	const telemetry = fitTelemetry(result, {
-		windowTokens: run.request.model.maxInputTokens,
-		minRecentRounds: run.settings.minRecentRounds,
-		autoSummarize: run.settings.autoSummarize,
-		stoppedBefore,
-	});
-	for (const event of telemetry) run.telemetry.send(event);
-	if (result.kind === 'refused') {
-		throw new PromptTooLargeError(result.neededTokens, messages, budget.toolTokens);
-	}
-	state.lastPromptTokens = result.prompt.tokenCount + budget.toolTokens;
-	state.lastPromptRatio = budget.ratio;
-	const threshold = run.settings.backgroundSummarizationThreshold;
-	if (run.settings.autoSummarize && threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
-		background.start(state.conversation);
-	}
-	return result.prompt;
-}
-
-/** What one step of the pipeline changes in the request's record, and its log line. */
-function record(state: RequestState, event: FitEvent): void {
-	switch (event.kind) {
-		case 'masked':
-			state.masking.maskings++;
-			state.masking.maskedResults += event.maskedCalls;
-			state.masking.freedTokens += event.freedTokens;
-			log().info(
-				`masking: ${event.maskedCalls} older tool results (${event.duplicateCalls} duplicates), ${event.freedTokens} tokens freed, ${event.keptRoundCount} rounds kept intact`,
-			);
-			break;
-		case 'mask-declined':
-			log().info(`masking declined (${event.reason}): ${event.olderPartTokens} tokens in the older rounds`);
-			break;
-		case 'summarized':
-			state.summarizations++;
-			state.condensePasses += condensePasses(event.prepared.attempts);
-			if (event.source === 'model') logSummary('overflow', event.prepared);
-			break;
-		case 'summary-failed':
-			state.condensePasses += condensePasses(event.prepared.attempts);
-			logSummary('overflow', event.prepared);
-			break;
-		case 'loop-breaker':
-			log().info(`loop breaker (${event.scope}): ${event.why}`);
-			break;
-		case 'elided':
-			log().info(`truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`);
-			break;
-		case 'condensed':
-			log().info(
-				`condensed ${event.blocks.length} older summary blocks: ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`,
-			);
-			break;
-		case 'dropped':
-			state.droppedRounds += event.plan.summarizeRoundIds.length;
-			log().info(`truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`);
-			break;
-		case 'cut-newest':
-			log().info(
-				`truncation: cut ${event.calls} of the newest round's tool results and ${event.arguments} of its calls' arguments further, ${event.freedTokens} tokens`,
-			);
-			break;
-		case 'ledger-off':
-			log().info('truncation: done-ledger left out of this request');
-			break;
-		case 'tightened':
-			log().info(`truncation: ${event.part === 'requests' ? 'past requests shortened' : 'done-ledger within its base size'} for the rest of this request`);
-			break;
-		case 'summaries-off':
-			log().info('summarization: automatic summaries are off (longhaul.autoSummarize); masking and truncation only');
-			break;
 	}
 }

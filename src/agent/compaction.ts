@@ -14,7 +14,9 @@ import { summarizerEntries } from '../common/summaries/summarizerInput';
 import { summaryLength } from '../common/summaries/summaryLength';
 import { recognizePromptTooLong } from '../common/tokens/promptTooLong';
 import { log } from './log';
-import { countTokens, extractSummary, isBudgetExceeded, renderCondense, renderCondenseBlock, renderSummarizer, type RenderedPrompt } from './promptRendering';
+import { renderCondense, renderCondenseBlock, renderSummarizer, type RenderedPrompt } from './promptRendering';
+import { extractSummary, isBudgetExceededError } from '../prompts';
+import { countTokens } from '../common/tokens/tokenizer';
 import { callModelQuietly } from './modelCall';
 import type { TokenCalibration } from './tokenCalibration';
 
@@ -72,7 +74,7 @@ export function modelSummarizer(ctx: SummarizerContext, token: vscode.Cancellati
 					}
 				},
 				countTokens,
-				isPromptTooLarge: isBudgetExceeded,
+				isPromptTooLarge: isBudgetExceededError,
 				isCancellation: error => error instanceof vscode.CancellationError || token.isCancellationRequested,
 				isCancelled: () => token.isCancellationRequested,
 				cancellationError: () => new vscode.CancellationError(),

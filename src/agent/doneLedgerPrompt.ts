@@ -3,7 +3,7 @@
 import type { Conversation } from '../common/conversation/conversation';
 import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerCaps, ledgerForPrompt, type LedgerForPrompt } from '../common/ledger/doneLedgerRender';
-import { countTokens } from './promptRendering';
+import { countTokens } from '../common/tokens/tokenizer';
 
 /**
  * The ledger for the next prompt: none while the setting is off or nothing is summarized yet

@@ -40,7 +40,7 @@ export interface LonghaulResultMetadata {
 	/** Rounds dropped without a model summary, the last step of truncation. */
 	readonly droppedRounds: number;
 	/** Old tool results replaced by placeholders in this request (cheap-first compaction). */
-	readonly masking: RequestState['masking'];
+	readonly masking: { readonly maskings: number; readonly maskedResults: number; readonly freedTokens: number };
 	/** Why the loop breaker stopped model summaries in this request, if it did. */
 	readonly loopBreaker?: string;
 	/** Steps the provider rejected as too long and that went through after recounting. */
@@ -141,16 +141,16 @@ function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage
 			summaryBlocks: state.newSummaries,
 			doneLedger: storeLedger ? state.ledger : undefined,
 		}),
-		summarizations: state.summarizations,
+		summarizations: state.tally.summarizations,
 		toolCalls: state.toolCallCount,
 		background: state.background,
-		masking: state.masking,
-		droppedRounds: state.droppedRounds,
+		masking: { maskings: state.tally.masking.maskings, maskedResults: state.tally.masking.maskedResults, freedTokens: state.tally.masking.freedTokens },
+		droppedRounds: state.tally.droppedRounds,
 		ownTimeMs: timeSummary(state.ownTimeMs),
 		...(state.fit.modelSummariesStopped ? { loopBreaker: state.fit.modelSummariesStopped } : {}),
 		recoveries: state.recoveries,
-		condensePasses: state.condensePasses,
-		truncationsAfterFailedSummary: state.truncationsAfterFailedSummary,
+		condensePasses: state.tally.condensePasses,
+		truncationsAfterFailedSummary: state.tally.truncationsAfterFailedSummary,
 		tokenRatio: state.tokenRatio,
 	};
 	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
@@ -231,7 +231,7 @@ async function handleRequest(
 			} else {
 				state.newSummaries.push(...summaryChanges(state.conversation, outcome.conversation));
 				state.conversation = outcome.conversation;
-				state.summarizations++;
+				state.tally.summarizations++;
 				stream.markdown(`\n\n*${describePlan(outcome.prepared.plan)}*\n\n`);
 				if (outcome.condensed.length) stream.markdown(`*${fitNotice({ kind: 'condensed', blocks: outcome.condensed })}*\n\n`);
 				const { plan, blocks } = outcome.prepared;

@@ -2,10 +2,8 @@
 // turns prompt-tsx's Raw messages into vscode.LanguageModelChatMessage.
 import { Raw } from '@vscode/prompt-tsx';
 import * as vscode from 'vscode';
-import { countTokens as countWithSharedTokenizer, sharedTokenizer } from '../common/tokens/tokenizer';
+import { sharedTokenizer } from '../common/tokens/tokenizer';
 import {
-	extractSummary,
-	isBudgetExceededError,
 	measureAgentPrompt,
 	renderAgentPrompt,
 	renderCondensePrompt,
@@ -24,28 +22,25 @@ export interface RenderedPrompt {
 	readonly tokenCount: number;
 }
 
-export const countTokens = countWithSharedTokenizer;
-export const isBudgetExceeded = isBudgetExceededError;
-export { extractSummary };
-
 function workspaceDescription(): string {
 	const folders = vscode.workspace.workspaceFolders ?? [];
 	return folders.length ? `Workspace folders: ${folders.map(f => f.uri.fsPath).join(', ')}` : 'No workspace folder is open.';
 }
 
-function agentProps(input: AgentRenderInput): AgentPromptProps {
+/** The agent prompt's props: the input and the workspace folders. */
+export function agentPromptProps(input: AgentRenderInput): AgentPromptProps {
 	return { ...input, workspace: workspaceDescription() };
 }
 
 /** Renders the agent prompt; throws BudgetExceededError when its mandatory content does not fit. */
 export async function renderAgent(input: AgentRenderInput, budget: number): Promise<RenderedPrompt> {
-	const rendered = await renderAgentPrompt(agentProps(input), { tokenizer: sharedTokenizer(), budget });
+	const rendered = await renderAgentPrompt(agentPromptProps(input), { tokenizer: sharedTokenizer(), budget });
 	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }
 
 /** The whole agent prompt's size, whatever the budget. */
 export async function measureAgent(input: AgentRenderInput): Promise<{ tokenCount: number }> {
-	return { tokenCount: (await measureAgentPrompt(agentProps(input), sharedTokenizer())).tokenCount };
+	return { tokenCount: (await measureAgentPrompt(agentPromptProps(input), sharedTokenizer())).tokenCount };
 }
 
 export interface SummarizerRenderInput {

@@ -1,9 +1,12 @@
+// The record of one @longhaul request while it runs: the conversation as the prompts see it, the
+// counters its metadata stores, and what the overflow pipeline remembers for the request.
 import type { Conversation, Round } from '../common/conversation/conversation';
 import type { SummaryDocument } from '../common/summaries/summaryDocument';
 import type { StoredSummaryBlock } from '../common/persistence/metadata';
 import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
 import { newFitSession, type FitSession } from '../common/fitting/fitSession';
+import { newFitTally, type FitTally } from '../common/fitting/fitTally';
 import { newBackgroundStats, type BackgroundStats } from './backgroundSummary';
 
 /** A summary block made or condensed during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */
@@ -16,17 +19,14 @@ export interface RequestState {
 	toolCallCount: number;
 	maxToolCallsExceeded: boolean;
 	cancelled: boolean;
-	summarizations: number;
 	/** Longhaul's own time per round, ms (agentLoop.ts), and the time spent waiting for summaries. */
 	readonly ownTimeMs: number[];
 	summaryWaitMs: number;
-	/** Rounds dropped without a model summary (the last step of truncation). */
-	droppedRounds: number;
 	/** The overflow pipeline's memory for this request: loop breaker, ledger left out. */
 	readonly fit: FitSession;
 	readonly background: BackgroundStats;
-	/** Cheap-first compaction in this request (longhaul.maskOldToolResults). */
-	readonly masking: { maskings: number; maskedResults: number; freedTokens: number };
+	/** What the overflow pipeline did in this request (fitTally.ts); /compact's summaries count here too. */
+	readonly tally: FitTally;
 	/** The done-ledger so far: past turns, this request, and every active round's tool calls. */
 	ledger: DoneLedger;
 	/** The ledger text the prompts of this request show, re-rendered at each new summary. */
@@ -35,10 +35,6 @@ export interface RequestState {
 	readonly recordedRounds: Map<string, Round>;
 	/** Steps the provider rejected as too long and that went through after recounting (agentLoop.ts askModel). */
 	recoveries: number;
-	/** Condense passes of the summaries attached or failed in this request. */
-	condensePasses: number;
-	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
-	truncationsAfterFailedSummary: number;
 	/** The model's token ratio (calibration.ts) at the start and end of the request, and its changes by model call. */
 	readonly tokenRatio: { start: number; end: number; changes: { modelCall: number; ratio: number }[] };
 	/** The last prompt sent to the model: messages and tool definitions, local count (longhaul.showTokenCount). */
@@ -56,18 +52,14 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		toolCallCount: 0,
 		maxToolCallsExceeded: false,
 		cancelled: false,
-		summarizations: 0,
-		droppedRounds: 0,
 		ownTimeMs: [],
 		summaryWaitMs: 0,
 		fit: newFitSession(),
 		background: newBackgroundStats(),
-		masking: { maskings: 0, maskedResults: 0, freedTokens: 0 },
+		tally: newFitTally(),
 		ledger,
 		recordedRounds: new Map(),
 		recoveries: 0,
-		condensePasses: 0,
-		truncationsAfterFailedSummary: 0,
 		tokenRatio: { start: 1, end: 1, changes: [] },
 		madeSummaries: [],
 	};

@@ -17,7 +17,7 @@ import {
 	type Rejection,
 } from '../common/tokens/calibration';
 import { MESSAGE_OVERHEAD_TOKENS } from '../common/tokens/tokenizer';
-import { countTokens } from './promptRendering';
+import { countTokens } from '../common/tokens/tokenizer';
 import { log } from './log';
 
 /** Where the ratios are kept (vscode.Memento has this shape). */

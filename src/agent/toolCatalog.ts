@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { chooseTools, TOOL_DEFINITIONS_SHARE, type ToolCandidate } from '../common/tools/toolSelection';
 import { EQUIVALENT_TOOLS, READ_ONLY_TOOLS, type LonghaulToolName } from '../tools/toolNames';
-import { countTokens } from './promptRendering';
+import { countTokens } from '../common/tokens/tokenizer';
 
 /** Longhaul's own tools, the tools that replace them, and tools other extensions tag for Longhaul. */
 function isPreferred(tool: vscode.LanguageModelToolInformation): boolean {

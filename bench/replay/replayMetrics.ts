@@ -1,0 +1,80 @@
+// The metrics of one replay, from its per-request records, the FitTally the product's pipeline
+// kept, and the replay's own counters (bench/RESULTS.md explains each).
+import { calibrationRatio } from '../../src/common/tokens/calibration';
+import { percentile } from '../../src/common/stats/percentile';
+import { productSettings } from './masking';
+import type { ReplayMetrics, RequestRecord } from './replay';
+import type { ReplayState } from './replayState';
+
+function mean(values: readonly number[]): number {
+	return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Metrics of the requests themselves: sizes, horizons, fill, reuse and tokenizing. */
+function requestMetrics(records: readonly RequestRecord[], window: number) {
+	const afterCompaction = records.filter(r => r.compactions > 0).map(r => r.verbatimRounds);
+	const sent = records.filter(r => !r.overflow);
+	const totalTokenized = records.reduce((s, r) => s + r.tokenized, 0);
+	const totalOutside = records.reduce((s, r) => s + r.tokenizedOutsideCompaction, 0);
+	const totalNew = records.reduce((s, r) => s + r.newTokens, 0);
+	const fills = records.map(r => r.promptTokens / window);
+	const reuses = records.flatMap(r => (r.prefixReuse === undefined ? [] : [r.prefixReuse]));
+	return {
+		totalTokenized,
+		requests: records.length,
+		mainInputTokens: sent.reduce((s, r) => s + r.promptTokens, 0),
+		overflows: records.length - sent.length,
+		verbatimHorizonRounds: round3(mean(records.map(r => r.verbatimRounds))),
+		verbatimAfterSummaryRounds: afterCompaction.length ? round3(mean(afterCompaction)) : null,
+		verbatimLimitRounds: round3(mean(records.map(r => r.limitRounds))),
+		fillRatioMean: round3(mean(fills)),
+		fillRatioMin: round3(fills.length ? Math.min(...fills) : 0),
+		prefixReuse: round3(mean(reuses)),
+		tokenizedPerNewToken: round3(totalNew ? totalTokenized / totalNew : 0),
+		compactions: records.reduce((s, r) => s + r.compactions, 0),
+		compactedRequests: afterCompaction.length,
+		tokenizedPerNewTokenOutsideCompaction: round3(totalNew ? totalOutside / totalNew : 0),
+	};
+}
+
+export function replayMetrics(session: string, r: ReplayState, records: readonly RequestRecord[]): ReplayMetrics {
+	const { tally, counters } = r;
+	const { totalTokenized, ...perRequest } = requestMetrics(records, r.window);
+	const mode = productSettings(r.strategy)?.mode;
+	return {
+		session,
+		window: r.window,
+		strategy: r.strategy,
+		...perRequest,
+		summarizations: tally.summarizations + counters.referenceSummarizations,
+		summarizerInputTokens: counters.summarizerInputTokens,
+		renderMsP50: round3(percentile(counters.renderMs, 50)),
+		renderMsP95: round3(percentile(counters.renderMs, 95)),
+		planMsP50: counters.planMs.length ? round3(percentile(counters.planMs, 50)) : null,
+		elidedToolResults: tally.elidedResults,
+		summarizerCalls: counters.summarizerCalls,
+		tokenizedShareInPlanner: round3(totalTokenized ? counters.tokenizedInPlanner / totalTokenized : 0),
+		messageBudget: r.budget.messages,
+		toolTokens: r.budget.toolTokens,
+		loopBreaks: tally.requestLoopBreaks + counters.repeatLoopBreaks,
+		droppedRounds: tally.droppedRounds,
+		modelTokenRatio: r.options.modelTokenRatio ?? null,
+		calibratedRatio: round3(calibrationRatio(r.calibration)),
+		modelRejections: counters.modelRejections,
+		recoveries: counters.recoveries,
+		summarizerRejections: counters.summarizerRejections,
+		condensePasses: tally.condensePasses + counters.referenceCondensePasses,
+		summaryTooLarge: counters.summaryTooLarge,
+		truncationsAfterFailedSummary: tally.truncationsAfterFailedSummary,
+		truncations: tally.truncations,
+		...r.masking.metrics(tally.masking),
+		...r.continuity.metrics(),
+		...r.blocks.metrics(),
+		halfContextSplit: mode === 'half-context' ? (r.options.halfContextSplit ?? 'tokens') : null,
+		splitMovedSummarizations: tally.splitMovedSummarizations,
+		multiTurnSummarizations: tally.multiTurnSummarizations,
+		keptTokensMean: tally.keptTokens.length ? Math.round(mean(tally.keptTokens)) : null,
+	};
+}

@@ -1,0 +1,262 @@
+// Everything one replay keeps while it lives a recorded session again: the tokenizers and budget,
+// the stand-in model's count and what the product learned of it, the probes, the strategies' own
+// state, and the counters (one record, ReplayCounters; the overflow pipeline's steps in a FitTally,
+// the same tally the agent keeps).
+import type { Raw } from '@vscode/prompt-tsx';
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { flattenRounds, newestSummaryIndex } from '../../src/common/conversation/flatten';
+import { olderRequestsBudget, type PromptEntry } from '../../src/common/conversation/promptLayout';
+import { newFitSession, type FitSession } from '../../src/common/fitting/fitSession';
+import { newFitTally, type FitTally } from '../../src/common/fitting/fitTally';
+import { doneLedgerCaps } from '../../src/common/ledger/doneLedgerRender';
+import { RECALL_TOOL_NAME } from '../../src/common/recall/recallInput';
+import { toolResultBudget, type PromptBudget } from '../../src/common/tokens/budget';
+import { UNCALIBRATED, calibrationRatio, observeRejection, type Calibration } from '../../src/common/tokens/calibration';
+import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
+import { toolsOfferedNow } from '../../src/common/tools/toolSelection';
+import type { AgentPromptProps } from '../../src/prompts/agentPrompt';
+import type { RenderedPrompt } from '../../src/prompts/render';
+import { toolResultForPrompt } from '../../src/prompts/toolResultText';
+import { blockOrderProbe, type BlockOrderProbe } from './blockOrder';
+import { continuityProbe, type ContinuityProbe } from './continuity';
+import { maskingCounter, productSettings, type MaskingCounter } from './masking';
+import type { ReplayOptions, StrategyName } from './replay';
+import { benchBudget, capSession, type Session } from './session';
+
+/** The tools named in the instructions before anything is summarized. */
+export const TOOL_NAMES = ['bash'];
+/** Every tool the replayed agent is charged for (session.ts benchToolTokens); recall is offered once something is summarized. */
+const BENCH_TOOL_NAMES = [...TOOL_NAMES, RECALL_TOOL_NAME].map(name => ({ name }));
+export const WORKSPACE = 'Workspace folders: /testbed';
+
+/** What one fit of a request's prompt gives the rest of the replay. */
+export interface Fitted {
+	readonly prompt: RenderedPrompt;
+	readonly overflow: boolean;
+	/** Round ids shown verbatim. */
+	readonly verbatimIds: ReadonlySet<string>;
+	/** The rounds as rendered (possibly with elided results), for the fixed-part computation. */
+	readonly verbatimRounds: readonly Round[];
+	/** The summary the prompt shows, if any. */
+	readonly summaryText?: string;
+}
+
+/** The replay's counters that the FitTally does not hold (the summarizer, the stand-in model, the reference strategies). */
+export interface ReplayCounters {
+	summarizerInputTokens: number;
+	summarizerCalls: number;
+	summaryTooLarge: number;
+	summarizerRejections: number;
+	modelRejections: number;
+	recoveries: number;
+	/** keep-head-tail's summaries (the product's are in the tally). */
+	referenceSummarizations: number;
+	/** Condense passes of keep-head-tail's summaries. */
+	referenceCondensePasses: number;
+	/** Loop-breaker stops by repeated tool calls (noteToolCall); those by summaries are in the tally. */
+	repeatLoopBreaks: number;
+	tokenizedInCompaction: number;
+	tokenizedInPlanner: number;
+	readonly renderMs: number[];
+	readonly planMs: number[];
+	/** Of the request in progress: compactions and summaries made before it was sent. */
+	compactionsThisRequest: number;
+	summarizationsThisRequest: number;
+}
+
+function newCounters(): ReplayCounters {
+	return {
+		summarizerInputTokens: 0,
+		summarizerCalls: 0,
+		summaryTooLarge: 0,
+		summarizerRejections: 0,
+		modelRejections: 0,
+		recoveries: 0,
+		referenceSummarizations: 0,
+		referenceCondensePasses: 0,
+		repeatLoopBreaks: 0,
+		tokenizedInCompaction: 0,
+		tokenizedInPlanner: 0,
+		renderMs: [],
+		planMs: [],
+		compactionsThisRequest: 0,
+		summarizationsThisRequest: 0,
+	};
+}
+
+export interface ReplayState {
+	readonly options: ReplayOptions;
+	readonly strategy: StrategyName;
+	readonly window: number;
+	/** The replay's own tokenizer (its statistics are the product's) and the measurement tokenizer. */
+	readonly tok: TiktokenTokenizer;
+	readonly mt: TiktokenTokenizer;
+	readonly budget: PromptBudget;
+	readonly maxToolResultTokens: number;
+	readonly recorded: Conversation;
+	/** What the product learned of the stand-in model's count (calibration.ts). */
+	calibration: Calibration;
+	conversation: Conversation;
+	/** The overflow pipeline's memory for the request in progress (a new one per recorded turn, as in the agent). */
+	fit: FitSession;
+	readonly tally: FitTally;
+	readonly counters: ReplayCounters;
+	readonly masking: MaskingCounter;
+	readonly continuity: ContinuityProbe;
+	readonly blocks: BlockOrderProbe;
+	/** truncate-half: rounds dropped; keep-head-tail: the head, the summarized middle and its summary. */
+	readonly dropped: Set<string>;
+	readonly headIds: Set<string>;
+	readonly summarized: Set<string>;
+	headTailSummary?: { text: string; roundId: string };
+	/** Per request: the records, every round so far, and what the previous prompt held. */
+	readonly allIds: string[];
+	readonly allRounds: Round[];
+	previousKeys?: string[];
+	pendingNew: number;
+	shownBlockTexts: Set<string>;
+	lastTokenized: number;
+	lastCompactionTokenized: number;
+	readonly roundTokenCache: WeakMap<Round, number>;
+}
+
+/** Measurement tokenizer: counts for the metrics, kept apart from the replay's own tokenizer so its stats stay the product's. */
+let measureTokenizer: TiktokenTokenizer | undefined;
+function measurer(): TiktokenTokenizer {
+	measureTokenizer ??= new TiktokenTokenizer();
+	return measureTokenizer;
+}
+
+export function newReplayState(session: Session, options: ReplayOptions): ReplayState {
+	const tok = new TiktokenTokenizer();
+	const mt = measurer();
+	const budget = benchBudget(options.window, mt);
+	return {
+		options,
+		strategy: options.strategy,
+		window: options.window,
+		tok,
+		mt,
+		budget,
+		maxToolResultTokens: toolResultBudget(budget),
+		recorded: capSession(session.conversation, budget, mt),
+		calibration: UNCALIBRATED,
+		conversation: { turns: [], activeRounds: [] },
+		fit: newFitSession(),
+		tally: newFitTally(),
+		counters: newCounters(),
+		masking: maskingCounter(),
+		continuity: continuityProbe({
+			enabled: productSettings(options.strategy) !== undefined && options.doneLedger !== false,
+			refresh: options.ledgerRefresh,
+			...doneLedgerCaps(budget.messages),
+			countTokens: text => tok.countTokens(text),
+		}),
+		blocks: blockOrderProbe(productSettings(options.strategy) !== undefined),
+		dropped: new Set(),
+		headIds: new Set(),
+		summarized: new Set(),
+		allIds: [],
+		allRounds: [],
+		pendingNew: 0,
+		shownBlockTexts: new Set(),
+		lastTokenized: tok.stats().tokenizedTokens,
+		lastCompactionTokenized: 0,
+		roundTokenCache: new WeakMap(),
+	};
+}
+
+/** The budget now: scaled by the ratio the product learned when the stand-in model counts differently. */
+export function budgetNow(r: ReplayState): PromptBudget {
+	return r.options.modelTokenRatio === undefined ? r.budget : benchBudget(r.window, r.mt, calibrationRatio(r.calibration));
+}
+
+/** The stand-in model's count of `localTokens` local tokens. */
+export function modelCount(r: ReplayState, localTokens: number): number {
+	return Math.ceil((r.options.modelTokenRatio ?? 1) * localTokens);
+}
+
+/** Would the stand-in model refuse a prompt of `localTokens` local tokens? */
+export function refusedByModel(r: ReplayState, localTokens: number): boolean {
+	return r.options.modelTokenRatio !== undefined && modelCount(r, localTokens) > r.window;
+}
+
+/** The product learns from a refusal, as the agent does from the provider's error. */
+export function learnRefusal(r: ReplayState, localTokens: number): void {
+	r.calibration = observeRejection(r.calibration, { promptTokens: modelCount(r, localTokens), limit: r.window }, localTokens, r.window, 0);
+}
+
+/** Rendered size of one verbatim round (assistant message with its calls, one tool message per call). */
+export function roundTokens(r: ReplayState, round: Round): number {
+	let n = r.roundTokenCache.get(round);
+	if (n === undefined) {
+		n = 3 + r.mt.countTokens(round.response);
+		for (const call of round.toolCalls) {
+			n += 3 + r.mt.countTokens(call.name) + r.mt.countTokens(call.arguments);
+			n += 3 + r.mt.countTokens(toolResultForPrompt(call, r.maxToolResultTokens, r.mt));
+		}
+		r.roundTokenCache.set(round, n);
+	}
+	return n;
+}
+
+/** The agent prompt's props, as the product fills them (src/agent/promptFitting.ts). */
+export function agentProps(r: ReplayState, conversation: Conversation, request: string): AgentPromptProps {
+	const budget = budgetNow(r);
+	return {
+		conversation,
+		request,
+		references: [],
+		// As the product: longhaul_recall is offered (and named in the instructions) once something is summarized.
+		toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, newestSummaryIndex(flattenRounds(conversation)) !== -1).map(t => t.name),
+		workspace: WORKSPACE,
+		maxToolResultTokens: toolResultBudget(budget),
+		olderRequestsMaxTokens: r.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),
+		doneLedger: r.fit.ledgerSuspended ? undefined : r.continuity.ledgerText(conversation, r.fit.tight === 'ledger'),
+	};
+}
+
+/** The layout options the product renders past requests with (for the verbatim part of a fit). */
+export function layoutOptions(r: ReplayState) {
+	return { olderRequestsMaxTokens: olderRequestsBudget(r.budget.messages), countTokens: (text: string) => r.tok.countTokens(text) };
+}
+
+/** The rounds and summary a prompt laid out as `entries` shows. */
+export function verbatimFromLayout(entries: readonly PromptEntry[]): Pick<Fitted, 'verbatimIds' | 'verbatimRounds' | 'summaryText'> {
+	const ids = new Set<string>();
+	const rounds: Round[] = [];
+	let summaryText: string | undefined;
+	for (const e of entries) {
+		if (e.kind === 'round') {
+			ids.add(e.round.id);
+			rounds.push(e.round);
+		} else if (e.kind === 'summary') {
+			summaryText = e.text;
+		}
+	}
+	return { verbatimIds: ids, verbatimRounds: rounds, summaryText };
+}
+
+/** Times a render (renderMs). */
+export async function timedRender<T>(r: ReplayState, render: () => Promise<T>): Promise<T> {
+	const start = performance.now();
+	try {
+		return await render();
+	} finally {
+		r.counters.renderMs.push(performance.now() - start);
+	}
+}
+
+/** Counts the tokenizing a compaction step does (tokenizedInCompaction). */
+export async function inCompaction<T>(r: ReplayState, run: () => Promise<T>): Promise<T> {
+	const before = r.tok.stats().tokenizedTokens;
+	try {
+		return await run();
+	} finally {
+		r.counters.tokenizedInCompaction += r.tok.stats().tokenizedTokens - before;
+	}
+}
+
+export function messageKey(m: Raw.ChatMessage): string {
+	return JSON.stringify(m);
+}

@@ -1,0 +1,79 @@
+// The summarizer in the replay: the product's Full → Simple flow with its condense passes
+// (produceSummary) and its real prompts, rendered and counted as sent; only the model's reply is a
+// stand-in (standInSummary.ts), which follows the length the prompt states. With a stand-in model
+// that counts more tokens than we do, it refuses summarizer prompts over the window as well.
+import { summarizerPromptBudget, summaryBudget } from '../../src/common/tokens/budget';
+import { condensePasses, produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
+import type { SummarizerEntry } from '../../src/common/summaries/summarizerInput';
+import { summaryLength } from '../../src/common/summaries/summaryLength';
+import { isBudgetExceededError, renderCondenseBlockPrompt, renderCondensePrompt, renderSummarizerPrompt, type RenderedPrompt } from '../../src/prompts/render';
+import { promptTooLongError } from './standInModel';
+import { cutToLength, standInCondense, standInLength, standInSummary, statedTarget, summarySeed } from './standInSummary';
+import { budgetNow, learnRefusal, modelCount, refusedByModel, type ReplayState } from './replayState';
+
+function promptText(prompt: RenderedPrompt): string {
+	return prompt.messages.map(m => m.content.map(part => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('')).join('\n');
+}
+
+export interface ReplaySummary {
+	readonly summary?: string;
+	readonly attempts: readonly SummaryAttempt[];
+}
+
+/** One block's summary (Full, then Simple), no summary when none could be made; counts what the summarizer was sent. */
+export async function summarizeInReplay(r: ReplayState, entries: SummarizerEntry[], previousSummary: string | undefined): Promise<ReplaySummary> {
+	const { tok } = r;
+	const current = budgetNow(r);
+	const maxSummary = summaryBudget(current);
+	const length = summaryLength(maxSummary);
+	const asSent = (rendered: RenderedPrompt) => ({ prompt: rendered, tokenCount: rendered.tokenCount });
+	const result = await produceSummary<RenderedPrompt>(
+		{
+			render: async mode =>
+				asSent(await renderSummarizerPrompt({ mode, rounds: entries, previousSummary, length }, { tokenizer: tok, budget: summarizerPromptBudget(current) })),
+			renderCondense: async summary => asSent(await renderCondensePrompt({ summary, length }, { tokenizer: tok, budget: summarizerPromptBudget(current) })),
+			send: async prompt => {
+				if (refusedByModel(r, prompt.tokenCount)) {
+					r.counters.summarizerRejections++;
+					learnRefusal(r, prompt.tokenCount);
+					throw promptTooLongError(modelCount(r, prompt.tokenCount), r.window);
+				}
+				const text = promptText(prompt);
+				const condense = /<summary-to-condense>\n([\s\S]*?)\n<\/summary-to-condense>/.exec(text)?.[1];
+				if (condense !== undefined) return standInCondense(condense, standInLength(statedTarget(text), condense), tok);
+				return standInSummary(entries, previousSummary, standInLength(statedTarget(text), summarySeed(text)), tok);
+			},
+			countTokens: text => tok.countTokens(text),
+			isPromptTooLarge: isBudgetExceededError,
+			isCancellation: () => false,
+			isCancelled: () => false,
+			cancellationError: () => new Error('cancelled'),
+		},
+		maxSummary,
+	);
+	for (const attempt of result.attempts) {
+		if (attempt.promptTokens !== undefined) {
+			r.counters.summarizerInputTokens += attempt.promptTokens;
+			r.counters.summarizerCalls++;
+		}
+		if (attempt.outcome === 'summary-too-large') r.counters.summaryTooLarge++;
+	}
+	return result;
+}
+
+/** Condense passes of a summary made outside the pipeline (keep-head-tail's). */
+export function countReferenceCondensePasses(r: ReplayState, result: ReplaySummary): void {
+	r.counters.referenceCondensePasses += condensePasses(result.attempts);
+}
+
+/**
+ * The stand-in's answer to a request to shorten an older block: like a model asked for N tokens
+ * that writes a quarter more (the upper end of how far models miss a stated length), so the
+ * product's deterministic cut always follows. The request is rendered and counted as sent.
+ */
+export async function condenseInReplay(r: ReplayState, block: string, target: number): Promise<string> {
+	const rendered = await renderCondenseBlockPrompt({ block, targetTokens: target }, { tokenizer: r.tok, budget: Number.MAX_SAFE_INTEGER });
+	r.counters.summarizerInputTokens += rendered.tokenCount;
+	r.counters.summarizerCalls++;
+	return cutToLength(block, Math.round(target * 1.25), r.tok);
+}

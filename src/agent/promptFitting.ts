@@ -1,0 +1,211 @@
+// The agent's side of making a prompt fit: the product's overflow pipeline through the shared
+// adapter (src/prompts/fitAgentPrompt.ts, also what the replay benchmark runs), given the model's
+// summarizer, the background summary and the clock of summary waits; then what the user is told
+// (notices, Open summary buttons), what is counted (the request's FitTally, telemetry) and whether
+// the next summary starts in the background.
+import * as vscode from 'vscode';
+import type { Conversation } from '../common/conversation/conversation';
+import { flattenRounds, newestSummaryIndex } from '../common/conversation/flatten';
+import { olderRequestsBudget } from '../common/conversation/promptLayout';
+import type { FitEvent, FitResult } from '../common/fitting/fitPrompt';
+import { fitNotice } from '../common/fitting/fitNotices';
+import { tallyFit } from '../common/fitting/fitTally';
+import { summaryChanges } from '../common/persistence/metadata';
+import { fitTelemetry } from '../common/stats/fitTelemetry';
+import { toolResultBudget, type PromptBudget } from '../common/tokens/budget';
+import { sharedTokenizer } from '../common/tokens/tokenizer';
+import { toolsOfferedNow } from '../common/tools/toolSelection';
+import type { AgentPromptProps } from '../prompts';
+import { fitAgentPrompt } from '../prompts/fitAgentPrompt';
+import type { RenderedPrompt as RawPrompt } from '../prompts/render';
+import type { AgentRun } from './agentRun';
+import type { BackgroundSummarizer } from './backgroundSummary';
+import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
+import { doneLedgerForPrompt } from './doneLedgerPrompt';
+import { log } from './log';
+import { agentPromptProps, toVsCodeMessages, type RenderedPrompt } from './promptRendering';
+import type { RequestState } from './requestState';
+import { rememberSummary, summaryButton } from './summaryDocuments';
+
+/** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
+export class PromptTooLargeError extends Error {
+	constructor(
+		readonly tokens: number,
+		readonly budget: number,
+		readonly toolTokens = 0,
+	) {
+		super(
+			`The request needs about ${tokens} tokens but the model's window leaves ${budget} for the conversation` +
+				(toolTokens ? ` (tool definitions take ${toolTokens})` : '') +
+				', even after summarizing and removing old tool results. Shorten the request, attach less, or start a new chat.',
+		);
+		this.name = 'PromptTooLargeError';
+	}
+}
+
+/** What one request's fits share: the run, its state, the summarizer and the background job. */
+export interface FitContext {
+	readonly run: AgentRun;
+	readonly state: RequestState;
+	readonly summarizer: SummarizerContext;
+	readonly background: BackgroundSummarizer;
+	readonly chatTools: vscode.LanguageModelChatTool[];
+}
+
+/** The tools the next prompt offers: every chosen tool; longhaul_recall once something is summarized. */
+export function toolsOffered(ctx: FitContext, conversation: Conversation): vscode.LanguageModelChatTool[] {
+	return toolsOfferedNow(ctx.chatTools, newestSummaryIndex(flattenRounds(conversation)) !== -1);
+}
+
+/**
+ * The agent prompt's props for `conversation`. The done-ledger is rendered again only at a new
+ * summary (doneLedgerForPrompt), so the text shown is kept in the request's state.
+ */
+function promptProps(ctx: FitContext, conversation: Conversation, budget: PromptBudget): AgentPromptProps {
+	const { run, state } = ctx;
+	state.ledgerShown = doneLedgerForPrompt(
+		run.settings.doneLedger && !state.fit.ledgerSuspended,
+		conversation,
+		state.ledger,
+		state.ledgerShown,
+		budget.messages,
+		state.fit.tight === 'ledger',
+	);
+	return agentPromptProps({
+		conversation,
+		request: run.request.prompt,
+		references: run.references,
+		toolNames: toolsOffered(ctx, conversation).map(t => t.name),
+		maxToolResultTokens: toolResultBudget(budget),
+		// Tight (FitSession.tight): every past request whose work is summarized is shortened.
+		olderRequestsMaxTokens: state.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),
+		doneLedger: state.ledgerShown?.text,
+	});
+}
+
+/** Time spent waiting for a summary counts as the user's wait (metadata `ownTimeMs` leaves it out). */
+function waited<T>(state: RequestState, pending: Promise<T>): Promise<T> {
+	const start = performance.now();
+	return pending.finally(() => (state.summaryWaitMs += performance.now() - start));
+}
+
+/**
+ * Renders the agent prompt and makes it fit (fitPrompt through fitAgentPrompt): masking, the
+ * background summary, summaries from the model, then deterministic truncation. Throws
+ * PromptTooLargeError when nothing makes it fit. `messageBudget` caps the budget for the retry
+ * after a refusal.
+ */
+export async function renderFitting(ctx: FitContext, messageBudget?: number): Promise<RenderedPrompt> {
+	const { run, state, summarizer, background } = ctx;
+	const budget = summarizer.budget;
+	const summarize = modelSummarizer(summarizer);
+	const condense = modelCondenser(summarizer);
+	const stoppedBefore = state.fit.modelSummariesStopped !== undefined;
+	const result = await fitAgentPrompt(state.conversation, state.fit, {
+		props: c => promptProps(ctx, c, budget),
+		showsLedger: () => state.ledgerShown !== undefined,
+		tokenizer: sharedTokenizer(),
+		budget,
+		messageBudget,
+		settings: {
+			mode: run.settings.summarizationMode,
+			maskOldToolResults: run.settings.maskOldToolResults,
+			autoSummarize: run.settings.autoSummarize,
+			minKeep: run.settings.minRecentRounds,
+		},
+		steps: {
+			takePrepared: conversation => waited(state, background.takeAtOverflow(conversation)),
+			summarize: (conversation, request) => {
+				run.stream.progress('Summarizing conversation history…');
+				return waited(state, summarize(conversation, request));
+			},
+			condense: condense && ((block, target) => waited(state, condense(block, target))),
+			isCancelled: () => run.token.isCancellationRequested,
+			cancellationError: () => new vscode.CancellationError(),
+		},
+	});
+	reportFit(ctx, result, stoppedBefore);
+	if (result.kind === 'refused') {
+		throw new PromptTooLargeError(result.neededTokens, Math.min(messageBudget ?? budget.messages, budget.messages), budget.toolTokens);
+	}
+	state.lastPromptTokens = result.prompt.tokenCount + budget.toolTokens;
+	state.lastPromptRatio = budget.ratio;
+	const threshold = run.settings.backgroundSummarizationThreshold;
+	if (run.settings.autoSummarize && threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
+		background.start(state.conversation);
+	}
+	return { messages: toVsCodeMessages(result.prompt.messages), tokenCount: result.prompt.tokenCount };
+}
+
+/** What one fit changes in the request's record, what the user sees of it, and its telemetry. */
+function reportFit(ctx: FitContext, result: FitResult<RawPrompt>, stoppedBefore: boolean): void {
+	const { run, state } = ctx;
+	// Blocks made, absorbed or condensed by this fit go into this turn's record.
+	if (result.events.length) state.newSummaries.push(...summaryChanges(state.conversation, result.conversation));
+	state.conversation = result.conversation;
+	tallyFit(state.tally, result.events);
+	for (const event of result.events) {
+		logEvent(event);
+		const notice = fitNotice(event);
+		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
+		if (event.kind === 'summarized') offerSummary(ctx, event);
+	}
+	const telemetry = fitTelemetry(result, {
+		windowTokens: run.request.model.maxInputTokens,
+		minRecentRounds: run.settings.minRecentRounds,
+		autoSummarize: run.settings.autoSummarize,
+		stoppedBefore,
+	});
+	for (const event of telemetry) run.telemetry.send(event);
+}
+
+/** The Open summary button under a summary's notice; the summary is offered again after the answer. */
+function offerSummary(ctx: FitContext, event: Extract<FitEvent, { kind: 'summarized' }>): void {
+	const { run, state } = ctx;
+	const { plan, blocks } = event.prepared;
+	const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
+	const document = rememberSummary({
+		roundId: plan.anchorRoundId,
+		text: blocks.join('\n\n'),
+		location: plan.anchor,
+		request,
+		summarizedRounds: plan.stats.summarizedRoundCount,
+	});
+	summaryButton(run.stream, document);
+	state.madeSummaries.push(document);
+}
+
+/** The Longhaul log's line for one step of the pipeline (never text of the conversation). */
+function logEvent(event: FitEvent): void {
+	const line = eventLogLine(event);
+	if (line) log().info(line);
+	if (event.kind === 'summarized' && event.source === 'model') logSummary('overflow', event.prepared);
+	if (event.kind === 'summary-failed') logSummary('overflow', event.prepared);
+}
+
+function eventLogLine(event: FitEvent): string | undefined {
+	switch (event.kind) {
+		case 'masked':
+			return `masking: ${event.maskedCalls} older tool results (${event.duplicateCalls} duplicates), ${event.freedTokens} tokens freed, ${event.keptRoundCount} rounds kept intact`;
+		case 'mask-declined':
+			return `masking declined (${event.reason}): ${event.olderPartTokens} tokens in the older rounds`;
+		case 'loop-breaker':
+			return `loop breaker (${event.scope}): ${event.why}`;
+		case 'elided':
+			return `truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`;
+		case 'condensed':
+			return `condensed ${event.blocks.length} older summary blocks: ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`;
+		case 'dropped':
+			return `truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`;
+		case 'cut-newest':
+			return `truncation: cut ${event.calls} of the newest round's tool results and ${event.arguments} of its calls' arguments further, ${event.freedTokens} tokens`;
+		case 'ledger-off':
+			return 'truncation: done-ledger left out of this request';
+		case 'tightened':
+			return `truncation: ${event.part === 'requests' ? 'past requests shortened' : 'done-ledger within its base size'} for the rest of this request`;
+		case 'summaries-off':
+			return 'summarization: automatic summaries are off (longhaul.autoSummarize); masking and truncation only';
+		default:
+			return undefined;
+	}
+}
