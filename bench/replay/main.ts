@@ -13,6 +13,9 @@
 // --half-split rounds|tokens         half-context's split rule (default tokens, the product's; rounds: the
 //                                    pure round rule, for comparison)
 // --stress                           replay the synthetic stress session (bench/replay/stressSession.ts) instead of the corpus
+// --clock field|fast|slow|test|none  the virtual clock (default field): model and tool time, the user's waits at
+//                                    compactions, and background summaries through the product's rule; none: no clock
+//                                    and no background work (the numbers of the replay before the clock)
 // --variants                         replay harder copies of every corpus session instead (bench/replay/sessionVariants.ts):
 //                                    tool outputs of 240,000 characters, tool calls that write whole files
 // LONGHAUL_BENCH_DEBUG=1                each fit's events on stderr; =prompt also the prompt's messages and sizes when the loop breaker fires
@@ -32,6 +35,8 @@ import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './co
 import { compareMasking, formatMasking } from './masking';
 import { formatRealModels, summarizeRealModels } from './realModels';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
+import { CLOCKS, type ClockName } from './clock';
+import { formatTime, summarizeTime } from './timeTable';
 
 export interface CliArgs {
 	readonly corpus: string;
@@ -56,6 +61,8 @@ export interface CliArgs {
 	readonly concat: boolean;
 	/** --half-split: half-context's split rule. */
 	readonly halfSplit?: 'tokens' | 'rounds';
+	/** --clock: the virtual clock and background summaries (default field; none: no clock, no background work). */
+	readonly clock: ClockName;
 }
 
 export class UsageError extends Error {}
@@ -83,6 +90,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	let out = resolve('bench/results');
 	let concat = false;
 	let halfSplit: 'tokens' | 'rounds' | undefined;
+	let clock: ClockName = 'field';
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		const value = () => {
@@ -143,6 +151,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 				halfSplit = v;
 				break;
 			}
+			case '--clock': {
+				const v = value();
+				if (!(CLOCKS as readonly string[]).includes(v)) throw new UsageError(`--clock: one of ${CLOCKS.join(', ')}; got "${v}"`);
+				clock = v as ClockName;
+				break;
+			}
 			default:
 				throw new UsageError(`unknown argument "${arg}"`);
 		}
@@ -167,6 +181,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		...(halfSplit ? { halfSplit } : {}),
 		modelTokenRatio,
 		calibrate,
+		clock,
 	};
 }
 
@@ -249,6 +264,7 @@ async function main(): Promise<number> {
 		...(args.halfSplit ? { halfContextSplit: args.halfSplit } : {}),
 		modelTokenRatio: args.modelTokenRatio,
 		calibrate: args.calibrate,
+		clock: args.clock,
 	};
 	const sessionsToPlay = (): Session[] => (args.concat ? [concatSessions(files.map(loadSession))] : []);
 
@@ -319,6 +335,8 @@ async function main(): Promise<number> {
 	if (continuity.length) process.stdout.write(`\nContinuity after compaction (done-ledger on vs off, corpus):\n${formatContinuity(continuity)}\n`);
 	const masking = compareMasking(results);
 	if (masking.length) process.stdout.write(`\nCheap-first compaction (without → with masking, sums over the sessions):\n${formatMasking(masking)}\n`);
+	const time = summarizeTime(results);
+	if (time.length) process.stdout.write(`\nTime (clock ${args.clock}; sums and shares over the sessions):\n${formatTime(time)}\n`);
 	const realModels = summarizeRealModels(results);
 	if (realModels.length) {
 		process.stdout.write(
@@ -341,6 +359,8 @@ async function main(): Promise<number> {
 			modelTokenRatio: args.modelTokenRatio ?? null,
 			calibrate: args.calibrate,
 			realModels,
+			clock: args.clock,
+			time,
 			results: sorted,
 		};
 		writeFileSync(join(args.out, 'latest.json'), JSON.stringify(report, null, 2) + '\n');

@@ -26,6 +26,8 @@ import type { Session } from './session';
 import { HEAD_ROUNDS, fitHeadTail, fitProduct, fitTruncateHalf } from './strategies';
 import { budgetNow, learnRefusal, messageKey, modelCount, newReplayState, refusedByModel, roundTokens, type Fitted, type ReplayState } from './replayState';
 import { replayMetrics } from './replayMetrics';
+import type { ClockName } from './clock';
+import { considerBackground, endBackground, newReplayBackground } from './backgroundReplay';
 
 export { HEAD_ROUNDS, HEAD_TAIL_SUMMARIES_PER_RENDER } from './strategies';
 export { TOOL_NAMES, WORKSPACE } from './replayState';
@@ -113,6 +115,30 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	readonly truncationsAfterFailedSummary: number;
 	/** Overflows that ended in truncation (old tool results elided or rounds dropped), whatever the reason. */
 	readonly truncations: number;
+	/** The virtual clock of this replay (clock.ts); null: none, and no background summaries. */
+	readonly clock: ClockName | null;
+	/** The session's time on that clock: model calls, tools and waits, ms. */
+	readonly sessionMs: number;
+	/** Overflows that attached a summary (the ones a user may wait at). */
+	readonly compactionOverflows: number;
+	/** Share of them served by a background summary that was ready; null without any. */
+	readonly preparedAtOverflow: number | null;
+	/** The user's wait at each compaction overflow, ms. */
+	readonly waitMsP50: number;
+	readonly waitMsP95: number;
+	readonly waitMsTotal: number;
+	/** Waiting time over the session's time. */
+	readonly waitShare: number;
+	readonly backgroundStarted: number;
+	readonly backgroundUsed: number;
+	readonly backgroundDiscarded: number;
+	/** Summarizer tokens (in and out) of background jobs not used, over all summarizer tokens. */
+	readonly backgroundTokensDiscarded: number;
+	/** The two counts behind that share. */
+	readonly backgroundDiscardedTokens: number;
+	readonly summarizerTokens: number;
+	/** Summarizer tokens of background jobs still pending when the recording ends (the agent would carry them to the next request), over all summarizer tokens. */
+	readonly backgroundTokensAtEnd: number;
 }
 
 export interface ReplayResult {
@@ -136,6 +162,8 @@ export interface ReplayOptions {
 	readonly modelTokenRatio?: number;
 	/** The product modes sample the model's count (default true); false leaves only recovery from refusals. */
 	readonly calibrate?: boolean;
+	/** The virtual clock (clock.ts) and, with it, background summaries; default none (no clock, no background work). */
+	readonly clock?: ClockName;
 }
 
 /** The product's settings behind a strategy name (the replay uses the product's defaults for the rest). */
@@ -159,10 +187,11 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		for (const [callIndex, round] of turn.rounds.entries()) {
 			const fitted = await fitRequest(r, turn.user, callIndex);
 			records.push(recordRequest(r, fitted, records.length));
-			addReply(r, round);
+			addReply(r, round, fitted.prompt.tokenCount);
 		}
 		endTurn(r, turn);
 	}
+	endBackground(r);
 	if (process.env.LONGHAUL_BENCH_DEBUG) for (const p of r.blocks.problems) process.stderr.write(`block order: ${p}\n`);
 	return { metrics: replayMetrics(session.name, r, records), perRequest: records };
 }
@@ -171,6 +200,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 function startTurn(r: ReplayState, user: string): void {
 	r.pendingNew += 3 + r.mt.countTokens(user);
 	r.continuity.startTurn(user);
+	r.request = user;
 	r.fit = newFitSession();
 }
 
@@ -179,8 +209,10 @@ async function fitRequest(r: ReplayState, request: string, callIndex: number): P
 	r.counters.compactionsThisRequest = 0;
 	r.counters.summarizationsThisRequest = 0;
 	const settings = productFitSettings(r);
-	if (!settings) return r.strategy === 'truncate-half' ? fitTruncateHalf(r, request) : fitHeadTail(r, request);
+	if (!settings) return fitReference(r, request);
+	r.background ??= r.clock ? newReplayBackground(r, settings, () => r.request) : undefined;
 	let fitted = await fitProduct(r, settings, request);
+	if (!fitted.overflow) considerBackground(r, r.conversation, fitted.prompt.tokenCount);
 	if (r.options.modelTokenRatio === undefined || fitted.overflow) return fitted;
 	// The stand-in model's hard limit, and the product's recovery (src/agent/modelRetry.ts): recount
 	// with what the refusal says, refit at the tightened count, send once more.
@@ -200,6 +232,15 @@ async function fitRequest(r: ReplayState, request: string, callIndex: number): P
 	if (r.options.calibrate !== false && shouldSample(callIndex)) {
 		r.calibration = observeSample(r.calibration, sentTokens(), modelCount(r, sentTokens()), 0);
 	}
+	return fitted;
+}
+
+/** The reference strategies; keep-head-tail's summaries are waits like the product's (the clock's). */
+async function fitReference(r: ReplayState, request: string): Promise<Fitted> {
+	if (r.strategy === 'truncate-half') return fitTruncateHalf(r, request);
+	r.timing.fitWaitMs = 0;
+	const fitted = await fitHeadTail(r, request);
+	if (r.clock && r.counters.summarizationsThisRequest > 0) r.timing.waits.push(r.timing.fitWaitMs);
 	return fitted;
 }
 
@@ -275,7 +316,8 @@ function newSummaryTokens(r: ReplayState, fitted: Fitted): number {
 }
 
 /** The model's reply: the recorded round joins the request in progress. */
-function addReply(r: ReplayState, round: Round): void {
+function addReply(r: ReplayState, round: Round, promptTokens: number): void {
+	r.clock?.advance(r.clock.roundMs(promptTokens + budgetNow(r).toolTokens, round, r.mt));
 	r.conversation = { turns: r.conversation.turns, activeRounds: [...r.conversation.activeRounds, round] };
 	r.allIds.push(round.id);
 	r.allRounds.push(round);

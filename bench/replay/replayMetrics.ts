@@ -76,5 +76,33 @@ export function replayMetrics(session: string, r: ReplayState, records: readonly
 		splitMovedSummarizations: tally.splitMovedSummarizations,
 		multiTurnSummarizations: tally.multiTurnSummarizations,
 		keptTokensMean: tally.keptTokens.length ? Math.round(mean(tally.keptTokens)) : null,
+		...timeMetrics(r),
+	};
+}
+
+/** What the virtual clock measured (all 0 or null without one). */
+function timeMetrics(r: ReplayState) {
+	const { timing, counters } = r;
+	const waits = timing.waits;
+	const total = waits.reduce((a, b) => a + b, 0);
+	const sessionMs = r.clock?.now ?? 0;
+	const summarizerTokens = counters.summarizerInputTokens + counters.summarizerOutputTokens;
+	const stats = r.background?.stats;
+	return {
+		clock: r.options.clock && r.options.clock !== 'none' ? r.options.clock : null,
+		sessionMs: Math.round(sessionMs),
+		compactionOverflows: waits.length,
+		preparedAtOverflow: waits.length && r.background ? round3(timing.served / waits.length) : null,
+		waitMsP50: Math.round(percentile(waits, 50)),
+		waitMsP95: Math.round(percentile(waits, 95)),
+		waitMsTotal: Math.round(total),
+		waitShare: sessionMs ? round3(total / sessionMs) : 0,
+		backgroundStarted: stats?.started ?? 0,
+		backgroundUsed: stats?.used ?? 0,
+		backgroundDiscarded: stats?.discarded ?? 0,
+		backgroundTokensDiscarded: summarizerTokens ? round3(timing.discardedTokens / summarizerTokens) : 0,
+		backgroundDiscardedTokens: timing.discardedTokens,
+		summarizerTokens,
+		backgroundTokensAtEnd: summarizerTokens ? round3(timing.pendingAtEndTokens / summarizerTokens) : 0,
 	};
 }

@@ -22,6 +22,9 @@ import { continuityProbe, type ContinuityProbe } from './continuity';
 import { maskingCounter, productSettings, type MaskingCounter } from './masking';
 import type { ReplayOptions, StrategyName } from './replay';
 import { benchBudget, capSession, type Session } from './session';
+import { CLOCK_PROFILES, VirtualClock } from './clock';
+import type { BackgroundSummaries } from '../../src/common/background/backgroundJob';
+import { UNLEARNED_SPEED, type LearnedSpeed } from '../../src/common/background/latency';
 
 /** The tools named in the instructions before anything is summarized. */
 export const TOOL_NAMES = ['bash'];
@@ -57,6 +60,8 @@ export interface ReplayCounters {
 	repeatLoopBreaks: number;
 	tokenizedInCompaction: number;
 	tokenizedInPlanner: number;
+	/** Output tokens of every summarizer and condense call (the input is summarizerInputTokens). */
+	summarizerOutputTokens: number;
 	readonly renderMs: number[];
 	readonly planMs: number[];
 	/** Of the request in progress: compactions and summaries made before it was sent. */
@@ -77,6 +82,7 @@ function newCounters(): ReplayCounters {
 		repeatLoopBreaks: 0,
 		tokenizedInCompaction: 0,
 		tokenizedInPlanner: 0,
+		summarizerOutputTokens: 0,
 		renderMs: [],
 		planMs: [],
 		compactionsThisRequest: 0,
@@ -97,6 +103,8 @@ export interface ReplayState {
 	/** What the product learned of the stand-in model's count (calibration.ts). */
 	calibration: Calibration;
 	conversation: Conversation;
+	/** The user message of the request in progress. */
+	request: string;
 	/** The overflow pipeline's memory for the request in progress (a new one per recorded turn, as in the agent). */
 	fit: FitSession;
 	readonly tally: FitTally;
@@ -118,6 +126,29 @@ export interface ReplayState {
 	lastTokenized: number;
 	lastCompactionTokenized: number;
 	readonly roundTokenCache: WeakMap<Round, number>;
+	/** The virtual clock (--clock), and with it background summaries for the product modes; absent with --clock none. */
+	readonly clock?: VirtualClock;
+	background?: BackgroundSummaries;
+	/** What the product learned of the summarizer's speed (latency.ts), as the agent learns it. */
+	speed: LearnedSpeed;
+	readonly timing: ReplayTiming;
+}
+
+/** What the clock measured: the user's waits at compactions and the background work. */
+export interface ReplayTiming {
+	/** Per compaction overflow (a fit that attached a summary): how long the user waited for summaries. */
+	readonly waits: number[];
+	/** Of those, served by a background summary that was ready (no wait for a summarizer). */
+	served: number;
+	/** The wait of the fit in progress, and whether it took a ready background summary. */
+	fitWaitMs: number;
+	tookReady: boolean;
+	/** Summarizer tokens (in and out) of background jobs that were not used. */
+	discardedTokens: number;
+	/** Summarizer tokens of background jobs still pending when the recording ended. */
+	pendingAtEndTokens: number;
+	/** The summarizer time the call in progress has taken (read by the caller that owns it). */
+	callMs: number;
 }
 
 /** Measurement tokenizer: counts for the metrics, kept apart from the replay's own tokenizer so its stats stay the product's. */
@@ -142,6 +173,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		recorded: capSession(session.conversation, budget, mt),
 		calibration: UNCALIBRATED,
 		conversation: { turns: [], activeRounds: [] },
+		request: '',
 		fit: newFitSession(),
 		tally: newFitTally(),
 		counters: newCounters(),
@@ -163,6 +195,9 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		lastTokenized: tok.stats().tokenizedTokens,
 		lastCompactionTokenized: 0,
 		roundTokenCache: new WeakMap(),
+		...(options.clock && options.clock !== 'none' ? { clock: new VirtualClock(CLOCK_PROFILES[options.clock]) } : {}),
+		speed: UNLEARNED_SPEED,
+		timing: { waits: [], served: 0, fitWaitMs: 0, tookReady: false, discardedTokens: 0, pendingAtEndTokens: 0, callMs: 0 },
 	};
 }
 

@@ -20,7 +20,11 @@ export interface ReplaySummary {
 	readonly attempts: readonly SummaryAttempt[];
 }
 
-/** One block's summary (Full, then Simple), no summary when none could be made; counts what the summarizer was sent. */
+/**
+ * One block's summary (Full, then Simple), no summary when none could be made; counts what the
+ * summarizer was sent and wrote, and adds its calls' time to `r.timing.callMs` (the caller decides
+ * whose time it is: the user's wait, or a background job's).
+ */
 export async function summarizeInReplay(r: ReplayState, entries: SummarizerEntry[], previousSummary: string | undefined): Promise<ReplaySummary> {
 	const { tok } = r;
 	const current = budgetNow(r);
@@ -54,7 +58,9 @@ export async function summarizeInReplay(r: ReplayState, entries: SummarizerEntry
 	for (const attempt of result.attempts) {
 		if (attempt.promptTokens !== undefined) {
 			r.counters.summarizerInputTokens += attempt.promptTokens;
+			r.counters.summarizerOutputTokens += attempt.summaryTokens ?? 0;
 			r.counters.summarizerCalls++;
+			if (r.clock) r.timing.callMs += r.clock.callMs(attempt.promptTokens, attempt.summaryTokens ?? 0);
 		}
 		if (attempt.outcome === 'summary-too-large') r.counters.summaryTooLarge++;
 	}
@@ -73,7 +79,11 @@ export function countReferenceCondensePasses(r: ReplayState, result: ReplaySumma
  */
 export async function condenseInReplay(r: ReplayState, block: string, target: number): Promise<string> {
 	const rendered = await renderCondenseBlockPrompt({ block, targetTokens: target }, { tokenizer: r.tok, budget: Number.MAX_SAFE_INTEGER });
+	const text = cutToLength(block, Math.round(target * 1.25), r.tok);
+	const output = r.mt.countTokens(text);
 	r.counters.summarizerInputTokens += rendered.tokenCount;
+	r.counters.summarizerOutputTokens += output;
 	r.counters.summarizerCalls++;
-	return cutToLength(block, Math.round(target * 1.25), r.tok);
+	if (r.clock) r.timing.callMs += r.clock.callMs(rendered.tokenCount, output);
+	return text;
 }

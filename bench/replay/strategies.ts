@@ -14,6 +14,8 @@ import { fitAgentPrompt, type FitSettings } from '../../src/prompts/fitAgentProm
 import { isBudgetExceededError, measureAgentPrompt, renderAgentPrompt } from '../../src/prompts/render';
 import { renderEntriesPrompt } from './headTailPrompt';
 import { countReferenceCondensePasses, condenseInReplay, summarizeInReplay } from './replaySummarizer';
+import { takePrepared } from './backgroundReplay';
+import { observeSummary } from '../../src/common/background/latency';
 import {
 	TOOL_NAMES,
 	WORKSPACE,
@@ -36,6 +38,8 @@ export const HEAD_ROUNDS = 2;
 /** legacy / half-context (with or without masking): the product's overflow pipeline, as the agent calls it. */
 export async function fitProduct(r: ReplayState, settings: FitSettings, request: string, messageBudget?: number): Promise<Fitted> {
 	const { tok } = r;
+	r.timing.fitWaitMs = 0;
+	r.timing.tookReady = false;
 	const props = (c: Conversation) => agentProps(r, c, request);
 	const result = await fitAgentPrompt(r.conversation, r.fit, {
 		props,
@@ -45,8 +49,18 @@ export async function fitProduct(r: ReplayState, settings: FitSettings, request:
 		messageBudget,
 		settings,
 		steps: {
-			summarize: (c, part) => inCompaction(r, () => summarizeInReplay(r, summarizerEntries(c, part, request), part.previousSummary?.text)),
-			condense: (block, target) => inCompaction(r, () => condenseInReplay(r, block, target)),
+			...(r.background ? { takePrepared: (c: Conversation) => takePrepared(r, c) } : {}),
+			summarize: async (c, part) => {
+				const made = await inCompaction(r, () => summarizeInReplay(r, summarizerEntries(c, part, request), part.previousSummary?.text));
+				const waited = userWaits(r);
+				if (made.summary !== undefined && r.clock) r.speed = observeSummary(r.speed, made.attempts, waited);
+				return made;
+			},
+			condense: async (block, target) => {
+				const text = await inCompaction(r, () => condenseInReplay(r, block, target));
+				userWaits(r);
+				return text;
+			},
 			isCancelled: () => false,
 			cancellationError: () => new Error('cancelled'),
 		},
@@ -56,6 +70,11 @@ export async function fitProduct(r: ReplayState, settings: FitSettings, request:
 	r.conversation = result.conversation;
 	await debugFit(r, result.events, props);
 	tallyFit(r.tally, result.events);
+	noteCompactionWait(
+		r,
+		result.events.some(e => e.kind === 'summarized'),
+		result.events.some(e => e.kind === 'summarized' && e.source === 'model'),
+	);
 	for (const event of result.events) {
 		if (event.kind === 'summarized') {
 			r.counters.summarizationsThisRequest++;
@@ -69,6 +88,22 @@ export async function fitProduct(r: ReplayState, settings: FitSettings, request:
 	const prompt = result.kind === 'fits' ? result.prompt : await measureAgentPrompt(props(r.conversation), tok);
 	r.blocks.recordRequest(r.conversation, request, prompt.messages);
 	return { prompt, overflow: result.kind === 'refused', ...verbatimFromLayout(layoutPrompt(r.conversation, layoutOptions(r))) };
+}
+
+/** The summarizer time just spent is the user's: the clock moves on by it. Returns it. */
+function userWaits(r: ReplayState): number {
+	const ms = r.timing.callMs;
+	r.timing.callMs = 0;
+	r.clock?.advance(ms);
+	r.timing.fitWaitMs += ms;
+	return ms;
+}
+
+/** A fit that attached a summary is a compaction the user may have waited for; served when a ready background summary did it all. */
+function noteCompactionWait(r: ReplayState, summarized: boolean, byModel: boolean): void {
+	if (!r.clock || !summarized) return;
+	r.timing.waits.push(r.timing.fitWaitMs);
+	if (r.timing.tookReady && !byModel) r.timing.served++;
 }
 
 /** Times a plan and counts its tokenizing (planMs, tokenizedInPlanner). */
@@ -190,6 +225,7 @@ export async function fitHeadTail(r: ReplayState, request: string): Promise<Fitt
 		if (middle.length === 0) return { prompt, overflow: true, ...verbatimFromLayout(entries) };
 		const plan = { summarizeRoundIds: middle } as unknown as SummarizationPlan;
 		const made = await inCompaction(r, () => summarizeInReplay(r, summarizerEntries(r.conversation, plan, request), r.headTailSummary?.text));
+		userWaits(r);
 		countReferenceCondensePasses(r, made);
 		if (made.summary === undefined) return { prompt, overflow: true, ...verbatimFromLayout(entries) };
 		middle.forEach(id => r.summarized.add(id));

@@ -64,10 +64,11 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 	const background = new BackgroundSummarizer(summarizer, state.background, (prepared, outcome) =>
 		run.telemetry.send(summarization('background', outcome, prepared, telemetryContext)),
 	);
+	background.adoptCarried(state.conversation);
 	try {
 		await agentSteps({ run, state, summarizer, background, chatTools });
 	} finally {
-		background.dispose();
+		background.dispose(state.conversation);
 	}
 }
 

@@ -1,130 +1,193 @@
-// Background summarization (issue 7): when the prompt passes a share of the window, the summary
-// of the older part is prepared while the agent keeps working, and used at the first render that
-// overflows, if it still fits the conversation. One job at a time; cancelled with the request.
+// The agent's background summaries: the rule is src/common/background (when to start, the job's
+// life, when a prepared summary still applies); this file gives it the model's summarizer with a
+// cancellation token tied to the request, real time, the log, and the learned speed of summaries.
 import * as vscode from 'vscode';
+import { BackgroundSummaries, dropCarried, type BackgroundStats, type CarriedJob } from '../common/background/backgroundJob';
+import type { SummarizationPlan } from '../common/planning/plan';
+import { callDurationMs, learnedRates, observeSummary, UNLEARNED_SPEED, type LearnedSpeed } from '../common/background/latency';
 import type { Conversation } from '../common/conversation/conversation';
 import { makeSummary, type PreparedSummary } from '../common/fitting/preparedSummary';
-import { summaryPlanApplicability } from '../common/planning/summaryApplicability';
+import { summaryBudget } from '../common/tokens/budget';
+import { summaryLength } from '../common/summaries/summaryLength';
 import { logSummary, modelSummarizer, planWithStats, type SummarizerContext } from './compaction';
 import { log } from './log';
 
-export interface BackgroundStats {
-	started: number;
-	/** Ready when the overflow came: the user did not wait at all. */
-	readyAtOverflow: number;
-	/** Still running when the overflow came: the user waited for the rest of it. */
-	awaitedAtOverflow: number;
-	/** Attached to the conversation. */
-	used: number;
-	/** Failed, or no longer right for the conversation. */
-	discarded: number;
-}
-
-export function newBackgroundStats(): BackgroundStats {
-	return { started: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0 };
-}
-
-interface Job {
-	readonly source: vscode.CancellationTokenSource;
-	readonly done: Promise<PreparedSummary | undefined>;
-	ready: boolean;
-	/** What `done` resolved with, once ready. */
-	result?: PreparedSummary;
-}
+export type { BackgroundStats } from '../common/background/backgroundJob';
+export { newBackgroundStats } from '../common/background/backgroundJob';
 
 /** A prepared summary that was not attached: every attempt failed, or it no longer fitted the conversation. */
 export type UnusedSummary = (prepared: PreparedSummary, outcome: 'failed' | 'discarded') => void;
 
+/** What Longhaul learned of each model's summary speed, for this window (a session's models are few). */
+const speeds = new Map<string, LearnedSpeed>();
+
+/** Learns the model's speed from a summary it made (each request's input and output). */
+export function learnSummarySpeed(modelId: string, prepared: PreparedSummary): void {
+	speeds.set(modelId, observeSummary(speeds.get(modelId) ?? UNLEARNED_SPEED, prepared.attempts, prepared.durationMs));
+}
+
+/** How long a summary of `inputTokens` would take with this model now, by what was learned (field rates until then). */
+export function expectedSummaryMs(modelId: string, inputTokens: number, outputTokens: number): number {
+	return callDurationMs(learnedRates(speeds.get(modelId) ?? UNLEARNED_SPEED), inputTokens, outputTokens);
+}
+
+/** The model's learned speed, for /context. */
+export function summarySpeed(modelId: string): LearnedSpeed | undefined {
+	return speeds.get(modelId);
+}
+
+/** A job still under way (or ready) when its request ended, for the next request of the same chat. */
+interface Carry {
+	/** A holder of the handed-over jobs, to read their state. */
+	readonly core: BackgroundSummaries;
+	/** The newest round of the conversation when the request ended: the next request's history ends with it. */
+	readonly lastRoundId: string;
+	readonly modelId: string;
+	readonly carried: CarriedJob;
+	readonly onUnused: UnusedSummary;
+	readonly timer: ReturnType<typeof setTimeout>;
+}
+let carry: Carry | undefined;
+/** A carried job nobody adopted in this time is cancelled. */
+const CARRY_MS = 10 * 60_000;
+
+function dropCarry(stats: BackgroundStats): void {
+	if (!carry) return;
+	clearTimeout(carry.timer);
+	dropCarried(carry.carried, { onUnused: carry.onUnused }, stats);
+	carry = undefined;
+}
+
+/** The id of the newest round of a conversation (past turns, then the request in progress). */
+function newestRoundId(conversation: Conversation): string | undefined {
+	const active = conversation.activeRounds[conversation.activeRounds.length - 1];
+	if (active) return active.id;
+	for (let t = conversation.turns.length - 1; t >= 0; t--) {
+		const rounds = conversation.turns[t].rounds;
+		if (rounds.length) return rounds[rounds.length - 1].id;
+	}
+	return undefined;
+}
+
 export class BackgroundSummarizer implements vscode.Disposable {
-	private job: Job | undefined;
+	private readonly core: BackgroundSummaries;
 	private readonly requestCancel: vscode.Disposable;
-	private readonly source = new vscode.CancellationTokenSource();
+	private readonly jobs = new Set<vscode.CancellationTokenSource>();
 
 	constructor(
 		private readonly ctx: SummarizerContext,
-		readonly stats: BackgroundStats,
+		stats: BackgroundStats,
 		private readonly onUnused: UnusedSummary = () => {},
 	) {
-		this.requestCancel = ctx.token.onCancellationRequested(() => this.source.cancel());
+		this.requestCancel = ctx.token.onCancellationRequested(() => this.jobs.forEach(job => job.cancel()));
+		this.core = new BackgroundSummaries(
+			{
+				plan: conversation => planWithStats(conversation, ctx),
+				summarize: (conversation, plan) => this.summarize(conversation, plan),
+				now: () => performance.now(),
+				onUnused,
+				log: line => log().info(line),
+			},
+			stats,
+		);
 	}
 
-	/** Starts preparing the summary of `conversation` unless a job is already under way. */
-	start(conversation: Conversation): void {
-		if (this.job || this.source.token.isCancellationRequested) {
+	/** Adopts the job the previous request of this chat handed over, if this conversation continues it with the same model. */
+	adoptCarried(conversation: Conversation): void {
+		if (!carry) return;
+		if (carry.modelId !== this.ctx.model.id || carry.lastRoundId !== newestRoundId(conversation) || !this.core.adopt(carry.carried)) {
+			dropCarry(this.core.stats);
 			return;
 		}
-		const plan = planWithStats(conversation, this.ctx);
-		if (!plan) {
-			return;
-		}
-		const source = new vscode.CancellationTokenSource();
-		const cancelWithRequest = this.source.token.onCancellationRequested(() => source.cancel());
-		const job: Job = {
-			source,
-			ready: false,
-			done: makeSummary(conversation, plan, modelSummarizer(this.ctx, source.token))
-				.then(prepared => {
-					logSummary('background', prepared);
-					job.result = prepared;
-					return prepared;
-				})
-				.catch(error => {
-					if (!(error instanceof vscode.CancellationError)) {
-						log().info(`background summarization failed: ${error instanceof Error ? error.name : 'error'}`);
-					}
-					return undefined;
-				})
-				.finally(() => {
-					job.ready = true;
-					cancelWithRequest.dispose();
-				}),
-		};
-		this.job = job;
-		this.stats.started++;
-		log().info('background summarization started');
+		clearTimeout(carry.timer);
+		carry = undefined;
+		log().info('background summary carried over from the previous request');
+	}
+
+	private summarize(conversation: Conversation, plan: SummarizationPlan) {
+		const job = new vscode.CancellationTokenSource();
+		this.jobs.add(job);
+		const done = makeSummary(conversation, plan, modelSummarizer(this.ctx, job.token))
+			.then(prepared => {
+				logSummary('background', prepared);
+				if (prepared.blocks) learnSummarySpeed(this.ctx.model.id, prepared);
+				return prepared;
+			})
+			.catch(error => {
+				if (!(error instanceof vscode.CancellationError)) log().info(`background summarization failed: ${error instanceof Error ? error.name : 'error'}`);
+				return undefined;
+			})
+			.finally(() => {
+				this.jobs.delete(job);
+				job.dispose();
+			});
+		return { done, cancel: () => job.cancel() };
+	}
+
+	get state() {
+		return this.core.state();
+	}
+
+	/** After each fitted prompt: maybe starts the next summary (src/common/background/startRule.ts). */
+	consider(conversation: Conversation, promptTokens: number, messageBudget: number, latestShare: number): void {
+		this.core.consider(conversation, {
+			promptTokens,
+			messageBudget,
+			latestShare,
+			expectedSummaryTokens: summaryLength(summaryBudget(this.ctx.budget)).targetTokens,
+			speed: speeds.get(this.ctx.model.id) ?? UNLEARNED_SPEED,
+		});
+	}
+
+	/** At an overflow: the prepared summary if there is one and it still fits the conversation (waiting for a job under way). */
+	async takeAtOverflow(conversation: Conversation, progress?: (message: string) => void): Promise<PreparedSummary | undefined> {
+		const state = this.core.state();
+		if (state.kind === 'preparing' && progress) progress(waitingLine(state.forMs, state.expectedMs));
+		return (await this.core.takeAtOverflow(conversation)).prepared;
 	}
 
 	/**
-	 * At an overflow: the prepared summary if there is one and it still fits the conversation
-	 * (waiting for a job under way), otherwise undefined and the caller summarizes now.
+	 * The request ended: a job under way or ready is kept for the next request of this chat (the
+	 * older rounds it summarizes stay as they are), unless the user cancelled.
 	 */
-	async takeAtOverflow(conversation: Conversation): Promise<PreparedSummary | undefined> {
-		const job = this.job;
-		if (!job) {
-			return undefined;
+	dispose(finalConversation?: Conversation): void {
+		const lastRoundId = finalConversation && !this.ctx.token.isCancellationRequested ? newestRoundId(finalConversation) : undefined;
+		const carried = lastRoundId ? this.core.handOver() : undefined;
+		if (carried && lastRoundId) {
+			dropCarry(this.core.stats);
+			const stats = this.core.stats;
+			const holder = new BackgroundSummaries({
+				plan: () => undefined,
+				summarize: () => ({ done: Promise.resolve(undefined), cancel: () => {} }),
+				now: () => performance.now(),
+			});
+			holder.adopt(carried);
+			carry = { core: holder, lastRoundId, modelId: this.ctx.model.id, carried, onUnused: this.onUnused, timer: setTimeout(() => dropCarry(stats), CARRY_MS) };
+		} else {
+			this.core.dispose();
 		}
-		this.job = undefined;
-		if (job.ready) this.stats.readyAtOverflow++;
-		else this.stats.awaitedAtOverflow++;
-		const prepared = await job.done;
-		job.source.dispose();
-		if (!prepared || prepared.blocks === undefined) {
-			this.stats.discarded++;
-			if (prepared) this.onUnused(prepared, 'failed');
-			return undefined;
-		}
-		const applicable = summaryPlanApplicability(conversation, prepared.plan);
-		if (!applicable.ok) {
-			this.stats.discarded++;
-			log().info(`background summary discarded: ${applicable.reason}`);
-			this.onUnused(prepared, 'discarded');
-			return undefined;
-		}
-		this.stats.used++;
-		return prepared;
-	}
-
-	dispose(): void {
-		// A summary that was ready but never needed (the request ended first) was made for nothing.
-		if (this.job?.result) this.onUnused(this.job.result, this.job.result.blocks === undefined ? 'failed' : 'discarded');
-		if (this.job) {
-			this.job.source.cancel();
-			this.job.source.dispose();
-			this.job = undefined;
-			this.stats.discarded++;
-		}
-		this.source.cancel();
-		this.source.dispose();
 		this.requestCancel.dispose();
 	}
+}
+
+/** The progress line while the user waits for a summary that is under way: how long it has run and about how long is left. */
+export function waitingLine(forMs: number, expectedMs: number | undefined): string {
+	const ran = Math.round(forMs / 1000);
+	const left = expectedMs !== undefined ? Math.max(1, Math.round((expectedMs - forMs) / 1000)) : undefined;
+	return `Finishing the summary prepared in the background (running for ${ran} s${left !== undefined ? `, about ${left} s left` : ''})…`;
+}
+
+/** /context's line on background work: what the last request handed over for the next one, and the learned speed. */
+export function backgroundLine(modelId: string): string {
+	const speed = speeds.get(modelId);
+	const learned = speed ? `; summaries of this model run at ${speed.scale.toFixed(2)}× the field estimate (${speed.samples} measured)` : '';
+	if (!carry || carry.modelId !== modelId) return `**Background summary:** none under way${learned}.`;
+	const state = carry.core.state();
+	const what =
+		state.kind === 'ready'
+			? `ready, covering ${state.rounds} older round${state.rounds === 1 ? '' : 's'}; the next overflow uses it without waiting`
+			: state.kind === 'preparing'
+				? `preparing for ${Math.round(state.forMs / 1000)} s (${state.rounds} older rounds)`
+				: 'none under way';
+	return `**Background summary:** ${what}${learned}.`;
 }

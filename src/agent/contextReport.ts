@@ -13,6 +13,7 @@ import type { DoneLedger } from '../common/ledger/doneLedger';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { UNCALIBRATED, calibrationRatio, type Calibration } from '../common/tokens/calibration';
 import { rememberSummary, summaryLink } from './summaryDocuments';
+import { backgroundLine } from './backgroundSummary';
 import { describeLocation } from '../common/summaries/summaryDocument';
 
 /** `/context`: what the next prompt is made of, in tokens and share of the window. */
@@ -96,6 +97,8 @@ export async function contextReport(
 		...(summaryLinks.length ? [`Open a summary block to read what the model remembers in place of the older rounds:`, '', ...summaryLinks, ''] : []),
 		...ledgerLines(settings, ledger, ledgerText),
 		calibrationLine(model, budget, calibration),
+		'',
+		backgroundLine(model.id),
 		'',
 		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
 		...(telemetryRecorded === undefined

@@ -12,14 +12,17 @@ import { fitNotice } from '../common/fitting/fitNotices';
 import { tallyFit } from '../common/fitting/fitTally';
 import { summaryChanges } from '../common/persistence/metadata';
 import { fitTelemetry } from '../common/stats/fitTelemetry';
-import { toolResultBudget, type PromptBudget } from '../common/tokens/budget';
-import { sharedTokenizer } from '../common/tokens/tokenizer';
+import { summaryBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
+import { countTokens, sharedTokenizer } from '../common/tokens/tokenizer';
+import { roundTokens } from '../common/tokens/roundTokens';
+import { summaryLength } from '../common/summaries/summaryLength';
+import type { BlockRequest } from '../common/summaries/summarizeBlocks';
 import { toolsOfferedNow } from '../common/tools/toolSelection';
 import type { AgentPromptProps } from '../prompts';
 import { fitAgentPrompt } from '../prompts/fitAgentPrompt';
 import type { RenderedPrompt as RawPrompt } from '../prompts/render';
 import type { AgentRun } from './agentRun';
-import type { BackgroundSummarizer } from './backgroundSummary';
+import { expectedSummaryMs, learnSummarySpeed, type BackgroundSummarizer } from './backgroundSummary';
 import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { log } from './log';
@@ -114,9 +117,13 @@ export async function renderFitting(ctx: FitContext, messageBudget?: number): Pr
 			minKeep: run.settings.minRecentRounds,
 		},
 		steps: {
-			takePrepared: conversation => waited(state, background.takeAtOverflow(conversation)),
+			takePrepared: conversation =>
+				waited(
+					state,
+					background.takeAtOverflow(conversation, line => run.stream.progress(line)),
+				),
 			summarize: (conversation, request) => {
-				run.stream.progress('Summarizing conversation history…');
+				run.stream.progress(summarizingLine(run.request.model.id, conversation, request, budget));
 				return waited(state, summarize(conversation, request));
 			},
 			condense: condense && ((block, target) => waited(state, condense(block, target))),
@@ -130,11 +137,21 @@ export async function renderFitting(ctx: FitContext, messageBudget?: number): Pr
 	}
 	state.lastPromptTokens = result.prompt.tokenCount + budget.toolTokens;
 	state.lastPromptRatio = budget.ratio;
-	const threshold = run.settings.backgroundSummarizationThreshold;
-	if (run.settings.autoSummarize && threshold > 0 && !state.fit.modelSummariesStopped && result.prompt.tokenCount >= threshold * budget.messages) {
-		background.start(state.conversation);
+	if (run.settings.autoSummarize && !state.fit.modelSummariesStopped) {
+		background.consider(state.conversation, result.prompt.tokenCount, budget.messages, run.settings.backgroundSummarizationThreshold);
 	}
 	return { messages: toVsCodeMessages(result.prompt.messages), tokenCount: result.prompt.tokenCount };
+}
+
+/** The progress line of a summary the user waits for, with how long it should take (this model's learned speed). */
+function summarizingLine(modelId: string, conversation: Conversation, request: BlockRequest, budget: PromptBudget): string {
+	const ids = new Set(request.summarizeRoundIds);
+	const input =
+		flattenRounds(conversation)
+			.filter(at => ids.has(at.round.id))
+			.reduce((n, at) => n + roundTokens(at.round, countTokens), 0) + (request.previousSummary ? countTokens(request.previousSummary.text) : 0);
+	const seconds = Math.max(1, Math.round(expectedSummaryMs(modelId, input, summaryLength(summaryBudget(budget)).targetTokens) / 1000));
+	return `Summarizing conversation history (${ids.size} older rounds, about ${seconds} s)…`;
 }
 
 /** What one fit changes in the request's record, what the user sees of it, and its telemetry. */
@@ -149,6 +166,7 @@ function reportFit(ctx: FitContext, result: FitResult<RawPrompt>, stoppedBefore:
 		const notice = fitNotice(event);
 		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
 		if (event.kind === 'summarized') offerSummary(ctx, event);
+		if (event.kind === 'summarized' && event.source === 'model') learnSummarySpeed(run.request.model.id, event.prepared);
 	}
 	const telemetry = fitTelemetry(result, {
 		windowTokens: run.request.model.maxInputTokens,
@@ -163,11 +181,14 @@ function reportFit(ctx: FitContext, result: FitResult<RawPrompt>, stoppedBefore:
 function offerSummary(ctx: FitContext, event: Extract<FitEvent, { kind: 'summarized' }>): void {
 	const { run, state } = ctx;
 	const { plan, blocks } = event.prepared;
-	const request = plan.anchor.source === 'active' ? run.request.prompt : state.conversation.turns[plan.anchor.turnIndex]?.user;
+	// Where the anchor is now: a summary prepared in an earlier request planned it in that request.
+	const at = flattenRounds(state.conversation).find(f => f.round.id === plan.anchorRoundId);
+	const location = at ? { source: at.source, turnIndex: at.turnIndex, roundIndex: at.roundIndex } : plan.anchor;
+	const request = location.source === 'active' ? run.request.prompt : state.conversation.turns[location.turnIndex]?.user;
 	const document = rememberSummary({
 		roundId: plan.anchorRoundId,
 		text: blocks.join('\n\n'),
-		location: plan.anchor,
+		location,
 		request,
 		summarizedRounds: plan.stats.summarizedRoundCount,
 	});

@@ -1,0 +1,91 @@
+// Background summaries in the replay, through the product's own rule (src/common/background): the
+// same start rule, job life and applicability check as the agent, given the replay's virtual clock
+// and the stand-in summarizer. A job's summary is written at once, but it is ready only when the
+// clock has passed its start plus the time its calls take; an overflow before that waits for the rest.
+import { BackgroundSummaries } from '../../src/common/background/backgroundJob';
+import { observeSummary } from '../../src/common/background/latency';
+import type { Conversation } from '../../src/common/conversation/conversation';
+import { fitPlanOptions } from '../../src/common/fitting/fitPrompt';
+import { makeSummary, type PreparedSummary } from '../../src/common/fitting/preparedSummary';
+import { planOrNothing } from '../../src/common/planning/planners';
+import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
+import { summaryLength } from '../../src/common/summaries/summaryLength';
+import { summaryBudget } from '../../src/common/tokens/budget';
+import { fitOptionsFor, type FitSettings } from '../../src/prompts/fitAgentPrompt';
+import { summarizeInReplay } from './replaySummarizer';
+import { budgetNow, inCompaction, type ReplayState } from './replayState';
+
+/** The product's latest point to start (longhaul.backgroundSummarizationThreshold's default, 80 %). */
+export const LATEST_SHARE = 0.8;
+
+/** Summarizer tokens (in and out) of a prepared summary's calls. */
+function summaryTokens(prepared: PreparedSummary): number {
+	return prepared.attempts.reduce((n, a) => n + (a.promptTokens ?? 0) + (a.summaryTokens ?? 0), 0);
+}
+
+/** The background summaries of a product-mode replay with a clock; one for the whole session (a job carries over to the next request, as in the agent). */
+export function newReplayBackground(r: ReplayState, settings: FitSettings, request: () => string): BackgroundSummaries {
+	const clock = r.clock!;
+	return new BackgroundSummaries({
+		plan: c =>
+			planOrNothing(
+				c,
+				settings.mode,
+				fitPlanOptions(fitOptionsFor(settings, budgetNow(r)), text => r.tok.countTokens(text)),
+			),
+		summarize: (conversation, plan) => {
+			let durationMs = 0;
+			const current = request();
+			const done = makeSummary(conversation, plan, (c, part) =>
+				inCompaction(r, async () => {
+					const before = r.timing.callMs;
+					const made = await summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text);
+					durationMs += r.timing.callMs - before;
+					r.timing.callMs = before;
+					return made;
+				}),
+			).then(prepared => {
+				if (prepared.blocks) r.speed = observeSummary(r.speed, prepared.attempts, durationMs);
+				return prepared;
+			});
+			return { done, durationMs: () => durationMs, cancel: () => {} };
+		},
+		now: () => clock.now,
+		onUnused: prepared => (r.timing.discardedTokens += summaryTokens(prepared)),
+	});
+}
+
+/** After a fitted prompt: maybe start the next summary (the product's start rule). */
+export function considerBackground(r: ReplayState, conversation: Conversation, promptTokens: number): void {
+	if (!r.background || r.fit.modelSummariesStopped) return;
+	const budget = budgetNow(r);
+	r.background.consider(conversation, {
+		promptTokens,
+		messageBudget: budget.messages,
+		latestShare: LATEST_SHARE,
+		expectedSummaryTokens: summaryLength(summaryBudget(budget)).targetTokens,
+		speed: r.speed,
+	});
+}
+
+/** fitPrompt's takePrepared step: the prepared summary if it applies; the user waits for the rest of a job under way. */
+export async function takePrepared(r: ReplayState, conversation: Conversation): Promise<PreparedSummary | undefined> {
+	if (!r.background || !r.clock) return undefined;
+	const state = r.background.state();
+	const taken = await r.background.takeAtOverflow(conversation);
+	if (process.env.LONGHAUL_BENCH_DEBUG === 'clock') {
+		process.stderr.write(
+			`overflow at ${Math.round(r.clock.now / 1000)} s: ${state.kind}${state.kind === 'preparing' ? ` for ${Math.round(state.forMs / 1000)} s` : ''}, waited ${Math.round(taken.waitedMs / 1000)} s, ${taken.prepared ? 'used' : 'not used'}\n`,
+		);
+	}
+	r.clock.advance(taken.waitedMs);
+	r.timing.fitWaitMs += taken.waitedMs;
+	if (taken.prepared && taken.wasReady) r.timing.tookReady = true;
+	return taken.prepared;
+}
+
+/** The recording ends: jobs still pending would go to the next request in the agent; here they are counted apart. */
+export function endBackground(r: ReplayState): void {
+	const carried = r.background?.handOver();
+	for (const job of carried?.jobs ?? []) if (job.result) r.timing.pendingAtEndTokens += summaryTokens(job.result);
+}
