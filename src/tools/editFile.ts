@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { inlineCode, visible } from './commandText';
+import { inlineCode, visible } from './visibleText';
 import { resolveInsideRoots } from './pathGuard';
 import { createInside, updateInside } from './safeFs';
 import { displayPath, textResult, workspaceRoots } from './workspaceRoots';

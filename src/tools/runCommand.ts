@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { commandConfirmation, commandPreview, inlineCode, visible } from './commandText';
+import { commandConfirmation, commandPreview } from './commandText';
+import { inlineCode, visible } from './visibleText';
 import { cappedWriter, runShell, ShellOutcome, timeoutMs } from './shellRunner';
 import { displayPath, resolveWorkspacePath, textResult, workspaceRoots } from './workspaceRoots';
 
@@ -86,7 +87,7 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 		const { command, cwd } = checkedInput(options.input);
 		const limitMs = timeoutMs(options.input.timeoutSeconds);
 		// The echoed command shows control characters instead of letting them act on the terminal.
-		terminal.write(`\n$ ${visible(command, true).text}\n`);
+		terminal.write(`\n$ ${visible(command, true, Infinity).text}\n`);
 		const cancel = new AbortController();
 		const subscription = token.onCancellationRequested(() => cancel.abort());
 		let outcome: ShellOutcome;

@@ -11,7 +11,7 @@ import { resetSession, sendChat, setHandler } from './helpers';
 import { delay, removeDataFiles } from './faultScript';
 import { DATA_DIR, agentScript, createDataFiles, toolResults, workspaceRoot } from './faultScript';
 import { recordFaultResult } from './faultResults';
-import { fromVisible } from '../../src/tools/commandText';
+import { fromVisible } from '../../src/tools/visibleText';
 import { runCommandTool } from '../../src/tools/runCommand';
 
 async function invoke(name: string, input: object, token = new vscode.CancellationTokenSource().token): Promise<string> {
