@@ -237,6 +237,34 @@ export function visible(text: string, multiline: boolean, width = multiline ? DI
 	return { text: shown.join('\n'), marked: marked.marked, runs: marked.runs, grouped, wrapped: shown.length - lines.length, lines: shown.length };
 }
 
+export interface GutterLine {
+	/** Shown as it is before the line: a diff sign and a line number. */
+	readonly gutter: string;
+	/** One line of a file, without its line break. */
+	readonly text: string;
+}
+
+/**
+ * Lines of a file shown after a gutter each (a change to confirm): the same rules as `visible`, the
+ * indentation counted from the end of the gutter, and each line broken at `width` with ⟪↩⟫.
+ */
+export function visibleGutterLines(lines: readonly GutterLine[], width = DISPLAY_WIDTH): VisibleText {
+	let marked = 0;
+	let runs = 0;
+	let grouped = 0;
+	const shown: string[] = [];
+	for (const line of lines) {
+		const units = toUnits(markLine(line.text, INDENT_ALLOWANCE));
+		const repeated = groupRepeats(units.units);
+		marked += units.marked;
+		runs += units.runs;
+		grouped += repeated.grouped;
+		const gutter = [...line.gutter].map(text => ({ text, width: charWidth(text) }));
+		shown.push(...wrapLine([...gutter, ...repeated.units], width));
+	}
+	return { text: shown.join('\n'), marked, runs, grouped, wrapped: shown.length - lines.length, lines: shown.length };
+}
+
 /** Reverses `visible`: what the user reads maps back to exactly one text. */
 export function fromVisible(shown: string): string {
 	const one = (item: string) => {
