@@ -185,10 +185,11 @@ export function resolveInsideRoots(roots: readonly string[], input: unknown, fsA
 	if (input.includes('\0')) {
 		return { ok: false, reason: 'The path contains a NUL character.' };
 	}
-	// A model may send a URI where a path is asked for. `file://` URIs are read as the path they
-	// name; any other `scheme://` is refused rather than made into folders named `http:` or `file:`.
-	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
-		if (!/^file:\/\//i.test(input)) return { ok: false, reason: `${quotePath(input)} is a URI, not a path; give a path inside the workspace folders.` };
+	// A model may send a URI where a path is asked for. `file:` URIs (`file:///a`, `file:/a`) are
+	// read as the path they name; any other `scheme:/…` (two letters or more, so not a Windows
+	// drive) is refused rather than made into folders named `http:` or `vscode-remote:`.
+	if (/^[a-z][a-z0-9+.-]+:\//i.test(input)) {
+		if (!/^file:\//i.test(input)) return { ok: false, reason: `${quotePath(input)} is a URI, not a path; give a path inside the workspace folders.` };
 		let local: string;
 		try {
 			local = fileURLToPath(input);

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { cutMiddle } from '../common/shrinking/cutText';
+import { decodeUtf8Text } from '../common/tools/utf8Text';
+import { lineRange } from './lineRange';
 import { readInside } from './safeFs';
 import { displayPath, textResult, workspaceRoots } from './workspaceRoots';
 
@@ -12,12 +14,6 @@ interface ReadFileInput {
 const MAX_CHARS = 60_000;
 /** Larger files are refused (search them, or read a part with a command). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
-
-/** A whole line number from what the model sent, or `fallback` (NaN, text and the like). */
-function lineNumber(value: unknown, fallback: number): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	return typeof n === 'number' && Number.isFinite(n) ? Math.floor(n) : fallback;
-}
 
 /** Reads a text file, optionally a 1-based inclusive line range, with line numbers. */
 export const readFileTool: vscode.LanguageModelTool<ReadFileInput> = {
@@ -32,15 +28,17 @@ export const readFileTool: vscode.LanguageModelTool<ReadFileInput> = {
 		}
 		const file = read.path;
 		const lines = read.data.toString('utf8').split('\n');
-		const start = Math.max(1, lineNumber(options.input.startLine, 1));
-		const end = Math.min(lines.length, lineNumber(options.input.endLine, lines.length));
-		if (start > lines.length) {
-			return textResult(`${displayPath(file)} has ${lines.length} lines; line ${start} does not exist.`);
+		const range = lineRange(options.input.startLine, options.input.endLine, lines.length);
+		if (!range.ok) {
+			return textResult(`${displayPath(file)} ${range.message}`);
 		}
 		const numbered = lines
-			.slice(start - 1, end)
-			.map((line, i) => `${start + i}: ${line}`)
+			.slice(range.start - 1, range.end)
+			.map((line, i) => `${range.start + i}: ${line}`)
 			.join('\n');
-		return textResult(`${displayPath(file)} lines ${start}-${end} of ${lines.length}\n${cutMiddle(numbered, MAX_CHARS)}`);
+		// A file that is not UTF-8 text reads with U+FFFD in place of what cannot be decoded: say so.
+		const decoded = decodeUtf8Text(read.data);
+		const notText = decoded.ok ? '' : `\n[This file ${decoded.reason}: bytes that cannot be read are shown as U+FFFD, and longhaul_editFile will not edit it.]`;
+		return textResult(`${displayPath(file)} lines ${range.start}-${range.end} of ${lines.length}${range.note}${notText}\n${cutMiddle(numbered, MAX_CHARS)}`);
 	},
 };

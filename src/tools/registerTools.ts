@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerChangeDocuments } from './codeConfigGate';
 import { editFileTool } from './editFile';
 import { findFilesTool } from './findFiles';
 import { listDirectoryTool } from './listDirectory';
@@ -11,6 +12,7 @@ import { TOOL } from './toolNames';
 /** Registers Longhaul's own tools (declared in package.json `languageModelTools`). */
 export function registerTools(): vscode.Disposable[] {
 	return [
+		registerChangeDocuments(),
 		vscode.lm.registerTool(TOOL.readFile, readFileTool),
 		vscode.lm.registerTool(TOOL.listDirectory, listDirectoryTool),
 		vscode.lm.registerTool(TOOL.findFiles, findFilesTool),

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
-import { commandConfirmation, commandPreview, inlineCode, visible } from './commandText';
+import { commandConfirmation, commandPreview } from './commandText';
+import { inlineCode, visible } from './visibleText';
 import { cappedWriter, runShell, ShellOutcome, timeoutMs } from './shellRunner';
+import { runFolderProblem } from './runFolder';
 import { displayPath, resolveWorkspacePath, textResult, workspaceRoots } from './workspaceRoots';
 
 interface RunCommandInput {
@@ -54,6 +56,8 @@ function checkedInput(input: RunCommandInput): { command: string; cwd: string; c
 	if (!cwd) {
 		throw new Error('No workspace folder is open to run the command in.');
 	}
+	const folderProblem = runFolderProblem(input.cwd, cwd);
+	if (folderProblem) throw new Error(folderProblem);
 	// The confirmation must show the exact command, or the command does not run.
 	const confirmation = commandConfirmation(command, displayPath(cwd) || '.');
 	if (!confirmation.ok) {
@@ -63,10 +67,11 @@ function checkedInput(input: RunCommandInput): { command: string; cwd: string; c
 }
 
 function status(outcome: ShellOutcome, limitMs: number): string {
-	if (outcome.timedOut) return `timed out after ${limitMs / 1000} s; the command's process group was stopped`;
-	if (outcome.cancelled) return "cancelled; the command's process group was stopped";
+	const stopped = outcome.stoppedLeftovers > 0 ? `; ${outcome.stoppedLeftovers} process(es) it left running were stopped` : '';
+	if (outcome.timedOut) return `timed out after ${limitMs / 1000} s; the command's processes were stopped`;
+	if (outcome.cancelled) return "cancelled; the command's processes were stopped";
 	const code = outcome.exitCode === null ? `ended by ${outcome.signal ?? 'an error'}` : `exit code ${outcome.exitCode}`;
-	return outcome.leftRunning ? `${code}; processes it started kept its output open and were stopped 1 s after it exited` : code;
+	return outcome.leftRunning ? `${code}; processes it started kept its output open and were stopped 1 s after it exited` : `${code}${stopped}`;
 }
 
 /** Runs a shell command in the workspace after the user confirms it; answers its exit code and output. */
@@ -86,7 +91,7 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 		const { command, cwd } = checkedInput(options.input);
 		const limitMs = timeoutMs(options.input.timeoutSeconds);
 		// The echoed command shows control characters instead of letting them act on the terminal.
-		terminal.write(`\n$ ${visible(command, true).text}\n`);
+		terminal.write(`\n$ ${visible(command, true, Infinity).text}\n`);
 		const cancel = new AbortController();
 		const subscription = token.onCancellationRequested(() => cancel.abort());
 		let outcome: ShellOutcome;

@@ -16,6 +16,7 @@
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
+import { decodeUtf8Text } from '../common/tools/utf8Text';
 import { codeReason, isInside, nodeFs, PathGuardFs, quotePath, realRoots, Refusal, resolveInsideRoots } from './pathGuard';
 
 const C = fs.constants;
@@ -147,9 +148,15 @@ export async function readInside(roots: readonly string[], input: unknown, maxBy
 
 export type UpdateResult = Result<{ readonly path: string; readonly before: string }>;
 
+/** Why a file that is not UTF-8 text is not edited, and what to do instead. */
+export function notTextReason(input: string, why: string): string {
+	return `The file ${quotePath(input)} ${why}. Longhaul edits only UTF-8 text files, so that no byte it was not asked to change is changed; nothing was written. Convert it first (for example iconv -f latin1 -t utf-8), or change it with a command.`;
+}
+
 /**
  * Replaces the content of an existing file inside the workspace folders with `update(old)`, in
- * place (the same file, no rename), after the same checks as a read.
+ * place (the same file, no rename), after the same checks as a read. Only UTF-8 text without NUL
+ * bytes is updated (code 'ENOTTEXT' otherwise), so every byte outside the change stays as it was.
  */
 export async function updateInside(
 	roots: readonly string[],
@@ -171,7 +178,10 @@ export async function updateInside(
 		if (data.length > maxBytes) {
 			return refusal(`The file ${quotePath(shown)} has more than ${maxBytes} bytes; Longhaul edits files of at most ${maxBytes} bytes.`, 'EFBIG');
 		}
-		const before = data.toString('utf8');
+		// Text that is not UTF-8 would come back with every unreadable byte changed: refused instead.
+		const decoded = decodeUtf8Text(data);
+		if (!decoded.ok) return refusal(notTextReason(shown, decoded.reason), 'ENOTTEXT');
+		const before = decoded.text;
 		const after = update(before);
 		if (typeof after !== 'string') return after;
 		const bytes = Buffer.from(after, 'utf8');
@@ -248,10 +258,25 @@ async function openDirCreating(dir: string, roots: readonly string[], input: str
 export type CreateResult = Result<{ readonly path: string }>;
 
 /**
+ * A path that ends with a separator (`src/new/`) names a folder: a file is not made at `src/new`
+ * in its place. The refusal, or undefined for a file path.
+ */
+export function folderPathRefusal(input: unknown): Refusal | undefined {
+	const separator = path.sep === '\\' ? /[\\/]+$/ : /\/+$/;
+	if (typeof input !== 'string' || !separator.test(input)) return undefined;
+	return refusal(
+		`The path ${quotePath(input)} ends with ${path.sep === '\\' ? 'a path separator' : '/'}, so it names a folder; Longhaul writes files only. Give the path of a file (such as ${quotePath(`${input.replace(separator, '')}/index.ts`)}); folders are made as needed.`,
+		'EISDIR',
+	);
+}
+
+/**
  * Creates a new file inside the workspace folders (and the folders it needs). Refuses with code
  * 'EEXIST' when anything, a dangling link included, already has that name.
  */
 export async function createInside(roots: readonly string[], input: unknown, content: string, options: SafeFsOptions = {}): Promise<CreateResult> {
+	const folderLike = folderPathRefusal(input);
+	if (folderLike) return folderLike;
 	const fsApi = options.fsApi ?? nodeFs;
 	const resolved = resolveInsideRoots(roots, input, fsApi);
 	if (!resolved.ok) return resolved;

@@ -40,6 +40,8 @@ export const searchTextTool: vscode.LanguageModelTool<SearchTextInput> = {
 		if (result.error) {
 			return textResult(result.error);
 		}
+		const names = (files: readonly string[] | undefined, count: number) =>
+			files?.length ? `: ${files.map(f => shown.get(f) ?? f).join(', ')}${count > files.length ? `, and ${count - files.length} more` : ''}` : '';
 		const hits = result.hits.map(h => `${shown.get(h.file) ?? h.file}:${h.line}: ${h.text}`);
 		const notes = [
 			hits.length > max ? `[more than ${max} matches; narrow the search]` : '',
@@ -48,6 +50,10 @@ export const searchTextTool: vscode.LanguageModelTool<SearchTextInput> = {
 			result.refused > 0
 				? `[${result.refused} file(s) skipped: they lead outside the workspace folders, are not regular files, or have more than one hard link]`
 				: '',
+			result.tooLarge > 0
+				? `[${result.tooLarge} file(s) over ${MAX_FILE_BYTES} bytes were not searched${names(result.skippedNames?.tooLarge, result.tooLarge)}; search them with a command such as grep]`
+				: '',
+			result.binary > 0 ? `[${result.binary} binary file(s) (holding a NUL byte) were not searched${names(result.skippedNames?.binary, result.binary)}]` : '',
 		].filter(Boolean);
 		return textResult(`${Math.min(hits.length, max)} match(es) for ${query}\n${hits.slice(0, max).join('\n')}${notes.length ? `\n${notes.join('\n')}` : ''}`);
 	},

@@ -5,11 +5,15 @@
 //   (`setsid`, a daemon) can hold the pipes open forever, and `close` would never come.
 // - When the shell exits but something it started still holds the output open, Longhaul waits a
 //   second for the output to end, then stops the group and answers.
+// - When the command ends, whatever it left running (in its group, its session, or carrying its
+//   run id after a setsid) is killed: processReaper.ts.
 // - The output kept for the model is its head and a rolling tail, with the exact count of what
 //   was cut between them: the error at the end of a long build is what matters.
 // - What is shown in the terminal is capped too (see cappedWriter).
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { newRunId, RUN_ID_VARIABLE, stopLeftovers } from './processReaper';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 export const MAX_TIMEOUT_SECONDS = 1800;
@@ -112,7 +116,40 @@ export interface ShellOutcome {
 	readonly cancelled: boolean;
 	/** The shell exited but processes it started kept the output open; they were stopped. */
 	readonly leftRunning: boolean;
+	/** Processes the command left running when it ended (detached ones too) that were killed. */
+	readonly stoppedLeftovers: number;
 	readonly error?: string;
+}
+
+/** The shell, in its own session and process group (detached) so that all of it can be stopped. */
+function spawnShell(options: ShellOptions, runId: string): ReturnType<typeof spawn> {
+	return spawn(options.shell ?? '/bin/sh', ['-c', options.command], {
+		cwd: options.cwd,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: { ...process.env, [RUN_ID_VARIABLE]: runId },
+	});
+}
+
+/** What a failed start means: Node says "spawn /bin/sh ENOENT" also when the folder is missing. */
+function spawnError(e: unknown, cwd: string): string {
+	if ((e as NodeJS.ErrnoException)?.code === 'ENOENT' && !fs.existsSync(cwd)) return `The folder to run in does not exist: ${cwd}`;
+	return String(e);
+}
+
+function failedSpawn(e: unknown): ShellOutcome {
+	return {
+		exitCode: null,
+		signal: null,
+		output: String(e),
+		totalChars: 0,
+		cutChars: 0,
+		timedOut: false,
+		cancelled: false,
+		leftRunning: false,
+		stoppedLeftovers: 0,
+		error: String(e),
+	};
 }
 
 export function runShell(options: ShellOptions): Promise<ShellOutcome> {
@@ -135,22 +172,12 @@ export function runShell(options: ShellOptions): Promise<ShellOutcome> {
 			options.onOutput?.(text);
 		};
 
+		const runId = newRunId();
 		let child: ReturnType<typeof spawn>;
 		try {
-			// Own process group (detached), so the whole group can be stopped at once.
-			child = spawn(options.shell ?? '/bin/sh', ['-c', options.command], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+			child = spawnShell(options, runId);
 		} catch (e) {
-			resolve({
-				exitCode: null,
-				signal: null,
-				output: String(e),
-				totalChars: 0,
-				cutChars: 0,
-				timedOut: false,
-				cancelled: false,
-				leftRunning: false,
-				error: String(e),
-			});
+			resolve(failedSpawn(e));
 			return;
 		}
 
@@ -162,17 +189,21 @@ export function runShell(options: ShellOptions): Promise<ShellOutcome> {
 			options.signal?.removeEventListener('abort', onAbort);
 			decoders.forEach(d => take(d.end()));
 			if (error) take(`${keeper.totalChars > 0 ? '\n' : ''}${error}`);
-			resolve({
-				exitCode,
-				signal: exitSignal,
-				output: keeper.text(),
-				totalChars: keeper.totalChars,
-				cutChars: keeper.cutChars,
-				timedOut,
-				cancelled,
-				leftRunning,
-				error,
-			});
+			const done = (stoppedLeftovers: number) =>
+				resolve({
+					exitCode,
+					signal: exitSignal,
+					output: keeper.text(),
+					totalChars: keeper.totalChars,
+					cutChars: keeper.cutChars,
+					timedOut,
+					cancelled,
+					leftRunning,
+					stoppedLeftovers,
+					error,
+				});
+			if (child.pid === undefined) done(0);
+			else stopLeftovers(child.pid, runId).then(done, () => done(0));
 		};
 		const killGroup = () => {
 			try {
@@ -204,7 +235,7 @@ export function runShell(options: ShellOptions): Promise<ShellOutcome> {
 		child.stdout!.on('error', () => undefined);
 		child.stderr!.on('error', () => undefined);
 		child.on('error', e => {
-			error = String(e);
+			error = spawnError(e, options.cwd);
 			exited = true;
 			finish();
 		});

@@ -36,7 +36,11 @@ export interface SearchResult {
 	readonly searched: number;
 	/** Files the guard refused (outside through a link, not a regular file, hard links), by reason. */
 	readonly refused: number;
+	/** Files over maxFileBytes, not searched; `skippedNames` holds the first few of each kind. */
 	readonly tooLarge: number;
+	/** Files with a NUL byte (binary), not searched. */
+	readonly binary: number;
+	readonly skippedNames?: { readonly tooLarge: readonly string[]; readonly binary: readonly string[] };
 	/** 'time' or 'cancel' when the search was stopped before the end; partial hits are kept. */
 	readonly stopped?: 'time' | 'cancel';
 	/** The query could not be used (bad syntax); nothing was searched. */
@@ -44,6 +48,10 @@ export interface SearchResult {
 }
 
 const MAX_LINE_CHARS = 300;
+/** Skipped files named in a result, of each kind. */
+const SKIPPED_NAMES = 5;
+
+const EMPTY_RESULT: SearchResult = { hits: [], searched: 0, refused: 0, tooLarge: 0, binary: 0 };
 
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -80,23 +88,36 @@ export async function searchFiles(
 	shouldStop?: () => 'time' | 'cancel' | undefined,
 ): Promise<SearchResult> {
 	const matcher = compileQuery(request.query, request.isRegexp);
-	if (!matcher.ok) return { hits: [], searched: 0, refused: 0, tooLarge: 0, error: matcher.reason };
+	if (!matcher.ok) return { ...EMPTY_RESULT, error: matcher.reason };
 	const hits: SearchHit[] = [];
 	let searched = 0;
 	let refused = 0;
-	let tooLarge = 0;
+	const skipped = { tooLarge: [] as string[], binary: [] as string[] };
+	const result = (stopped?: 'time' | 'cancel'): SearchResult => ({
+		hits,
+		searched,
+		refused,
+		tooLarge: skipped.tooLarge.length,
+		binary: skipped.binary.length,
+		skippedNames: { tooLarge: skipped.tooLarge.slice(0, SKIPPED_NAMES), binary: skipped.binary.slice(0, SKIPPED_NAMES) },
+		...(stopped ? { stopped } : {}),
+	});
 	for (const file of request.files) {
 		const stopped = shouldStop?.();
-		if (stopped) return { hits, searched, refused, tooLarge, stopped };
+		if (stopped) return result(stopped);
 		if (hits.length > request.maxHits) break;
 		const read = await readInside(request.roots, file, request.maxFileBytes);
 		if (!read.ok) {
-			if (read.code === 'EFBIG') tooLarge++;
+			if (read.code === 'EFBIG') skipped.tooLarge.push(file);
 			else if (read.code !== 'ENOENT') refused++;
 			continue;
 		}
+		// Binary files are not searched: what matches in them is not a line of text.
+		if (read.data.includes(0)) {
+			skipped.binary.push(file);
+			continue;
+		}
 		searched++;
-		if (read.data.includes(0)) continue;
 		const lines = read.data.toString('utf8').split('\n');
 		const found: SearchHit[] = [];
 		for (let i = 0; i < lines.length && hits.length + found.length <= request.maxHits; i++) {
@@ -107,7 +128,7 @@ export async function searchFiles(
 			onHits?.(found);
 		}
 	}
-	return { hits, searched, refused, tooLarge };
+	return result();
 }
 
 // The worker's code: in the bundle, esbuild.mjs defines this as the bundled searchWorker.ts, run
@@ -154,7 +175,7 @@ export function searchInWorker(request: SearchRequest, limits: SearchLimits): Pr
 			void worker.terminate();
 			resolve(result);
 		};
-		const stop = (why: 'time' | 'cancel') => finish({ hits, searched: 0, refused: 0, tooLarge: 0, stopped: why });
+		const stop = (why: 'time' | 'cancel') => finish({ ...EMPTY_RESULT, hits, stopped: why });
 		const onAbort = () => stop('cancel');
 		const timer = setTimeout(() => stop('time'), limits.timeLimitMs);
 		limits.signal?.addEventListener('abort', onAbort);
@@ -164,11 +185,11 @@ export function searchInWorker(request: SearchRequest, limits: SearchLimits): Pr
 			heard = true;
 			if (message.type === 'hits') hits.push(...message.hits);
 			else if (message.type === 'done') finish(message.result);
-			else finish({ hits, searched: 0, refused: 0, tooLarge: 0, error: message.message });
+			else finish({ ...EMPTY_RESULT, hits, error: message.message });
 		});
 		worker.on('error', error => {
 			if (heard || settled) {
-				finish({ hits, searched: 0, refused: 0, tooLarge: 0, error: `The search failed: ${error.message}` });
+				finish({ ...EMPTY_RESULT, hits, error: `The search failed: ${error.message}` });
 				return;
 			}
 			// The worker could not run at all here: search on this thread instead.
@@ -177,6 +198,6 @@ export function searchInWorker(request: SearchRequest, limits: SearchLimits): Pr
 			limits.signal?.removeEventListener('abort', onAbort);
 			resolve(searchFiles(request, undefined, stoppedBy));
 		});
-		worker.on('exit', () => finish({ hits, searched: 0, refused: 0, tooLarge: 0, error: 'The search stopped unexpectedly.' }));
+		worker.on('exit', () => finish({ ...EMPTY_RESULT, hits, error: 'The search stopped unexpectedly.' }));
 	});
 }

@@ -87,6 +87,22 @@ describe('pathGuard: tools stay inside the workspace folders', () => {
 		}
 		// A relative name that only starts like a scheme is a name.
 		assert.equal(resolveInsideRoots([root], 'c:notes.txt').ok, true);
+		assert.equal(resolveInsideRoots([root], 'notes:draft.txt').ok, true);
+	});
+
+	it('reads file:/abs (one slash) as its path and refuses scheme:/path URIs, instead of making folders named file: or vscode-remote:', () => {
+		const inside = resolveInsideRoots([root], `file:${path.join(root, 'src', 'a.ts')}`);
+		assert.equal(inside.ok && inside.path, path.join(root, 'src', 'a.ts'));
+		for (const uri of [`file:${root}/..`, 'file:/etc/passwd', `FILE:${root}/../outside/secret.txt`]) {
+			const r = resolveInsideRoots([root], uri);
+			assert.equal(r.ok, false, uri);
+			assert.match((r as { reason: string }).reason, /outside the workspace/, uri);
+		}
+		for (const uri of ['vscode-remote:/etc/x', 'http:/example.com', 'untitled:/Untitled-1']) {
+			const r = resolveInsideRoots([root], uri);
+			assert.equal(r.ok, false, uri);
+			assert.match((r as { reason: string }).reason, /is a URI, not a path/, uri);
+		}
 	});
 
 	// Issue 17: the ways out that the first guard missed.

@@ -61,6 +61,47 @@ describe('shellRunner: timeouts, cancels and long output (issue 17)', () => {
 		assert.ok(Date.now() - started < 5_000);
 	});
 
+	it('stops what the command left running when it ends: 20 setsid children, a background job, a double fork', async function () {
+		this.timeout(20_000);
+		const command = [
+			'for i in $(seq 20); do setsid sleep 60 >/dev/null 2>&1 < /dev/null & echo setsid=$!; done',
+			'sleep 61 >/dev/null 2>&1 & echo job=$!',
+			"setsid sh -c 'sleep 62 >/dev/null 2>&1 & echo forked=$!' </dev/null",
+			'sleep 0.3',
+		].join('\n');
+		const outcome = await runShell({ command, cwd, timeoutMs: 10_000 });
+		assert.equal(outcome.exitCode, 0, outcome.output);
+		const pids = [...outcome.output.matchAll(/=(\d+)/g)].map(m => Number(m[1]));
+		assert.equal(pids.length, 22, outcome.output);
+		await new Promise(r => setTimeout(r, 300));
+		const alive = pids.filter(isRunning);
+		assert.deepEqual(alive, [], `${alive.length} of ${pids.length} processes still running`);
+		assert.ok(outcome.stoppedLeftovers >= 22, `stoppedLeftovers: ${outcome.stoppedLeftovers}`);
+		const clean = await runShell({ command: 'echo plain', cwd, timeoutMs: 10_000 });
+		assert.equal(clean.stoppedLeftovers, 0);
+	});
+
+	it('cannot find a child that leaves the session and clears its environment (the documented limit)', async function () {
+		this.timeout(20_000);
+		const outcome = await runShell({ command: 'setsid env -i sleep 30 >/dev/null 2>&1 < /dev/null & echo pid=$!; sleep 0.3', cwd, timeoutMs: 10_000 });
+		const pid = Number(/pid=(\d+)/.exec(outcome.output)?.[1]);
+		try {
+			assert.ok(isRunning(pid), 'a process with no trace of the run is not found');
+		} finally {
+			try {
+				process.kill(pid, 'SIGKILL');
+			} catch {
+				// Gone already.
+			}
+		}
+	});
+
+	it('says that the folder to run in does not exist instead of "spawn /bin/sh ENOENT"', async () => {
+		const outcome = await runShell({ command: 'echo hi', cwd: `${cwd}/no-such-folder-${process.pid}`, timeoutMs: 10_000 });
+		assert.match(outcome.output, /The folder to run in does not exist: .*no-such-folder/);
+		assert.doesNotMatch(outcome.output, /spawn \/bin\/sh ENOENT/);
+	});
+
 	it('keeps the head and the end of 50 MB of output with the exact count of what was cut, and caps what the terminal gets', async function () {
 		this.timeout(60_000);
 		let terminal = 0;

@@ -108,6 +108,18 @@ describe('textSearch: guarded files, linear-time matching off the main thread (i
 		assert.ok(Date.now() - started < 1_000, `took ${Date.now() - started} ms`);
 	});
 
+	it('counts and names the files it did not search: over the size limit, or binary (a NUL byte)', async function () {
+		this.timeout(10_000);
+		fs.writeFileSync(path.join(ws, 'huge.log'), `${'padding line\n'.repeat(200_000)}the needle\n`);
+		fs.writeFileSync(path.join(ws, 'blob.bin'), Buffer.concat([Buffer.from('the needle'), Buffer.from([0, 1, 2])]));
+		const result = await searchInWorker(request(['inside.txt', 'huge.log', 'blob.bin'], 'needle'), { timeLimitMs: 5_000 });
+		assert.equal(result.hits.length, 0);
+		assert.equal(result.tooLarge, 1);
+		assert.equal(result.binary, 1);
+		assert.equal(result.searched, 1);
+		assert.deepEqual(result.skippedNames, { tooLarge: [path.join(ws, 'huge.log')], binary: [path.join(ws, 'blob.bin')] });
+	});
+
 	it('explains patterns RE2 cannot run, and searches literals as literals', () => {
 		const lookahead = compileQuery('a(?=b)', true);
 		assert.equal(lookahead.ok, false);

@@ -1,0 +1,77 @@
+// Longhaul's own question before it writes a file that configures code that runs (.git/config,
+// .vscode/settings.json, package.json, …; src/common/tools/codeConfigFiles.ts).
+//
+// VS Code's tool confirmation can be approved ahead of time: "Allow in this session", "Always
+// allow", the chat.tools.global.autoApprove setting, an autopilot mode. An extension's tool cannot
+// opt out of that (the confirmation's allowAutoConfirm is not part of the extension API). So for
+// these files Longhaul asks again itself, in a quick pick that no setting answers: the change is
+// opened beside it, "Don't write" is the first choice, and cancelling the request closes it.
+import * as vscode from 'vscode';
+
+const SCHEME = 'longhaul-change';
+const changes = new Map<string, string>();
+const provider: vscode.TextDocumentContentProvider = { provideTextDocumentContent: uri => changes.get(uri.toString()) ?? '' };
+let counter = 0;
+
+/** Registers the read-only documents that show a change; once, at activation. */
+export function registerChangeDocuments(): vscode.Disposable {
+	return vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider);
+}
+
+/** Shows `text` in a read-only editor beside the chat; answers a function that closes it. */
+async function showBeside(title: string, text: string): Promise<() => Promise<void>> {
+	const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${++counter}/${title.replace(/[\\/]/g, '_')}` });
+	changes.set(uri.toString(), text);
+	try {
+		const document = await vscode.workspace.openTextDocument(uri);
+		await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+	} catch {
+		// No editor (a host without one): the quick pick still says what and why.
+	}
+	return async () => {
+		changes.delete(uri.toString());
+		const tabs = vscode.window.tabGroups.all
+			.flatMap(g => g.tabs)
+			.filter(t => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+		await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
+	};
+}
+
+/** `$(` starts an icon in quick pick text: shown as a marker instead, so a file name cannot draw one. */
+function noIcons(text: string): string {
+	return text.replace(/\$\(/g, '$⟪U+0028⟫');
+}
+
+export const WRITE_CHOICE = 'Write';
+export const DONT_WRITE_CHOICE = "Don't write";
+
+/**
+ * Asks the user whether to write a file that configures code that runs. `change` is the change as
+ * shown in the confirmation. Answers true only when the user picks "Write".
+ */
+export async function askBeforeCodeConfigWrite(
+	shownPath: string,
+	why: string,
+	summary: string,
+	change: string,
+	token: vscode.CancellationToken,
+): Promise<boolean> {
+	const header = [`Longhaul asks to write ${shownPath}, which configures code that runs:`, `${why}.`, summary, ''].join('\n');
+	const close = await showBeside(`${shownPath} (change to confirm)`, `${header}\n${change}\n`);
+	try {
+		const dontWrite: vscode.QuickPickItem = { label: `$(close) ${DONT_WRITE_CHOICE}`, description: 'nothing is written' };
+		const write: vscode.QuickPickItem = { label: `$(warning) ${WRITE_CHOICE} ${noIcons(shownPath)}`, description: noIcons(summary) };
+		const picked = await vscode.window.showQuickPick(
+			[dontWrite, write],
+			{
+				title: noIcons(`Write ${shownPath}? It configures code that runs.`),
+				placeHolder: noIcons(`${why}. The change is open beside this; pick "${WRITE_CHOICE}" to write it.`),
+				ignoreFocusOut: true,
+			},
+			token,
+		);
+		return picked === write;
+	} finally {
+		await close();
+	}
+}
