@@ -129,161 +129,216 @@ interface FitEnd {
 export type FitResult<P> = (FitEnd & { readonly kind: 'fits'; readonly prompt: P }) | (FitEnd & { readonly kind: 'refused'; readonly neededTokens: number });
 
 export async function fitPrompt<P>(start: Conversation, session: FitSession, steps: FitSteps<P>, options: FitOptions): Promise<FitResult<P>> {
-	const events: FitEvent[] = [];
-	const planOptions = fitPlanOptions(options, steps.countTokens);
-	const plan = steps.plan ?? ((c: Conversation) => planOrNothing(c, options.mode, planOptions));
-	const mask =
-		steps.mask ?? ((c: Conversation, overflow: number) => maskForOverflow(c, options.mode, steps.countTokens, options.messageBudget, overflow, planOptions));
-	const settled = async <T>(pending: Promise<T>): Promise<T> => {
-		const value = await pending;
-		if (steps.isCancelled()) throw steps.cancellationError();
-		return value;
-	};
-	const autoSummarize = options.autoSummarize !== false;
-	let conversation = start;
-	/** After blocks were added: condenses the oldest when all of them pass the summary budget. */
-	const bound = async () => {
-		if (options.summaryBudget === undefined) return;
-		const bounded = await settled(condenseOldestBlocks(conversation, options.summaryBudget, steps.countTokens, steps.condense));
-		if (bounded.condensed.length === 0) return;
-		conversation = bounded.conversation;
-		events.push({ kind: 'condensed', blocks: bounded.condensed });
-	};
-	// A new summary renders the ledger again: left out or tightened, it gets its full room back.
-	const ledgerBackInFull = () => {
-		session.ledgerSuspended = false;
-		if (session.tight === 'ledger') session.tight = 'requests';
-	};
-	let summaryAttempts = 0;
-	let narrowedSummaries = 0;
+	const fit = new FitRun(start, session, steps, options);
+	for (;;) {
+		const rendered = await fit.settled(steps.render(fit.conversation));
+		if (rendered.fits) return { kind: 'fits', prompt: rendered.prompt, conversation: fit.conversation, events: fit.events };
+		fit.overflowed();
+		// Cheapest first; every step that changes the conversation starts over at the render.
+		if ((await fit.mask()) || (await fit.attachPrepared()) || (await fit.tightenBeforeBreaker()) || (await fit.summarizeWithModel()) || (await fit.truncate()))
+			continue;
+		return { kind: 'refused', neededTokens: await fit.measure(), conversation: fit.conversation, events: fit.events };
+	}
+}
+
+/** One run of the pipeline: the conversation as it changes, the events, and what this render has tried. */
+class FitRun<P> {
+	readonly events: FitEvent[] = [];
+	conversation: Conversation;
+	private readonly planOptions: PlanOptions;
+	private readonly autoSummarize: boolean;
+	private summaryAttempts = 0;
+	private narrowedSummaries = 0;
 	// Whether every summary of this render replaced its rounds with much less (see shrank()), and
 	// whether the newest rounds the last one kept were over the planner's limit for them.
-	let summariesShrank = true;
-	let keptTooLarge = false;
-	// False once the model has nothing more to give in this fit (nothing to plan, or it failed).
-	let modelCanSummarize = true;
-	for (;;) {
-		const rendered = await settled(steps.render(conversation));
-		if (rendered.fits) {
-			return { kind: 'fits', prompt: rendered.prompt, conversation, events };
-		}
-		// Measured at most once per overflow: every step below that changes the conversation starts over.
-		let needed: number | undefined;
-		const measure = async () => (needed ??= await settled(steps.measure(conversation)));
+	private summariesShrank = true;
+	private keptTooLarge = false;
+	/** False once the model has nothing more to give in this fit (nothing to plan, or it failed). */
+	private modelCanSummarize = true;
+	/** The whole prompt's size at this overflow, measured at most once. */
+	private needed: number | undefined;
 
-		if (!autoSummarize && !session.toldSummariesOff) {
-			session.toldSummariesOff = true;
-			events.push({ kind: 'summaries-off' });
-		}
-		if (options.maskOldToolResults || !autoSummarize) {
-			const neededTokens = await measure();
-			const masked = mask(conversation, neededTokens - options.messageBudget);
-			if (masked.maskedCalls > 0) {
-				conversation = masked.conversation;
-				events.push({ kind: 'masked', neededTokens, ...statsOf(masked) });
-				continue;
-			}
-			if (masked.declined) events.push({ kind: 'mask-declined', reason: masked.declined, olderPartTokens: masked.olderPartTokens });
-		}
+	constructor(
+		start: Conversation,
+		private readonly session: FitSession,
+		private readonly steps: FitSteps<P>,
+		private readonly options: FitOptions,
+	) {
+		this.conversation = start;
+		this.planOptions = fitPlanOptions(options, steps.countTokens);
+		this.autoSummarize = options.autoSummarize !== false;
+	}
 
-		// A prepared summary may be older than the overflow, so it is not one of the attempts.
-		const prepared = autoSummarize && steps.takePrepared ? await settled(steps.takePrepared(conversation)) : undefined;
-		if (prepared?.blocks !== undefined) {
-			noteSummary(session.repeats, replacedCalls(conversation, prepared.plan));
-			conversation = attachSummary(conversation, prepared.plan, prepared.blocks);
-			ledgerBackInFull();
-			events.push({ kind: 'summarized', source: 'prepared', prepared: { ...prepared, blocks: prepared.blocks } });
-			await bound();
-			continue;
-		}
+	/** Waits for a step, then stops if the user cancelled meanwhile. */
+	async settled<T>(pending: Promise<T>): Promise<T> {
+		const value = await pending;
+		if (this.steps.isCancelled()) throw this.steps.cancellationError();
+		return value;
+	}
 
-		// Model summaries have done what they can for this render (or may not run): before the loop
-		// breaker or any truncation, tighten what is not rounds, one part at a time, once per request.
-		// The ledger only when summaries were made and did not make room: when there was nothing to
-		// summarize, the newest round is what is too large, and cutting it costs less than ledger lines.
-		const tighten = async (ledgerToo: boolean) => {
-			const part = session.tight === 'none' ? 'requests' : ledgerToo && session.tight === 'requests' && steps.showsLedger(conversation) ? 'ledger' : undefined;
-			if (!part) return false;
-			const neededTokens = await measure();
-			session.tight = part;
-			events.push({ kind: 'tightened', part, neededTokens });
+	/** A render did not fit: a new overflow, with a size of its own. */
+	overflowed(): void {
+		this.needed = undefined;
+		if (!this.autoSummarize && !this.session.toldSummariesOff) {
+			this.session.toldSummariesOff = true;
+			this.events.push({ kind: 'summaries-off' });
+		}
+	}
+
+	async measure(): Promise<number> {
+		return (this.needed ??= await this.settled(this.steps.measure(this.conversation)));
+	}
+
+	private plan(conversation: Conversation): SummarizationPlan | undefined {
+		return this.steps.plan ? this.steps.plan(conversation) : planOrNothing(conversation, this.options.mode, this.planOptions);
+	}
+
+	/** 1. Old tool results masked (longhaul.maskOldToolResults, or always without automatic summaries). */
+	async mask(): Promise<boolean> {
+		const { options, steps } = this;
+		if (!options.maskOldToolResults && this.autoSummarize) return false;
+		const neededTokens = await this.measure();
+		const overflow = neededTokens - options.messageBudget;
+		const masked = steps.mask
+			? steps.mask(this.conversation, overflow)
+			: maskForOverflow(this.conversation, options.mode, steps.countTokens, options.messageBudget, overflow, this.planOptions);
+		if (masked.maskedCalls > 0) {
+			this.conversation = masked.conversation;
+			this.events.push({ kind: 'masked', neededTokens, ...statsOf(masked) });
 			return true;
-		};
-		const summariesDone = !autoSummarize || !modelCanSummarize || session.modelSummariesStopped !== undefined || summaryAttempts >= SUMMARY_ATTEMPTS;
-		if (summariesDone && (await tighten(summaryAttempts >= SUMMARY_ATTEMPTS && !session.modelSummariesStopped))) continue;
-
-		if (autoSummarize && modelCanSummarize && !session.modelSummariesStopped) {
-			if (summaryAttempts >= SUMMARY_ATTEMPTS) {
-				const why = `${SUMMARY_ATTEMPTS} summaries in a row did not make the prompt fit`;
-				if (summariesShrank || keptTooLarge) {
-					// The summaries did their part, or had little to take: what is too large is the newest
-					// rounds, which truncation shortens now. Stopping for the whole request would leave every
-					// later overflow of a long request to truncation (decision 6: the bound is per render).
-					events.push({ kind: 'loop-breaker', why: `${why}: the newest rounds alone are too large`, scope: 'render' });
-					modelCanSummarize = false;
-				} else {
-					session.modelSummariesStopped = why;
-					// Tightening the ledger is for making room for summaries; with none to come, it
-					// goes back to its full size (truncation may still leave it out).
-					if (session.tight === 'ledger') session.tight = 'requests';
-					events.push({ kind: 'loop-breaker', why, scope: 'request' });
-				}
-			} else {
-				const planned = plan(conversation);
-				const made = planned && (await settled(makeSummary(conversation, planned, steps.summarize)));
-				if (made?.blocks !== undefined) {
-					noteSummary(session.repeats, replacedCalls(conversation, made.plan));
-					conversation = attachSummary(conversation, made.plan, made.blocks);
-					ledgerBackInFull();
-					events.push({ kind: 'summarized', source: 'model', prepared: { ...made, blocks: made.blocks } });
-					await bound();
-					if (made.narrowed && narrowedSummaries < NARROWED_SUMMARIES) narrowedSummaries++;
-					else summaryAttempts++;
-					if (!shrank(made.plan, made.blocks, steps.countTokens)) summariesShrank = false;
-					keptTooLarge = (made.plan.stats.tokens?.kept ?? 0) > options.messageBudget * KEPT_SHARE_OF_BUDGET;
-					continue;
-				}
-				if (made) events.push({ kind: 'summary-failed', prepared: made });
-				modelCanSummarize = false;
-			}
 		}
+		if (masked.declined) this.events.push({ kind: 'mask-declined', reason: masked.declined, olderPartTokens: masked.olderPartTokens });
+		return false;
+	}
 
-		// Deterministic truncation: no model summary helps any more.
-		if (await tighten(false)) continue;
-		const total = await measure();
-		const elided = elideOldestToolResults(
-			conversation,
-			total - options.messageBudget + Math.ceil(options.messageBudget * ELISION_MARGIN_SHARE),
-			steps.countTokens,
-		);
+	/** 2. A summary prepared in the background. It may be older than the overflow, so it is not one of the attempts. */
+	async attachPrepared(): Promise<boolean> {
+		if (!this.autoSummarize || !this.steps.takePrepared) return false;
+		const prepared = await this.settled(this.steps.takePrepared(this.conversation));
+		if (prepared?.blocks === undefined) return false;
+		await this.attach({ ...prepared, blocks: prepared.blocks }, 'prepared');
+		return true;
+	}
+
+	/** Attaches a summary, gives the ledger its room back, and condenses the oldest blocks if all of them are over budget. */
+	private async attach(prepared: PreparedSummary & { readonly blocks: readonly string[] }, source: 'prepared' | 'model'): Promise<void> {
+		noteSummary(this.session.repeats, replacedCalls(this.conversation, prepared.plan));
+		this.conversation = attachSummary(this.conversation, prepared.plan, prepared.blocks);
+		// A new summary renders the ledger again: left out or tightened, it gets its full room back.
+		this.session.ledgerSuspended = false;
+		if (this.session.tight === 'ledger') this.session.tight = 'requests';
+		this.events.push({ kind: 'summarized', source, prepared });
+		await this.boundBlocks();
+	}
+
+	/**
+	 * Tightens what is not rounds, one part at a time, once per request: past requests whose work is
+	 * summarized, then (`ledgerToo`) the done-ledger. The ledger only when summaries were made and did
+	 * not make room: when there was nothing to summarize, the newest round is what is too large, and
+	 * cutting it costs less than ledger lines.
+	 */
+	private async tighten(ledgerToo: boolean): Promise<boolean> {
+		const { session } = this;
+		const part =
+			session.tight === 'none' ? 'requests' : ledgerToo && session.tight === 'requests' && this.steps.showsLedger(this.conversation) ? 'ledger' : undefined;
+		if (!part) return false;
+		const neededTokens = await this.measure();
+		session.tight = part;
+		this.events.push({ kind: 'tightened', part, neededTokens });
+		return true;
+	}
+
+	/** 3. Model summaries have done what they can for this render (or may not run): tighten before the loop breaker or any truncation. */
+	async tightenBeforeBreaker(): Promise<boolean> {
+		const stopped = this.session.modelSummariesStopped !== undefined;
+		const summariesDone = !this.autoSummarize || !this.modelCanSummarize || stopped || this.summaryAttempts >= SUMMARY_ATTEMPTS;
+		return summariesDone && (await this.tighten(this.summaryAttempts >= SUMMARY_ATTEMPTS && !stopped));
+	}
+
+	/** 4. A summary from the model, or the loop breaker when summaries stopped making the prompt fit. */
+	async summarizeWithModel(): Promise<boolean> {
+		if (!this.autoSummarize || !this.modelCanSummarize || this.session.modelSummariesStopped) return false;
+		if (this.summaryAttempts >= SUMMARY_ATTEMPTS) {
+			this.breakLoop();
+			return false;
+		}
+		const planned = this.plan(this.conversation);
+		const made = planned && (await this.settled(makeSummary(this.conversation, planned, this.steps.summarize)));
+		if (made?.blocks === undefined) {
+			if (made) this.events.push({ kind: 'summary-failed', prepared: made });
+			this.modelCanSummarize = false;
+			return false;
+		}
+		await this.attach({ ...made, blocks: made.blocks }, 'model');
+		if (made.narrowed && this.narrowedSummaries < NARROWED_SUMMARIES) this.narrowedSummaries++;
+		else this.summaryAttempts++;
+		if (!shrank(made.plan, made.blocks, this.steps.countTokens)) this.summariesShrank = false;
+		this.keptTooLarge = (made.plan.stats.tokens?.kept ?? 0) > this.options.messageBudget * KEPT_SHARE_OF_BUDGET;
+		return true;
+	}
+
+	/** SUMMARY_ATTEMPTS summaries did not make the prompt fit: model summaries stop, for this render or the request. */
+	private breakLoop(): void {
+		const why = `${SUMMARY_ATTEMPTS} summaries in a row did not make the prompt fit`;
+		if (this.summariesShrank || this.keptTooLarge) {
+			// The summaries did their part, or had little to take: what is too large is the newest
+			// rounds, which truncation shortens now. Stopping for the whole request would leave every
+			// later overflow of a long request to truncation (decision 6: the bound is per render).
+			this.events.push({ kind: 'loop-breaker', why: `${why}: the newest rounds alone are too large`, scope: 'render' });
+			this.modelCanSummarize = false;
+			return;
+		}
+		this.session.modelSummariesStopped = why;
+		// Tightening the ledger is for making room for summaries; with none to come, it goes back to
+		// its full size (truncation may still leave it out).
+		if (this.session.tight === 'ledger') this.session.tight = 'requests';
+		this.events.push({ kind: 'loop-breaker', why, scope: 'request' });
+	}
+
+	/** 5–8. Deterministic truncation, when no model summary helps any more: tighten, elide, drop, cut the newest, leave out the ledger. */
+	async truncate(): Promise<boolean> {
+		if (await this.tighten(false)) return true;
+		const { options, steps } = this;
+		const total = await this.measure();
+		const beyond = total - options.messageBudget + Math.ceil(options.messageBudget * ELISION_MARGIN_SHARE);
+		const elided = elideOldestToolResults(this.conversation, beyond, steps.countTokens);
 		if (elided.elidedCalls > 0) {
-			conversation = elided.conversation;
-			events.push({ kind: 'elided', calls: elided.elidedCalls, freedTokens: elided.shedTokens, neededTokens: total });
-			continue;
+			this.conversation = elided.conversation;
+			this.events.push({ kind: 'elided', calls: elided.elidedCalls, freedTokens: elided.shedTokens, neededTokens: total });
+			return true;
 		}
-		const dropped = dropOlderRounds(conversation, planOptions);
+		const dropped = dropOlderRounds(this.conversation, this.planOptions);
 		if (dropped) {
-			conversation = dropped.conversation;
-			events.push({ kind: 'dropped', plan: dropped.plan, texts: dropped.texts, neededTokens: total });
-			await bound();
-			continue;
+			this.conversation = dropped.conversation;
+			this.events.push({ kind: 'dropped', plan: dropped.plan, texts: dropped.texts, neededTokens: total });
+			await this.boundBlocks();
+			return true;
 		}
 		// Only the newest round is left verbatim and it alone does not fit: cut its longest results
 		// (then its calls' arguments) further rather than refuse the request over one long output.
-		const cut = cutNewestResults(conversation, total - options.messageBudget + Math.ceil(options.messageBudget * ELISION_MARGIN_SHARE), steps.countTokens);
+		const cut = cutNewestResults(this.conversation, beyond, steps.countTokens);
 		if (cut) {
-			conversation = cut.conversation;
-			events.push({ kind: 'cut-newest', calls: cut.cutCalls, arguments: cut.cutArguments, freedTokens: cut.freedTokens, neededTokens: total });
-			continue;
+			this.conversation = cut.conversation;
+			this.events.push({ kind: 'cut-newest', calls: cut.cutCalls, arguments: cut.cutArguments, freedTokens: cut.freedTokens, neededTokens: total });
+			return true;
 		}
-		if (!session.ledgerSuspended && steps.showsLedger(conversation)) {
+		if (!this.session.ledgerSuspended && steps.showsLedger(this.conversation)) {
 			// Nothing older is left to remove: the ledger goes before the request is refused, until
 			// the next summary (which changes the prompt's head anyway) makes room for it again.
-			session.ledgerSuspended = true;
-			events.push({ kind: 'ledger-off', neededTokens: total });
-			continue;
+			this.session.ledgerSuspended = true;
+			this.events.push({ kind: 'ledger-off', neededTokens: total });
+			return true;
 		}
-		return { kind: 'refused', neededTokens: total, conversation, events };
+		return false;
+	}
+
+	/** After blocks were added: condenses the oldest when all of them pass the summary budget. */
+	private async boundBlocks(): Promise<void> {
+		if (this.options.summaryBudget === undefined) return;
+		const bounded = await this.settled(condenseOldestBlocks(this.conversation, this.options.summaryBudget, this.steps.countTokens, this.steps.condense));
+		if (bounded.condensed.length === 0) return;
+		this.conversation = bounded.conversation;
+		this.events.push({ kind: 'condensed', blocks: bounded.condensed });
 	}
 }
 
