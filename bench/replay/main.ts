@@ -1,26 +1,8 @@
-// npm run bench                      replay the whole corpus: table on stdout, bench/results/latest.json, one SVG per session
-// npm run bench -- --session FILE --window N --strategy NAME --json
-//                                    one replay; exactly one JSON object on stdout
-// --no-ledger                        the product strategies without the done-ledger (default: with it, plus a
-//                                    ledger-off run of legacy and half-context for comparison)
-// --ledger-live                      the ledger rendered again for every request, not only at each summary
-// --model-token-ratio R              the stand-in model counts R× the local tokens and refuses a request over
-//                                    the window by its count; the product modes learn the ratio and recover
-// --no-calibration                   with --model-token-ratio: no sampled counts, only recovery from refusals
-// --concat                           the day-long chat: every session of the corpus, in file-name order, as
-//                                    consecutive turns of one chat (session name `concat`); with --window,
-//                                    --strategy and --json one JSON object, otherwise a table
-// --half-split rounds|tokens         half-context's split rule (default tokens, the product's; rounds: the
-//                                    pure round rule, for comparison)
-// --stress                           replay the synthetic stress session (bench/replay/stressSession.ts) instead of the corpus
-// --clock field|fast|slow|test|none  the virtual clock (default field): model and tool time, the user's waits at
-//                                    compactions, and background summaries through the product's rule; none: no clock
-//                                    and no background work (the numbers of the replay before the clock)
-// --variants                         replay harder copies of every corpus session instead (bench/replay/sessionVariants.ts):
-//                                    tool outputs of 240,000 characters, tool calls that write whole files
-// LONGHAUL_BENCH_DEBUG=1                each fit's events on stderr; =prompt also the prompt's messages and sizes when the loop breaker fires
-// Options: --corpus DIR (default ../shared/corpus, or $LONGHAUL_CORPUS), --session FILE, --window N|16k,
-// --strategy legacy|half-context|truncate-half|keep-head-tail|legacy+mask|half-context+mask, --json. See bench/RESULTS.md.
+// The replay benchmark's command line (`npm run bench -- --help` prints USAGE below):
+//   npm run bench                      replay the whole corpus: table on stdout, bench/results/latest.json, one SVG per session
+//   npm run bench -- --session FILE --window N --strategy NAME --json
+//                                      one replay; exactly one JSON object on stdout
+// See bench/RESULTS.md for what the numbers mean.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,6 +19,7 @@ import { formatRealModels, summarizeRealModels } from './realModels';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { CLOCKS, type ClockName } from './clock';
 import { formatTime, summarizeTime } from './timeTable';
+import { EXIT_OK, parseTokenCount, readCommandLine, stopMessage, UsageError } from '../../src/cli/commandLine';
 
 export interface CliArgs {
 	readonly corpus: string;
@@ -65,124 +48,105 @@ export interface CliArgs {
 	readonly clock: ClockName;
 }
 
-export class UsageError extends Error {}
+export const USAGE = `Usage: npm run bench -- [options]   (or node out/bench/replay/main.js [options])
+
+Replays the corpus sessions through Longhaul's context management and prints the measurements
+(bench/RESULTS.md explains them). Without options: every session, window and strategy; a table on
+stdout, bench/results/latest.json and one SVG chart per session. Options take their value as
+--name value or --name=value.
+  --corpus DIR              the corpus (default $LONGHAUL_CORPUS, else ../shared/corpus)
+  --session FILE            one session file instead of the corpus
+  --window N                one window in tokens (16000 or 16k)
+  --strategy NAME           one of ${STRATEGIES.join(', ')}
+  --json                    one replay (needs --session or --concat, --window, --strategy): one JSON object on stdout
+  --no-ledger               the product strategies without the done-ledger (default: with it, plus a
+                            ledger-off run of legacy and half-context for comparison)
+  --ledger-live             the ledger rendered again for every request, not only at each summary
+  --model-token-ratio R     the stand-in model counts R times the local tokens (0.5 to 4) and refuses a
+                            request over the window by its count; the product modes learn the ratio
+  --no-calibration          with --model-token-ratio: no sampled counts, only recovery from refusals
+  --concat                  the day-long chat: every session of the corpus, in file-name order, as consecutive
+                            turns of one chat (session name concat); with --window, --strategy and --json
+                            one JSON object, otherwise a table
+  --half-split tokens|rounds  half-context's split rule (default tokens, the product's; rounds: the pure
+                            round rule, for comparison)
+  --stress                  the synthetic stress session (bench/replay/stressSession.ts) instead of the corpus
+  --variants                harder copies of every corpus session (bench/replay/sessionVariants.ts): tool
+                            outputs of 240,000 characters, tool calls that write whole files
+  --clock NAME              the virtual clock: field (default), fast, slow, test or none. Model and tool time,
+                            the user's waits at compactions, and background summaries through the product's
+                            rule; none: no clock and no background work
+  --out DIR                 where the full run writes latest.json and the charts (default bench/results)
+  --help, -h                this text
+LONGHAUL_BENCH_DEBUG=1 prints each fit's events on stderr; =prompt also the prompt when the loop breaker fires.
+Exit codes: 0 done, 1 failure, 2 invalid arguments.`;
 
 export function parseWindow(text: string): number {
-	const m = /^(\d+(?:\.\d+)?)(k)?$/i.exec(text.trim());
-	if (!m) throw new UsageError(`--window: expected a number of tokens such as 16000 or 16k, got "${text}"`);
-	const n = Math.round(Number(m[1]) * (m[2] ? 1000 : 1));
-	if (n < 1000) throw new UsageError(`--window: at least 1000 tokens, got ${n}`);
-	return n;
+	return parseTokenCount('--window', text);
 }
 
-export function parseArgs(argv: readonly string[]): CliArgs {
-	let corpus = process.env.LONGHAUL_CORPUS ?? resolve('../shared/corpus');
-	let session: string | undefined;
-	let window: number | undefined;
-	let strategy: StrategyName | undefined;
-	let json = false;
-	let ledger = true;
-	let ledgerLive = false;
-	let stress = false;
-	let variants = false;
+const OPTIONS = {
+	corpus: 'string',
+	session: 'string',
+	window: 'string',
+	strategy: 'string',
+	json: 'boolean',
+	'no-ledger': 'boolean',
+	'ledger-live': 'boolean',
+	stress: 'boolean',
+	variants: 'boolean',
+	'model-token-ratio': 'string',
+	'no-calibration': 'boolean',
+	out: 'string',
+	concat: 'boolean',
+	'half-split': 'string',
+	clock: 'string',
+} as const;
+
+/** The options, or 'help'. Throws UsageError saying what is wrong with them. */
+export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
+	const given = readCommandLine(argv, OPTIONS);
+	if (given === 'help') return 'help';
+	const strategy = given.strategy;
+	if (strategy !== undefined && !(STRATEGIES as readonly string[]).includes(strategy)) {
+		throw new UsageError(`--strategy must be one of ${STRATEGIES.join(', ')}; got ${JSON.stringify(strategy)}`);
+	}
 	let modelTokenRatio: number | undefined;
-	let calibrate = true;
-	let out = resolve('bench/results');
-	let concat = false;
-	let halfSplit: 'tokens' | 'rounds' | undefined;
-	let clock: ClockName = 'field';
-	for (let i = 0; i < argv.length; i++) {
-		const arg = argv[i];
-		const value = () => {
-			const v = argv[++i];
-			if (v === undefined) throw new UsageError(`${arg} needs a value`);
-			return v;
-		};
-		switch (arg) {
-			case '--corpus':
-				corpus = resolve(value());
-				break;
-			case '--session':
-				session = resolve(value());
-				break;
-			case '--window':
-				window = parseWindow(value());
-				break;
-			case '--strategy': {
-				const v = value();
-				if (!(STRATEGIES as readonly string[]).includes(v)) throw new UsageError(`--strategy: one of ${STRATEGIES.join(', ')}; got "${v}"`);
-				strategy = v as StrategyName;
-				break;
-			}
-			case '--json':
-				json = true;
-				break;
-			case '--no-ledger':
-				ledger = false;
-				break;
-			case '--ledger-live':
-				ledgerLive = true;
-				break;
-			case '--stress':
-				stress = true;
-				break;
-			case '--variants':
-				variants = true;
-				break;
-			case '--model-token-ratio': {
-				const v = value();
-				const r = Number(v);
-				if (!Number.isFinite(r) || r < 0.5 || r > 4) throw new UsageError(`--model-token-ratio: a number between 0.5 and 4, got "${v}"`);
-				modelTokenRatio = r;
-				break;
-			}
-			case '--no-calibration':
-				calibrate = false;
-				break;
-			case '--out':
-				out = resolve(value());
-				break;
-			case '--concat':
-				concat = true;
-				break;
-			case '--half-split': {
-				const v = value();
-				if (v !== 'tokens' && v !== 'rounds') throw new UsageError(`--half-split: tokens or rounds; got "${v}"`);
-				halfSplit = v;
-				break;
-			}
-			case '--clock': {
-				const v = value();
-				if (!(CLOCKS as readonly string[]).includes(v)) throw new UsageError(`--clock: one of ${CLOCKS.join(', ')}; got "${v}"`);
-				clock = v as ClockName;
-				break;
-			}
-			default:
-				throw new UsageError(`unknown argument "${arg}"`);
+	if (given['model-token-ratio'] !== undefined) {
+		modelTokenRatio = Number(given['model-token-ratio']);
+		if (!Number.isFinite(modelTokenRatio) || modelTokenRatio < 0.5 || modelTokenRatio > 4) {
+			throw new UsageError(`--model-token-ratio must be a number between 0.5 and 4; got ${JSON.stringify(given['model-token-ratio'])}`);
 		}
 	}
-	if (concat && session) throw new UsageError('--concat plays the whole corpus; it takes --corpus DIR, not --session');
-	if (json && ((!session && !concat) || window === undefined || !strategy)) {
-		throw new UsageError('--json needs --session FILE (or --concat), --window N and --strategy NAME');
+	const clock = (given.clock ?? 'field') as ClockName;
+	if (!(CLOCKS as readonly string[]).includes(clock)) throw new UsageError(`--clock must be one of ${CLOCKS.join(', ')}; got ${JSON.stringify(clock)}`);
+	const halfSplit = given['half-split'];
+	if (halfSplit !== undefined && halfSplit !== 'tokens' && halfSplit !== 'rounds') {
+		throw new UsageError(`--half-split must be tokens or rounds; got ${JSON.stringify(halfSplit)}`);
 	}
-	if (!calibrate && modelTokenRatio === undefined) throw new UsageError('--no-calibration needs --model-token-ratio R');
-	return {
-		corpus,
-		session,
-		window,
-		strategy,
-		json,
-		out,
-		ledger,
-		ledgerLive,
-		stress,
-		variants,
-		concat,
+	const args: CliArgs = {
+		corpus: given.corpus !== undefined ? resolve(given.corpus) : (process.env.LONGHAUL_CORPUS ?? resolve('../shared/corpus')),
+		session: given.session !== undefined ? resolve(given.session) : undefined,
+		window: given.window !== undefined ? parseWindow(given.window) : undefined,
+		strategy: strategy as StrategyName | undefined,
+		json: given.json === true,
+		out: resolve(given.out ?? 'bench/results'),
+		ledger: given['no-ledger'] !== true,
+		ledgerLive: given['ledger-live'] === true,
+		stress: given.stress === true,
+		variants: given.variants === true,
+		concat: given.concat === true,
 		...(halfSplit ? { halfSplit } : {}),
 		modelTokenRatio,
-		calibrate,
+		calibrate: given['no-calibration'] !== true,
 		clock,
 	};
+	if (args.concat && args.session) throw new UsageError('--concat plays the whole corpus; it takes --corpus DIR, not --session');
+	if (args.json && ((!args.session && !args.concat) || args.window === undefined || !args.strategy)) {
+		throw new UsageError('--json needs --session FILE (or --concat), --window N and --strategy NAME');
+	}
+	if (!args.calibrate && args.modelTokenRatio === undefined) throw new UsageError('--no-calibration needs --model-token-ratio R');
+	return args;
 }
 
 const COLUMNS: [string, keyof ReplayMetrics][] = [
@@ -239,16 +203,12 @@ export function formatTable(rows: readonly ReplayMetrics[], columns: readonly [s
 }
 
 async function main(): Promise<number> {
-	let args: CliArgs;
-	try {
-		args = parseArgs(process.argv.slice(2));
-	} catch (error) {
-		if (error instanceof UsageError) {
-			process.stderr.write(`bench: ${error.message}\n`);
-			return 1;
-		}
-		throw error;
+	const parsed = parseArgs(process.argv.slice(2));
+	if (parsed === 'help') {
+		process.stdout.write(USAGE + '\n');
+		return EXIT_OK;
 	}
+	const args: CliArgs = parsed;
 	const files = args.session
 		? [args.session]
 		: readdirSync(args.corpus)
@@ -373,8 +333,10 @@ if (require.main === module) {
 	main().then(
 		code => process.exit(code),
 		error => {
-			process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-			process.exit(2);
+			// A UsageError exits 2 with its message; anything else is a failure (1).
+			const stop = stopMessage('bench', error, 'npm run bench -- --help');
+			process.stderr.write(stop.stderr);
+			process.exit(stop.exitCode);
 		},
 	);
 }

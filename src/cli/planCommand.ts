@@ -9,15 +9,19 @@ import { computeBudget } from '../common/tokens/budget';
 import { countTokens } from '../common/tokens/tokenizer';
 import { MIN_KEPT_ROUNDS } from '../common/planning/halfContextPlanner';
 import { explainPlan } from './explain';
+import { EXIT_FAILURE, EXIT_OK, parseTokenCount, readCommandLine, stopMessage, UsageError } from './commandLine';
 
-export const EXIT_OK = 0;
-export const EXIT_INVALID = 1;
-export const EXIT_NOTHING_TO_SUMMARIZE = 2;
+const PROGRAM = 'longhaul-plan';
+
+/** Exit code when the input is fine but every round is already summarized or must stay verbatim. */
+export const EXIT_NOTHING_TO_SUMMARIZE = 3;
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './commandLine';
 
 export const USAGE = `Usage: longhaul-plan --input <conversation.json> [--mode half|legacy] [--window N] [--min-keep N] [--explain]
 
 Prints which rounds Longhaul would summarize, which it would keep verbatim, and the summary
-blocks the summarized rounds become (one per turn).
+blocks the summarized rounds become (one per turn). Options take their value as --name value
+or --name=value.
   --input     a session file: {"turns":[{"user","rounds":[{"response","toolCalls":[...]}]}],"activeRounds"?:[...]}
   --mode      half (half-context, the default) or legacy
   --window N  the model's window in tokens (16000 or 16k): half-context keeps at most half of
@@ -25,7 +29,8 @@ blocks the summarized rounds become (one per turn).
               without it, the pure round rule
   --min-keep N  the fewest rounds half-context keeps verbatim (default ${MIN_KEPT_ROUNDS}, at least ${MIN_KEPT_ROUNDS})
   --explain   describe the plan for people instead of printing JSON
-Exit codes: 0 plan printed, 1 invalid arguments or input, 2 nothing to summarize.`;
+  --help, -h  this text
+Exit codes: 0 plan printed, 1 unreadable or invalid input, 2 invalid arguments, 3 nothing to summarize.`;
 
 export interface CliArgs {
 	readonly input: string;
@@ -42,63 +47,32 @@ export interface CliResult {
 	readonly exitCode: number;
 }
 
-/** The arguments, or a message saying what is wrong with them. */
-export function parseArgs(argv: readonly string[]): CliArgs | { readonly error: string } | 'help' {
-	let input: string | undefined;
+const OPTIONS = { input: 'string', mode: 'string', window: 'string', 'min-keep': 'string', explain: 'boolean' } as const;
+
+/** The arguments, or 'help'. Throws UsageError saying what is wrong with them. */
+export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
+	const given = readCommandLine(argv, OPTIONS);
+	if (given === 'help') return 'help';
+	if (given.input === undefined) throw new UsageError('--input is required');
 	let mode: SummarizationMode = 'half-context';
-	let explain = false;
-	let window: number | undefined;
-	let minKeep: number | undefined;
-	for (let i = 0; i < argv.length; i++) {
-		const arg = argv[i];
-		const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-		const value = () => inline ?? argv[++i];
-		switch (flag) {
-			case '--input': {
-				input = value();
-				if (!input) return { error: '--input needs a file path' };
-				break;
-			}
-			case '--mode': {
-				const m = value();
-				if (m === 'half' || m === 'half-context') mode = 'half-context';
-				else if (m === 'legacy') mode = 'legacy';
-				else return { error: `--mode must be "half" or "legacy", got ${m === undefined ? 'nothing' : JSON.stringify(m)}` };
-				break;
-			}
-			case '--window': {
-				const w = value();
-				const m = w === undefined ? null : /^(\d+(?:\.\d+)?)(k)?$/i.exec(w.trim());
-				const n = m ? Math.round(Number(m[1]) * (m[2] ? 1000 : 1)) : NaN;
-				if (!(n >= 1000)) {
-					return {
-						error: `--window must be a number of tokens of at least 1000, such as 16000 or 16k; got ${w === undefined ? 'nothing' : JSON.stringify(w)}`,
-					};
-				}
-				window = n;
-				break;
-			}
-			case '--min-keep': {
-				const k = value();
-				const n = k !== undefined && /^\d+$/.test(k.trim()) ? Number(k) : NaN;
-				if (!(n >= MIN_KEPT_ROUNDS)) {
-					return { error: `--min-keep must be a whole number of at least ${MIN_KEPT_ROUNDS}; got ${k === undefined ? 'nothing' : JSON.stringify(k)}` };
-				}
-				minKeep = n;
-				break;
-			}
-			case '--explain':
-				explain = true;
-				break;
-			case '--help':
-			case '-h':
-				return 'help';
-			default:
-				return { error: `unknown argument ${JSON.stringify(arg)}` };
-		}
+	if (given.mode === 'legacy') mode = 'legacy';
+	else if (given.mode !== undefined && given.mode !== 'half' && given.mode !== 'half-context') {
+		throw new UsageError(`--mode must be "half" or "legacy", got ${JSON.stringify(given.mode)}`);
 	}
-	if (!input) return { error: '--input is required' };
-	return { input, mode, explain, ...(window !== undefined ? { window } : {}), ...(minKeep !== undefined ? { minKeep } : {}) };
+	const window = given.window === undefined ? undefined : parseTokenCount('--window', given.window);
+	let minKeep: number | undefined;
+	if (given['min-keep'] !== undefined) {
+		const text = given['min-keep'];
+		minKeep = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+		if (!(minKeep >= MIN_KEPT_ROUNDS)) throw new UsageError(`--min-keep must be a whole number of at least ${MIN_KEPT_ROUNDS}; got ${JSON.stringify(text)}`);
+	}
+	return {
+		input: given.input,
+		mode,
+		explain: given.explain === true,
+		...(window !== undefined ? { window } : {}),
+		...(minKeep !== undefined ? { minKeep } : {}),
+	};
 }
 
 /** The planner options the arguments ask for: with --window, the token-aware rule at Longhaul's message budget for it. */
@@ -131,9 +105,14 @@ export function planToJson(plan: SummarizationPlan, segments: readonly BlockSegm
 }
 
 export function runPlanCommand(argv: readonly string[], readFile: (path: string) => string): CliResult {
-	const args = parseArgs(argv);
+	let args: CliArgs | 'help';
+	try {
+		args = parseArgs(argv);
+	} catch (error) {
+		if (!(error instanceof UsageError)) throw error;
+		return { stdout: '', ...stopMessage(PROGRAM, error) };
+	}
 	if (args === 'help') return { stdout: USAGE + '\n', stderr: '', exitCode: EXIT_OK };
-	if ('error' in args) return invalid(`${args.error}\n\n${USAGE}`);
 
 	let conversation: Conversation;
 	try {
@@ -160,6 +139,7 @@ export function runPlanCommand(argv: readonly string[], readFile: (path: string)
 	return { stdout, stderr: '', exitCode: EXIT_OK };
 }
 
+/** The input could not be read or is not a session: exit 1 with a message naming the file. */
 function invalid(message: string): CliResult {
-	return { stdout: '', stderr: `longhaul-plan: ${message}\n`, exitCode: EXIT_INVALID };
+	return { stdout: '', stderr: `${PROGRAM}: ${message}\n`, exitCode: EXIT_FAILURE };
 }

@@ -3,7 +3,8 @@
 // can download VS Code (this one cannot: use npm run test:integration). Desktop VS Code accepts
 // several --extensionDevelopmentPath flags, so Longhaul and the fixture both load from source.
 // On Linux without a display, run it under xvfb-run. Not part of npm test.
-// Env: LONGHAUL_DESKTOP_VSCODE_VERSION (default 1.139.1), LONGHAUL_TEST_GREP.
+// Env: LONGHAUL_DESKTOP_VSCODE_VERSION (default 1.139.1), LONGHAUL_TEST_GREP, LONGHAUL_TEST_FULL=1 (every
+// configuration of the real-host matrices, as npm run test:integration:full).
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +49,11 @@ async function main() {
 					'--skip-welcome',
 					'--skip-release-notes',
 				],
-				extensionTestsEnv: { LONGHAUL_TEST_RESULTS: resultsFile, LONGHAUL_TEST_GREP: process.env.LONGHAUL_TEST_GREP ?? '' },
+				extensionTestsEnv: {
+					LONGHAUL_TEST_RESULTS: resultsFile,
+					LONGHAUL_TEST_GREP: process.env.LONGHAUL_TEST_GREP ?? '',
+					LONGHAUL_TEST_FULL: process.env.LONGHAUL_TEST_FULL ?? '',
+				},
 			});
 		} catch (error) {
 			log(`VS Code ended with a failure: ${error?.message ?? error}`);

@@ -9,6 +9,9 @@
 // --untrusted (or LONGHAUL_UNTRUSTED=1) opens the workspace untrusted (restricted mode): workspace
 // trust on, no trust prompt; it runs only the 'Untrusted' tests (test/integration/untrusted.test.ts)
 // unless LONGHAUL_TEST_GREP says otherwise. `npm run test:untrusted`.
+// --full (or LONGHAUL_TEST_FULL=1) plays every configuration of the real-host matrices (corpus
+// replays in several modes and windows, test/integration/fullRun.ts); without it they play one
+// configuration per behaviour. `npm run test:integration:full`.
 // Every test's outcome goes to test-results/integration-tests.json (integration-untrusted-tests.json
 // for --untrusted), read by `npm run reliability-table`; each run replaces its own report.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +45,8 @@ async function main() {
 	if (!existsSync(testsEntry)) throw new Error(`${testsEntry} is missing after the build`);
 
 	const untrusted = process.env.LONGHAUL_UNTRUSTED === '1' || process.argv.includes('--untrusted');
+	const full = process.env.LONGHAUL_TEST_FULL === '1' || process.argv.includes('--full');
+	if (full) log('full run: every configuration of the real-host matrices (LONGHAUL_TEST_FULL=1)');
 	if (untrusted && !process.env.LONGHAUL_TEST_GREP) process.env.LONGHAUL_TEST_GREP = 'Untrusted';
 	if (untrusted) log('workspace trust is on and the workspace is not trusted (LONGHAUL_UNTRUSTED=1)');
 	const dirs = makeServerDirs('integration', { settings: untrusted ? UNTRUSTED_SETTINGS : {} });
@@ -63,6 +68,7 @@ async function main() {
 			LONGHAUL_TEST_REPORT: reportFile,
 			LONGHAUL_TEST_OUTPUT: outputFile,
 			LONGHAUL_TEST_GREP: process.env.LONGHAUL_TEST_GREP ?? '',
+			LONGHAUL_TEST_FULL: full ? '1' : '',
 			LONGHAUL_MOCHA_COLOR: process.stdout.isTTY ? '1' : '0',
 		},
 	});

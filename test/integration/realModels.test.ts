@@ -5,8 +5,9 @@
 //  - /context shows the token ratio.
 //  - The realistic profile of the scripted model (test/fixtures/scripted-model/src/realisticProfile.ts:
 //    its own token count, a hard limit with Copilot's error, summaries as long as the prompt asks and
-//    seconds to write) plays a 189-round corpus session in both modes at 16k and 32k: no request may
-//    fail, no user request may be lost, at least 95 % of compactions must end in a model summary.
+//    seconds to write) plays a 189-round corpus session in both modes at 16k and 32k (npm test plays
+//    legacy at 16k, the full run all four: fullRun.ts): no request may fail, no user request may be
+//    lost, at least 95 % of compactions must end in a model summary.
 //    The numbers (background summaries ready before the overflow, the ratio learned and when) are
 //    printed and written to test-results/real-model-*.json.
 import * as assert from 'assert';
@@ -23,6 +24,7 @@ import { agentScript, allText, assertAllRequestsPresent, createDataFiles, estima
 import { longhaul, resetSession, say, scriptedModel, sendChat, setHandler, withSetting, SCRIPTED_MODEL_SELECTOR } from './helpers';
 import { isCondenseRequest, isSummarizationRequest } from './sessionScript';
 import { readLonghaulLog } from './longhaulLog';
+import { matrixIt, matrixNote } from './fullRun';
 
 const P1 = '@longhaul real model turn one: read the data files';
 const P2 = '@longhaul real model turn two: what did you find?';
@@ -193,11 +195,16 @@ describe('Real models: refusals as too long, condense passes, the token ratio (i
 
 /** The corpus session with the most rounds (189), as in replay.test.ts. */
 const SESSION = 'msa-marshmallow-1343-dschat';
+/**
+ * `inSample`: played by `npm test`, one configuration for the behaviour (legacy, the default mode,
+ * at the window where refusals are most frequent; replay.test.ts plays the same session in
+ * half-context); the others only by the full run (fullRun.ts).
+ */
 const CONFIGS = [
-	{ mode: 'half-context', window: 16_000 },
-	{ mode: 'legacy', window: 16_000 },
-	{ mode: 'half-context', window: 32_000 },
-	{ mode: 'legacy', window: 32_000 },
+	{ mode: 'half-context', window: 16_000, inSample: false },
+	{ mode: 'legacy', window: 16_000, inSample: true },
+	{ mode: 'half-context', window: 32_000, inSample: false },
+	{ mode: 'legacy', window: 32_000, inSample: false },
 ] as const;
 /** Truncation notices: each is one compaction that did not end in a model summary. */
 const TRUNCATION_NOTICE = /Removed \d+ (?:old tool results?|older rounds?)|Cut the newest (?:tool result|\d+ tool results) further/g;
@@ -225,9 +232,11 @@ describe('Real models: the realistic profile plays a recorded session (issue 13)
 		await forgetRatios();
 	});
 
-	for (const { mode, window } of CONFIGS) {
+	before(() => say(matrixNote(CONFIGS)));
+	for (const { mode, window, inSample } of CONFIGS) {
 		const k = `${window / 1000}k`;
-		it(`${mode} at ${k}: ${SESSION} plays every round with no failed request, no lost user request, >= 95% of compactions summarized by the model`, async function () {
+		const test = matrixIt(inSample); // it, or it.skip outside the sample
+		test(`${mode} at ${k}: ${SESSION} plays every round with no failed request, no lost user request, >= 95% of compactions summarized by the model`, async function () {
 			if (!fs.existsSync(file)) {
 				say(`      skipped: ${file} not found (set LONGHAUL_CORPUS to the corpus folder)`);
 				this.skip();

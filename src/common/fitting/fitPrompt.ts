@@ -135,8 +135,15 @@ export async function fitPrompt<P>(start: Conversation, session: FitSession, ste
 		if (rendered.fits) return { kind: 'fits', prompt: rendered.prompt, conversation: fit.conversation, events: fit.events };
 		fit.overflowed();
 		// Cheapest first; every step that changes the conversation starts over at the render.
-		if ((await fit.mask()) || (await fit.attachPrepared()) || (await fit.tightenBeforeBreaker()) || (await fit.summarizeWithModel()) || (await fit.truncate()))
+		if (
+			(await fit.mask()) ||
+			(await fit.attachPrepared()) ||
+			(await fit.tightenBeforeBreaker()) ||
+			(await fit.summarizeWithModel()) ||
+			(await fit.truncate())
+		) {
 			continue;
+		}
 		return { kind: 'refused', neededTokens: await fit.measure(), conversation: fit.conversation, events: fit.events };
 	}
 }

@@ -178,14 +178,18 @@ const ORDER: readonly Category[] = ['edits', 'commands', 'reads', 'searches', 'o
 
 type Entry = LedgerEdit | LedgerCommand | LedgerCall | LedgerRead;
 
-/** One category of the ledger as lines: group lines for its merged (oldest) entries, then one line per other entry. */
+/** One category of the ledger's entries, newest first. */
 interface SectionPlan {
 	readonly category: Category;
 	/** Newest first. */
 	readonly entries: readonly Entry[];
-	/** How many of the newest entries have their own line. */
-	single: number;
 }
+
+/**
+ * How many of the newest entries of each category have their own line (in the order of the
+ * plans, which is {@link PRIORITY}); the rest are merged into group lines.
+ */
+type Singles = readonly number[];
 
 /** A tiny per-render cache of line token counts (each line counted with its line break). */
 class LineCost {
@@ -228,9 +232,10 @@ function pathLines<T extends { path: string }>(entries: readonly T[], detailOf: 
 	);
 }
 
-function sectionLines(plan: SectionPlan, layout: Layout): string[] {
-	const single = plan.entries.slice(0, plan.single);
-	const merged = plan.entries.slice(plan.single).reverse(); // oldest first, as they happened
+/** A category as lines: group lines for its merged (oldest) entries, then one line for each of its `singleCount` newest entries. */
+function sectionLines(plan: SectionPlan, singleCount: number, layout: Layout): string[] {
+	const single = plan.entries.slice(0, singleCount);
+	const merged = plan.entries.slice(singleCount).reverse(); // oldest first, as they happened
 	const d = layout.detail;
 	switch (plan.category) {
 		case 'edits':
@@ -277,11 +282,12 @@ function planLines(ledger: DoneLedger, layout: Layout): string[] {
 	return [`Latest plan (${ledger.plan.tool}):`, ...text.split('\n')];
 }
 
-function assemble(ledger: DoneLedger, layout: Layout, plans: readonly SectionPlan[], cost: LineCost): string {
+function assemble(ledger: DoneLedger, layout: Layout, plans: readonly SectionPlan[], singles: Singles, cost: LineCost): string {
 	const lines = fixedLines(ledger, layout);
 	for (const category of ORDER) {
-		const plan = plans.find(p => p.category === category)!;
-		const body = plan.single === 0 ? allMerged(plan, layout, cost).lines : sectionLines(plan, layout);
+		const at = plans.findIndex(p => p.category === category);
+		const plan = plans[at];
+		const body = singles[at] === 0 ? allMerged(plan, layout, cost).lines : sectionLines(plan, singles[at], layout);
 		if (body.length) lines.push(TITLES[category], ...body); // a heading only with lines under it
 	}
 	lines.push(...planLines(ledger, layout));
@@ -299,60 +305,51 @@ function assemble(ledger: DoneLedger, layout: Layout, plans: readonly SectionPla
  * file joining another under a directory line costs the difference), and only until the room
  * is used up, so the work does not grow with the number of entries that stay merged.
  */
-function fill(plans: readonly SectionPlan[], layout: Layout, budget: number, cost: LineCost): void {
-	const reserve = new Map<Category, number>();
-	let remaining = budget;
-	for (const plan of plans) {
-		plan.single = 0;
-		const r = allMerged(plan, layout, cost).cost;
-		reserve.set(plan.category, r);
-		remaining -= r;
-	}
-	for (const plan of plans) {
+function fill(plans: readonly SectionPlan[], layout: Layout, budget: number, cost: LineCost): Singles {
+	const singles = plans.map(() => 0);
+	const reserve = plans.map(plan => allMerged(plan, layout, cost).cost);
+	let remaining = budget - reserve.reduce((s, r) => s + r, 0);
+	for (const [i, plan] of plans.entries()) {
 		if (plan.entries.length === 0) continue;
-		const r = reserve.get(plan.category)!;
+		const r = reserve[i];
 		remaining += r;
 		const heading = cost.of(TITLES[plan.category]);
 		const all = plan.entries.length;
 		// Every entry on its own line, measured as shown (shared directories written once), when that can fit.
 		if (all * 2 <= remaining) {
-			plan.single = all;
 			let total = heading;
-			for (const line of sectionLines(plan, layout)) {
+			for (const line of sectionLines(plan, all, layout)) {
 				total += cost.of(line);
 				if (total > remaining) break;
 			}
-			plan.single = 0;
 			if (total <= remaining) {
-				plan.single = all;
+				singles[i] = all;
 				remaining -= total;
 				continue;
 			}
 		}
 		const incremental = incrementalCosts(plan, layout, cost);
 		// Prefix sums of the single lines, measured only while they can still fit.
-		const singles = [heading];
-		while (singles.length <= plan.entries.length && singles[singles.length - 1] <= remaining) {
-			singles.push(singles[singles.length - 1] + incremental(singles.length - 1));
+		const prefix = [heading];
+		while (prefix.length <= plan.entries.length && prefix[prefix.length - 1] <= remaining) {
+			prefix.push(prefix[prefix.length - 1] + incremental(prefix.length - 1));
 		}
 		// Some stay merged: their group lines need room too. (The single lines' costs here are close
 		// estimates; the caller checks the whole text and retries with what is left over.)
-		let k = Math.min(singles.length - 1, all - 1);
-		while (k > 0 && singles[k] + r - heading > remaining) k--;
-		plan.single = k;
-		remaining -= k === 0 ? r : singles[k] + r - heading;
+		let k = Math.min(prefix.length - 1, all - 1);
+		while (k > 0 && prefix[k] + r - heading > remaining) k--;
+		singles[i] = k;
+		remaining -= k === 0 ? r : prefix[k] + r - heading;
 		if (k < plan.entries.length) break; // the categories after this one stay merged
 	}
+	return singles;
 }
 
 /** A category's group lines with every entry merged, and their cost with the heading; computed once per render. */
 function allMerged(plan: SectionPlan, layout: Layout, cost: LineCost): { readonly lines: readonly string[]; readonly cost: number } {
 	let found = layout.allMerged.get(plan.category);
 	if (!found) {
-		const saved = plan.single;
-		plan.single = 0;
-		const lines = plan.entries.length ? sectionLines(plan, layout) : [];
-		plan.single = saved;
+		const lines = plan.entries.length ? sectionLines(plan, 0, layout) : [];
 		found = { lines, cost: lines.length ? cost.of(TITLES[plan.category]) + cost.sum(lines) : 0 };
 		layout.allMerged.set(plan.category, found);
 	}
@@ -374,10 +371,7 @@ function factsCost(ledger: DoneLedger, plans: readonly SectionPlan[], layout: La
 			if (total > limit) return Infinity;
 			continue;
 		}
-		const saved = plan.single;
-		plan.single = plan.entries.length;
-		const lines = plan.entries.length ? sectionLines(plan, layout) : [];
-		plan.single = saved;
+		const lines = plan.entries.length ? sectionLines(plan, plan.entries.length, layout) : [];
 		if (lines.length) total += cost.of(TITLES[plan.category]);
 		for (const line of lines) {
 			total += cost.of(line);
@@ -436,9 +430,9 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 	const target = Math.min(maxTokens, options.targetTokens ?? Math.round(maxTokens * TARGET_SHARE));
 	const cost = new LineCost(countTokens);
 	const commandOrder = new Map(ledger.commands.map((c, i) => [c, i]));
-	const plans: SectionPlan[] = PRIORITY.map(category => ({ category, entries: newestFirst(ledger[category] as readonly Entry[]), single: 0 }));
-	const facts = plans.filter(p => p.category === 'edits' || p.category === 'commands');
-	const allFactsSingle = () => facts.every(p => p.single === p.entries.length);
+	const plans: readonly SectionPlan[] = PRIORITY.map(category => ({ category, entries: newestFirst(ledger[category] as readonly Entry[]) }));
+	const isFact = (p: SectionPlan) => p.category === 'edits' || p.category === 'commands';
+	const allFactsSingle = (singles: Singles) => plans.every((p, i) => !isFact(p) || singles[i] === p.entries.length);
 	const texts = new Map<Detail, ReadonlyMap<LedgerCommand, string>>();
 	// Group lines do not depend on the detail: computed once per render.
 	const allMergedLines: Layout['allMerged'] = new Map();
@@ -455,23 +449,23 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 	 * The fill measures line by line, so the exact count may differ a little: the room is moved by
 	 * the difference a few times, keeping the fullest text within the limit.
 	 */
-	const attempt = (layout: Layout, budget: number, limit: number): string | undefined => {
+	const attempt = (layout: Layout, budget: number, limit: number): { readonly text: string; readonly singles: Singles } | undefined => {
 		let room = budget - cost.sum(fixedLines(ledger, layout)) - cost.sum(planLines(ledger, layout));
-		let best: { text: string; singles: number[] } | undefined;
+		let best: { text: string; singles: Singles } | undefined;
+		const shown = (singles: Singles) => singles.reduce((s, n) => s + n, 0);
 		for (let tries = 0; tries < 4 && room > 0; tries++) {
-			fill(plans, layout, room, cost);
-			const text = assemble(ledger, layout, plans, cost);
+			const singles = fill(plans, layout, room, cost);
+			const text = assemble(ledger, layout, plans, singles, cost);
 			const tokens = countTokens(text);
 			if (tokens <= limit) {
-				if (!best || plans.reduce((s, p) => s + p.single, 0) > best.singles.reduce((s, n) => s + n, 0)) best = { text, singles: plans.map(p => p.single) };
+				if (!best || shown(singles) > shown(best.singles)) best = { text, singles };
 				const slack = Math.min(limit, budget) - tokens;
 				// Close enough: another pass would add a line or two at the cost of rebuilding the group lines.
-				if (plans.every(p => p.single === p.entries.length) || slack < Math.max(8, limit * 0.02)) break;
+				if (plans.every((p, i) => singles[i] === p.entries.length) || slack < Math.max(8, limit * 0.02)) break;
 				room += slack;
 			} else room -= tokens - limit + 2;
 		}
-		if (best) plans.forEach((p, i) => (p.single = best!.singles[i]));
-		return best?.text;
+		return best;
 	};
 
 	// 1. With every detail: when every edit and command fits on its own line (everything else
@@ -485,17 +479,17 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 		if (needed === Infinity) continue;
 		// A little room over the measured size: the fill measures line by line.
 		const budget = needed <= target ? target : Math.min(maxTokens, Math.ceil(needed * 1.02) + 8);
-		const text = attempt(layout, budget, Math.max(budget, target));
-		if (text !== undefined && allFactsSingle()) return text;
+		const fitted = attempt(layout, budget, Math.max(budget, target));
+		if (fitted && allFactsSingle(fitted.singles)) return fitted.text;
 	}
 	// 3. The oldest facts are merged, at the least detail and the whole bound.
 	const minimal = layoutAt('minimal');
 	const merged = attempt(minimal, maxTokens, maxTokens);
-	if (merged !== undefined) return merged;
+	if (merged) return merged.text;
 	// 4. No plan, then the oldest requests by number only.
 	for (let byNumber = 0; byNumber <= ledger.requests.length; byNumber = byNumber === 0 ? 1 : Math.min(ledger.requests.length, byNumber * 2)) {
-		const text = attempt(layoutAt('minimal', byNumber, 0), maxTokens, maxTokens);
-		if (text !== undefined) return text;
+		const fitted = attempt(layoutAt('minimal', byNumber, 0), maxTokens, maxTokens);
+		if (fitted) return fitted.text;
 		if (byNumber === ledger.requests.length) break;
 	}
 	return '';

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EXIT_INVALID, EXIT_NOTHING_TO_SUMMARIZE, EXIT_OK, parseArgs, runPlanCommand } from '../../../src/cli/planCommand';
+import { UsageError } from '../../../src/cli/commandLine';
+import { EXIT_FAILURE, EXIT_NOTHING_TO_SUMMARIZE, EXIT_OK, EXIT_USAGE, parseArgs, runPlanCommand, USAGE } from '../../../src/cli/planCommand';
 
 const root = resolve(__dirname, '../../../..');
 const fixtures = join(root, 'test/fixtures/conversations');
@@ -18,13 +19,36 @@ describe('longhaul-plan', () => {
 			assert.deepEqual(parseArgs(['--mode', 'half', '--input', 'x.json']), { input: 'x.json', mode: 'half-context', explain: false });
 		});
 
-		it('rejects a missing input, an unknown mode and unknown arguments with exit code 1', () => {
-			for (const argv of [[], ['--input'], ['--input', 'x', '--mode', 'full'], ['--input', 'x', '--verbose']]) {
+		it('rejects a missing input, an unknown mode, unknown options and stray arguments with exit code 2 and a message naming the problem', () => {
+			const cases: [string[], RegExp][] = [
+				[[], /--input is required/],
+				[['--input'], /--input needs a value/],
+				[['--input', '--explain'], /--input needs a value/],
+				[['--input', 'x', '--mode', 'full'], /--mode must be "half" or "legacy", got "full"/],
+				[['--input', 'x', '--verbose'], /unknown option --verbose/],
+				[['--input', 'x', 'y.json'], /unexpected argument "y.json"/],
+				[['--input', 'x', '--explain=yes'], /--explain takes no value/],
+			];
+			for (const [argv, message] of cases) {
 				const result = runPlanCommand(argv, read);
-				assert.equal(result.exitCode, EXIT_INVALID, argv.join(' '));
+				assert.equal(result.exitCode, EXIT_USAGE, argv.join(' '));
 				assert.match(result.stderr, /^longhaul-plan: /);
+				assert.match(result.stderr, message);
+				assert.match(result.stderr, /Run longhaul-plan --help for the options\.\n$/);
 				assert.equal(result.stdout, '');
 			}
+			assert.throws(() => parseArgs(['--mode', 'full', '--input', 'x']), UsageError);
+		});
+
+		it('--help and -h print the usage with every option and the exit codes, and exit 0', () => {
+			for (const flag of ['--help', '-h']) {
+				const result = runPlanCommand(['--input', 'x', flag], read);
+				assert.equal(result.exitCode, EXIT_OK);
+				assert.equal(result.stdout, USAGE + '\n');
+				assert.equal(result.stderr, '');
+			}
+			for (const option of ['--input', '--mode', '--window', '--min-keep', '--explain', '--help']) assert.ok(USAGE.includes(option), option);
+			assert.match(USAGE, /0 plan printed, 1 unreadable or invalid input, 2 invalid arguments, 3 nothing to summarize/);
 		});
 	});
 
@@ -98,10 +122,10 @@ describe('longhaul-plan', () => {
 			assert.equal(JSON.parse(plan('--window', '8k', '--min-keep', '5').stdout).stats.keptRoundCount, 5);
 		});
 
-		it('rejects bad values with a clear message and exit code 1', () => {
-			for (const argv of [['--window', 'big'], ['--window', '500'], ['--window'], ['--min-keep', '1'], ['--min-keep', '2.5'], ['--min-keep', 'x']]) {
+		it('rejects bad values with a clear message and exit code 2', () => {
+			for (const argv of [['--window', 'big'], ['--window', '500'], ['--window=0.5k'], ['--min-keep', '1'], ['--min-keep', '2.5'], ['--min-keep', 'x']]) {
 				const result = plan(...argv);
-				assert.equal(result.exitCode, EXIT_INVALID, argv.join(' '));
+				assert.equal(result.exitCode, EXIT_USAGE, argv.join(' '));
 				assert.match(result.stderr, /^longhaul-plan: --(window|min-keep) must be/);
 			}
 		});
@@ -141,7 +165,7 @@ describe('longhaul-plan', () => {
 		assert.equal(fallback.fallbackReason, 'not-enough-rounds');
 	});
 
-	it('nothing to summarize: {"error":"nothing-to-summarize"} on stdout and exit code 2', () => {
+	it('nothing to summarize: {"error":"nothing-to-summarize"} on stdout and exit code 3', () => {
 		const result = run('--input', fixture('nothing-to-summarize.json'));
 		assert.equal(result.exitCode, EXIT_NOTHING_TO_SUMMARIZE);
 		assert.deepEqual(JSON.parse(result.stdout), { error: 'nothing-to-summarize' });
@@ -149,9 +173,9 @@ describe('longhaul-plan', () => {
 
 	it('invalid input: a message naming the field and exit code 1', () => {
 		const result = run('--input', fixture('invalid-call-id.json'));
-		assert.equal(result.exitCode, EXIT_INVALID);
+		assert.equal(result.exitCode, EXIT_FAILURE);
 		assert.match(result.stderr, /turns\[0\]\.rounds\[0\]\.toolCalls\[0\]\.id: expected a string, got a number/);
-		assert.equal(run('--input', join(fixtures, 'missing.json')).exitCode, EXIT_INVALID);
+		assert.equal(run('--input', join(fixtures, 'missing.json')).exitCode, EXIT_FAILURE);
 		assert.match(runPlanCommand(['--input', 'x.json'], () => '{ nope').stderr, /not valid JSON/);
 	});
 
@@ -179,5 +203,8 @@ describe('longhaul-plan', () => {
 		assert.ok(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node'));
 		const nothing = spawnSync(process.execPath, [bin, '--input', fixture('nothing-to-summarize.json')], { encoding: 'utf8' });
 		assert.equal(nothing.status, EXIT_NOTHING_TO_SUMMARIZE);
+		const usage = spawnSync(process.execPath, [bin, '--input'], { encoding: 'utf8' });
+		assert.equal(usage.status, EXIT_USAGE);
+		assert.match(usage.stderr, /^longhaul-plan: --input needs a value/);
 	});
 });

@@ -1,17 +1,17 @@
 // The replay benchmark (bench/replay) on one small synthetic session at one window:
-// invariants of the measurements and the shape of the --json output. The full corpus run
-// (`npm run bench`) is not part of the tests.
+// invariants of the measurements and the shape of the --json output; the day-long chat; the
+// smallest corpus session. These replay whole sessions (seconds each), so they run in the
+// benchmark tier (`npm run test:bench`, part of `npm test`), not with the unit tests. The full
+// corpus run (`npm run bench`) is not part of the tests.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { formatTable, parseArgs, parseWindow } from '../../../bench/replay/main';
-import { MASKED_STRATEGIES } from '../../../bench/replay/masking';
-import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../../bench/replay/replay';
-import { concatSessions, loadSession } from '../../../bench/replay/session';
-import { standInCondense, standInLength, standInSummary, statedTarget } from '../../../bench/replay/standInSummary';
-import { TiktokenTokenizer } from '../../../src/common/tokens/tokenizer';
+import { formatTable } from '../../bench/replay/main';
+import { MASKED_STRATEGIES } from '../../bench/replay/masking';
+import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../bench/replay/replay';
+import { concatSessions, loadSession } from '../../bench/replay/session';
 
 const WINDOW = 8_000;
 /** Masked rounds are shown smaller than the ceiling (which sizes rounds unmasked) assumes, and may replace every summary. */
@@ -149,61 +149,15 @@ describe('replay benchmark', function () {
 		assert.deepEqual(strip(again), strip(results.get('half-context')!));
 	});
 
-	it('the stand-in summary absorbs the previous one and is as long as asked, whatever the cap', () => {
-		const tokenizer = new TiktokenTokenizer();
-		const entries = [
-			{ kind: 'user' as const, text: 'Fix it\nmore' },
-			{
-				kind: 'round' as const,
-				interrupted: false,
-				round: { id: 'a', response: 'First line\nsecond', toolCalls: [{ id: 'c', name: 'bash', arguments: '{"command":"ls"}', result: 'x' }] },
-			},
-		];
-		const plain = 'OLD SUMMARY\nuser: Fix it\n- First line\n  bash: {"command":"ls"}';
-		const short = standInSummary(entries, 'OLD SUMMARY', tokenizer.countTokens(plain), tokenizer);
-		assert.equal(short, plain);
-		// Asked for more than there is to say: it pads with recap lines up to the length.
-		const padded = standInSummary(entries, 'OLD SUMMARY', 300, tokenizer);
-		assert.ok(Math.abs(tokenizer.countTokens(padded) - 300) <= 12, `padded to about 300 tokens, got ${tokenizer.countTokens(padded)}`);
-		assert.ok(padded.startsWith('OLD SUMMARY\nuser: Fix it\n- First line\n  second\n  bash: {"command":"ls"}\n    > x\nrecap: '), padded.slice(0, 200));
-		// Longer material is cut to the length, the newest part kept.
-		const long = standInSummary(entries, 'word '.repeat(5000), 300, tokenizer);
-		assert.ok(Math.abs(tokenizer.countTokens(long) - 300) <= 12);
-		assert.match(long, /tokens left out/);
-		assert.match(long, /bash: \{"command":"ls"\}$/);
-		// A condense request: the length asked, never longer than the summary was.
-		assert.ok(Math.abs(tokenizer.countTokens(standInCondense(long, 100, tokenizer)) - 100) <= 6);
-		assert.equal(standInCondense(short, 1000, tokenizer), short);
-	});
-
-	it('the stand-in length follows the stated target within a quarter, and is about 3,500 tokens when none is stated', () => {
-		assert.equal(statedTarget('... the summary must stay under 2241 tokens, about 1550 words ...'), 2241);
-		assert.equal(statedTarget('must stay under 12,500 tokens'), 12500);
-		assert.equal(statedTarget('write a detailed summary'), undefined);
-		const seeds = Array.from({ length: 400 }, (_, i) => `transcript ${i}`);
-		const asked = seeds.map(seed => standInLength(2000, seed) / 2000);
-		assert.ok(Math.min(...asked) >= 0.75 && Math.max(...asked) <= 1.25);
-		assert.ok(asked.filter(f => f > 1).length > 150, 'about half the summaries overshoot the target');
-		assert.ok(Math.max(...asked) > 1.2 && Math.min(...asked) < 0.8, 'the whole spread is used');
-		const unasked = seeds.map(seed => standInLength(undefined, seed));
-		const mean = unasked.reduce((a, b) => a + b, 0) / unasked.length;
-		assert.ok(Math.abs(mean - 3500) < 150, `about 3,500 tokens on average, got ${mean}`);
-		assert.equal(standInLength(2000, 'same'), standInLength(2000, 'same'), 'deterministic');
-	});
-
-	it('parses windows and rejects --json without a session, window and strategy', () => {
-		assert.equal(parseWindow('16k'), 16_000);
-		assert.equal(parseWindow('32000'), 32_000);
-		assert.throws(() => parseWindow('big'));
-		assert.throws(() => parseArgs(['--json', '--window', '16k']));
-		assert.throws(() => parseArgs(['--strategy', 'nope']));
-		assert.match(formatTable([results.get('legacy')!.metrics]), /legacy/);
+	it('formats the table with one row per replay', () => {
+		assert.match(formatTable([results.get('legacy')!.metrics]), /^session +window +strategy +req/);
+		assert.match(formatTable([results.get('legacy')!.metrics]).split('\n')[1], /^synthetic +8000 +legacy /);
 	});
 
 	it('--json prints exactly one JSON object with the documented fields on stdout', () => {
 		const stdout = execFileSync(
 			process.execPath,
-			[join(__dirname, '../../../bench/replay/main.js'), '--session', file, '--window', '8k', '--strategy', 'half-context', '--json'],
+			[join(__dirname, '../../bench/replay/main.js'), '--session', file, '--window', '8k', '--strategy', 'half-context', '--json'],
 			{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
 		);
 		const lines = stdout.trim().split('\n');
@@ -263,8 +217,6 @@ describe('the day-long chat (--concat)', function () {
 		}
 		const reference = (await replaySession(chat, { window: WINDOW, strategy: 'truncate-half' })).metrics;
 		assert.equal(reference.orderViolations, null, 'no blocks for the reference strategies');
-		assert.throws(() => parseArgs(['--concat', '--session', files[0]]));
-		assert.deepEqual(parseArgs(['--concat', '--window', '16k', '--strategy', 'legacy', '--json', '--half-split', 'rounds']).halfSplit, 'rounds');
 	});
 });
 
