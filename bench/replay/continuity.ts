@@ -1,4 +1,4 @@
-// Continuity after compaction (issue 7, part 1): the done-ledger in the replayed prompt and
+// Continuity after compaction: the done-ledger in the replayed prompt and
 // how much of what was done is still in sight right after the conversation was compacted.
 //
 // The product strategies render the ledger the way the agent is meant to (`ledgerForPrompt`:

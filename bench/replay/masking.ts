@@ -1,4 +1,4 @@
-// Cheap-first compaction in the replay (issue 7, part 2): the product strategies with
+// Masking old tool results first, in the replay: the product strategies with
 // `longhaul.maskOldToolResults` on. On overflow the agent first masks old tool results
 // (maskForOverflow: at least the overflow plus a margin, keeping the masked older rounds small
 // enough for a later summary), renders again, and asks the summarizer only when masking declines

@@ -1,4 +1,4 @@
-// Issue 13's targets over the corpus, per window and product mode: with a model that counts more
+// The real-model targets over the corpus, per window and product mode: with a model that counts more
 // than the local tokenizer (--model-token-ratio), no request may be refused after recovery and none
 // may overflow; and at most 5 % of compactions may end in truncation because the summary failed.
 import type { ReplayMetrics } from './replay';

@@ -1,4 +1,4 @@
-// A synthetic long session for the continuity benchmark (issue 15): deterministic (seeded), in the
+// A synthetic long session for the continuity benchmark: deterministic (seeded), in the
 // shape of shared/corpus/*.json, bigger than any recorded session: 9 user requests, 380+ tool
 // calls, 130+ distinct commands, 60+ edited files. It is built to be hard for the done-ledger,
 // not kind to it: long commands that share their start (python -c snippets, pytest node ids in

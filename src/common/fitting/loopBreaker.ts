@@ -1,4 +1,4 @@
-// The loop breaker (issue 7): signs that summarizing with the model is making things worse for
+// The loop breaker: signs that summarizing with the model is making things worse for
 // this request, after which the agent loop falls back to deterministic truncation.
 //
 // "Repeating" means: right after a summary, the agent makes the same call (same tool, same

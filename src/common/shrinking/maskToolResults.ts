@@ -1,4 +1,4 @@
-// Cheap-first compaction (issue 7, part 2): observation masking. Before paying for a summary,
+// Masking old tool results before any summary (cheap first): observation masking. Before paying for a summary,
 // free space by replacing the results of older tool calls with a one-line placeholder that names
 // the call, its size, and how to get it back. "Older" means outside the rounds the active planner
 // would keep verbatim (the same boundary a summary would use: for half-context the newer half of
