@@ -202,13 +202,28 @@ export function formatTable(rows: readonly ReplayMetrics[], columns: readonly [s
 	return [line(header), ...body.map(line)].join('\n');
 }
 
-async function main(): Promise<number> {
-	const parsed = parseArgs(process.argv.slice(2));
-	if (parsed === 'help') {
-		process.stdout.write(USAGE + '\n');
-		return EXIT_OK;
-	}
-	const args: CliArgs = parsed;
+/** The options every replay of one run shares. */
+function sharedReplayOptions(args: CliArgs) {
+	return {
+		doneLedger: args.ledger,
+		ledgerRefresh: args.ledgerLive ? ('every-request' as const) : ('at-summary' as const),
+		...(args.halfSplit ? { halfContextSplit: args.halfSplit } : {}),
+		modelTokenRatio: args.modelTokenRatio,
+		calibrate: args.calibrate,
+		clock: args.clock,
+	};
+}
+
+/** What one run plays: the session files, the windows and strategies, and the shared replay options. */
+interface RunPlan {
+	readonly args: CliArgs;
+	readonly files: readonly string[];
+	readonly windows: readonly number[];
+	readonly strategies: readonly StrategyName[];
+	readonly replayOptions: ReturnType<typeof sharedReplayOptions>;
+}
+
+function runPlan(args: CliArgs): RunPlan {
 	const files = args.session
 		? [args.session]
 		: readdirSync(args.corpus)
@@ -217,78 +232,68 @@ async function main(): Promise<number> {
 				.map(f => join(args.corpus, f));
 	const windows = args.window !== undefined ? [args.window] : [...WINDOWS];
 	const strategies = args.strategy ? [args.strategy] : [...STRATEGIES];
+	return { args, files, windows, strategies, replayOptions: sharedReplayOptions(args) };
+}
 
-	const replayOptions = {
-		doneLedger: args.ledger,
-		ledgerRefresh: args.ledgerLive ? ('every-request' as const) : ('at-summary' as const),
-		...(args.halfSplit ? { halfContextSplit: args.halfSplit } : {}),
-		modelTokenRatio: args.modelTokenRatio,
-		calibrate: args.calibrate,
-		clock: args.clock,
-	};
-	const sessionsToPlay = (): Session[] => (args.concat ? [concatSessions(files.map(loadSession))] : []);
+/** --json: one replay of one session (or of the day-long chat), one JSON object on stdout. */
+async function playOneAsJson({ args, files, windows, strategies, replayOptions }: RunPlan): Promise<number> {
+	const session = args.concat ? concatSessions(files.map(loadSession)) : loadSession(files[0]);
+	const { metrics } = await replaySession(session, { window: windows[0], strategy: strategies[0], ...replayOptions });
+	process.stdout.write(JSON.stringify(metrics) + '\n');
+	return 0;
+}
 
-	if (args.json) {
-		const { metrics } = await replaySession(args.concat ? sessionsToPlay()[0] : loadSession(files[0]), {
-			window: windows[0],
-			strategy: strategies[0],
-			...replayOptions,
-		});
-		process.stdout.write(JSON.stringify(metrics) + '\n');
-		return 0;
-	}
-
-	if (args.concat) {
-		const [chat] = sessionsToPlay();
-		const rows: ReplayMetrics[] = [];
-		for (const window of windows) {
-			for (const strategy of strategies) {
-				const t0 = performance.now();
-				rows.push((await replaySession(chat, { window, strategy, ...replayOptions })).metrics);
-				process.stderr.write(`concat ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-			}
+/** --concat without --json: the day-long chat at every window and strategy asked for, as one table. */
+async function playConcat({ files, windows, strategies, replayOptions }: RunPlan): Promise<number> {
+	const chat = concatSessions(files.map(loadSession));
+	const rows: ReplayMetrics[] = [];
+	for (const window of windows) {
+		for (const strategy of strategies) {
+			const t0 = performance.now();
+			rows.push((await replaySession(chat, { window, strategy, ...replayOptions })).metrics);
+			process.stderr.write(`concat ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 		}
-		process.stdout.write(formatTable(rows, CONCAT_COLUMNS) + '\n');
-		return 0;
 	}
+	process.stdout.write(formatTable(rows, CONCAT_COLUMNS) + '\n');
+	return 0;
+}
 
-	const started = performance.now();
-	const results: ReplayMetrics[] = [];
-	const sessions: (() => Session)[] = args.stress
+/** The sessions to replay, each loaded only when its turn comes: the stress session, the variants, or the files. */
+function sessionLoaders({ args, files }: RunPlan): (() => Session)[] {
+	return args.stress
 		? [() => ({ name: 'synthetic-stress', conversation: conversationFromSessionJson(JSON.parse(JSON.stringify(stressSession()))) })]
 		: args.variants
 			? files.flatMap(file => VARIANTS.map(variant => () => sessionVariant(loadSession(file), variant)))
 			: files.map(file => () => loadSession(file));
-	const full = !args.session && args.window === undefined && !args.strategy && !args.stress && !args.variants;
-	if (full) mkdirSync(args.out, { recursive: true });
-	const budgetTokenizer = new TiktokenTokenizer();
-	for (const load of sessions) {
-		const session = load();
-		const series: ChartSeries[] = [];
-		for (const window of windows) {
-			for (const strategy of strategies) {
-				const t0 = performance.now();
-				const { metrics, perRequest } = await replaySession(session, { window, strategy, ...replayOptions });
-				// The done-ledger's effect: the same replay without it (bench/replay/continuity.ts).
-				const off =
-					args.ledger && (strategy === 'legacy' || strategy === 'half-context')
-						? await replaySession(session, { window, strategy, ...replayOptions, doneLedger: false })
-						: undefined;
-				results.push(off ? { ...metrics, ledgerOff: ledgerOffComparison(off.metrics) } : metrics);
-				series.push({ strategy, window, records: perRequest });
-				process.stderr.write(`${session.name} ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-			}
-		}
-		if (full) {
-			const budgets = new Map(windows.map(w => [w, benchBudget(w, budgetTokenizer).messages]));
-			writeFileSync(join(args.out, `${session.name}.svg`), sessionChart(session.name, series, budgets));
+}
+
+/** One session at every window and strategy: its metrics are added to `results`; returns its chart's series. */
+async function replayEveryWay(session: Session, { args, windows, strategies, replayOptions }: RunPlan, results: ReplayMetrics[]): Promise<ChartSeries[]> {
+	const series: ChartSeries[] = [];
+	for (const window of windows) {
+		for (const strategy of strategies) {
+			const t0 = performance.now();
+			const { metrics, perRequest } = await replaySession(session, { window, strategy, ...replayOptions });
+			// The done-ledger's effect: the same replay without it (bench/replay/continuity.ts).
+			const off =
+				args.ledger && (strategy === 'legacy' || strategy === 'half-context')
+					? await replaySession(session, { window, strategy, ...replayOptions, doneLedger: false })
+					: undefined;
+			results.push(off ? { ...metrics, ledgerOff: ledgerOffComparison(off.metrics) } : metrics);
+			series.push({ strategy, window, records: perRequest });
+			process.stderr.write(`${session.name} ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 		}
 	}
-	const durationMs = Math.round(performance.now() - started);
-	const sorted = [...results].sort(
-		(a, b) => a.window - b.window || a.session.localeCompare(b.session) || STRATEGIES.indexOf(a.strategy) - STRATEGIES.indexOf(b.strategy),
-	);
-	process.stdout.write(formatTable(sorted) + '\n');
+	return series;
+}
+
+function writeChart(out: string, session: Session, series: ChartSeries[], windows: readonly number[], budgetTokenizer: TiktokenTokenizer): void {
+	const budgets = new Map(windows.map(w => [w, benchBudget(w, budgetTokenizer).messages]));
+	writeFileSync(join(out, `${session.name}.svg`), sessionChart(session.name, series, budgets));
+}
+
+/** The tables under the main one, each printed only when it has rows; returned for latest.json. */
+function printSummaries(results: ReplayMetrics[], clock: ClockName) {
 	const targets = checkTargets(results);
 	if (targets.length) process.stdout.write(`\nTargets at 16k (half-context vs legacy):\n${formatTargets(targets)}\n`);
 	const continuity = summarizeContinuity(results);
@@ -296,37 +301,77 @@ async function main(): Promise<number> {
 	const masking = compareMasking(results);
 	if (masking.length) process.stdout.write(`\nCheap-first compaction (without → with masking, sums over the sessions):\n${formatMasking(masking)}\n`);
 	const time = summarizeTime(results);
-	if (time.length) process.stdout.write(`\nTime (clock ${args.clock}; sums and shares over the sessions):\n${formatTime(time)}\n`);
+	if (time.length) process.stdout.write(`\nTime (clock ${clock}; sums and shares over the sessions):\n${formatTime(time)}\n`);
 	const realModels = summarizeRealModels(results);
 	if (realModels.length) {
 		process.stdout.write(
 			`\nReal models (refusals after recovery, overflows, truncations after a failed summary; sums over the sessions):\n${formatRealModels(realModels)}\n`,
 		);
 	}
-	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
-	if (full) {
-		const report = {
-			generatedAt: new Date().toISOString(),
-			node: process.version,
-			cpus: cpus().length,
-			durationMs,
-			corpus: args.corpus,
-			windows,
-			strategies,
-			targets,
-			continuity,
-			masking,
-			modelTokenRatio: args.modelTokenRatio ?? null,
-			calibrate: args.calibrate,
-			realModels,
-			clock: args.clock,
-			time,
-			results: sorted,
-		};
-		writeFileSync(join(args.out, 'latest.json'), JSON.stringify(report, null, 2) + '\n');
-		process.stdout.write(`wrote ${join(args.out, 'latest.json')} and ${files.length} SVG charts\n`);
+	return { targets, continuity, masking, time, realModels };
+}
+
+/** bench/results/latest.json: the full run's settings, summaries and sorted results. */
+function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<typeof printSummaries>, sorted: ReplayMetrics[]): void {
+	const { args, files, windows, strategies } = plan;
+	const { targets, continuity, masking, time, realModels } = summaries;
+	const report = {
+		generatedAt: new Date().toISOString(),
+		node: process.version,
+		cpus: cpus().length,
+		durationMs,
+		corpus: args.corpus,
+		windows,
+		strategies,
+		targets,
+		continuity,
+		masking,
+		modelTokenRatio: args.modelTokenRatio ?? null,
+		calibrate: args.calibrate,
+		realModels,
+		clock: args.clock,
+		time,
+		results: sorted,
+	};
+	writeFileSync(join(args.out, 'latest.json'), JSON.stringify(report, null, 2) + '\n');
+	process.stdout.write(`wrote ${join(args.out, 'latest.json')} and ${files.length} SVG charts\n`);
+}
+
+/** The corpus (or --stress, --variants): the table and its summaries; the full run also writes latest.json and one chart per session. */
+async function playCorpus(plan: RunPlan): Promise<number> {
+	const { args, windows } = plan;
+	const started = performance.now();
+	const results: ReplayMetrics[] = [];
+	const sessions = sessionLoaders(plan);
+	const full = !args.session && args.window === undefined && !args.strategy && !args.stress && !args.variants;
+	if (full) mkdirSync(args.out, { recursive: true });
+	const budgetTokenizer = new TiktokenTokenizer();
+	for (const load of sessions) {
+		const session = load();
+		const series = await replayEveryWay(session, plan, results);
+		if (full) writeChart(args.out, session, series, windows, budgetTokenizer);
 	}
+	const durationMs = Math.round(performance.now() - started);
+	const sorted = [...results].sort(
+		(a, b) => a.window - b.window || a.session.localeCompare(b.session) || STRATEGIES.indexOf(a.strategy) - STRATEGIES.indexOf(b.strategy),
+	);
+	process.stdout.write(formatTable(sorted) + '\n');
+	const summaries = printSummaries(results, args.clock);
+	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
+	if (full) writeLatest(plan, durationMs, summaries, sorted);
 	return 0;
+}
+
+async function main(): Promise<number> {
+	const parsed = parseArgs(process.argv.slice(2));
+	if (parsed === 'help') {
+		process.stdout.write(USAGE + '\n');
+		return EXIT_OK;
+	}
+	const plan = runPlan(parsed);
+	if (plan.args.json) return playOneAsJson(plan);
+	if (plan.args.concat) return playConcat(plan);
+	return playCorpus(plan);
 }
 
 if (require.main === module) {

@@ -10,7 +10,7 @@
 // - The output kept for the model is its head and a rolling tail, with the exact count of what
 //   was cut between them: the error at the end of a long build is what matters.
 // - What is shown in the terminal is capped too (see cappedWriter).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { newRunId, RUN_ID_VARIABLE, stopLeftovers } from './processReaper';
@@ -122,7 +122,7 @@ export interface ShellOutcome {
 }
 
 /** The shell, in its own session and process group (detached) so that all of it can be stopped. */
-function spawnShell(options: ShellOptions, runId: string): ReturnType<typeof spawn> {
+function spawnShell(options: ShellOptions, runId: string): ChildProcess {
 	return spawn(options.shell ?? '/bin/sh', ['-c', options.command], {
 		cwd: options.cwd,
 		detached: true,
@@ -153,105 +153,132 @@ function failedSpawn(e: unknown): ShellOutcome {
 }
 
 export function runShell(options: ShellOptions): Promise<ShellOutcome> {
-	const keeper = new OutputKeeper(options.headChars ?? 8_000, options.tailChars ?? 12_000);
 	return new Promise(resolve => {
-		let timedOut = false;
-		let cancelled = false;
-		let leftRunning = false;
-		let stopping = false;
-		let settled = false;
-		let exited = false;
-		let exitCode: number | null = null;
-		let exitSignal: NodeJS.Signals | null = null;
-		let error: string | undefined;
-		const timers: NodeJS.Timeout[] = [];
-		const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
-		const take = (text: string) => {
-			if (!text) return;
-			keeper.add(text);
-			options.onOutput?.(text);
-		};
-
 		const runId = newRunId();
-		let child: ReturnType<typeof spawn>;
+		let child: ChildProcess;
 		try {
 			child = spawnShell(options, runId);
 		} catch (e) {
 			resolve(failedSpawn(e));
 			return;
 		}
+		new ShellRun(options, child, runId, resolve).watch();
+	});
+}
 
-		const onAbort = () => stop('cancel');
-		const finish = () => {
-			if (settled) return;
-			settled = true;
-			timers.forEach(clearTimeout);
-			options.signal?.removeEventListener('abort', onAbort);
-			decoders.forEach(d => take(d.end()));
-			if (error) take(`${keeper.totalChars > 0 ? '\n' : ''}${error}`);
-			const done = (stoppedLeftovers: number) =>
-				resolve({
-					exitCode,
-					signal: exitSignal,
-					output: keeper.text(),
-					totalChars: keeper.totalChars,
-					cutChars: keeper.cutChars,
-					timedOut,
-					cancelled,
-					leftRunning,
-					stoppedLeftovers,
-					error,
-				});
-			if (child.pid === undefined) done(0);
-			else stopLeftovers(child.pid, runId).then(done, () => done(0));
-		};
-		const killGroup = () => {
-			try {
-				process.kill(-child.pid!, 'SIGKILL');
-			} catch {
-				// The group is gone already.
-			}
-		};
-		const closePipes = () => {
-			child.stdout?.destroy();
-			child.stderr?.destroy();
-		};
-		function stop(why: 'timeout' | 'cancel' | 'left-running'): void {
-			if (stopping || settled) return;
-			stopping = true;
-			if (why === 'timeout') timedOut = true;
-			else if (why === 'cancel') cancelled = true;
-			else leftRunning = true;
-			killGroup();
-			// A descendant outside the group may hold the pipes: stop reading them instead of waiting.
-			closePipes();
-			if (exited) finish();
-			else timers.push(setTimeout(finish, options.killWaitMs ?? 500));
-		}
+type StopReason = 'timeout' | 'cancel' | 'left-running';
 
-		child.stdout!.on('data', (data: Buffer) => take(decoders[0].write(data)));
-		child.stderr!.on('data', (data: Buffer) => take(decoders[1].write(data)));
+/** One started command: what its shell did, whether Longhaul stopped it and why, and whether it has answered. */
+class ShellRun {
+	private readonly keeper: OutputKeeper;
+	private readonly decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
+	private readonly timers: NodeJS.Timeout[] = [];
+	private stoppedFor: StopReason | undefined;
+	private settled = false;
+	private exited = false;
+	private exitCode: number | null = null;
+	private exitSignal: NodeJS.Signals | null = null;
+	private error: string | undefined;
+	private readonly onAbort = () => this.stop('cancel');
+
+	constructor(
+		private readonly options: ShellOptions,
+		private readonly child: ChildProcess,
+		private readonly runId: string,
+		private readonly answer: (outcome: ShellOutcome) => void,
+	) {
+		this.keeper = new OutputKeeper(options.headChars ?? 8_000, options.tailChars ?? 12_000);
+	}
+
+	/** Reads the output, listens for the end of the shell, and arms the time limit and the cancel. */
+	watch(): void {
+		const { child, options } = this;
+		child.stdout!.on('data', (data: Buffer) => this.take(this.decoders[0].write(data)));
+		child.stderr!.on('data', (data: Buffer) => this.take(this.decoders[1].write(data)));
 		// Destroyed pipes may report errors; they change nothing here.
 		child.stdout!.on('error', () => undefined);
 		child.stderr!.on('error', () => undefined);
-		child.on('error', e => {
-			error = spawnError(e, options.cwd);
-			exited = true;
-			finish();
-		});
-		child.on('exit', (code, signal) => {
-			exited = true;
-			exitCode = code;
-			exitSignal = signal;
-			if (stopping) {
-				finish();
-				return;
-			}
-			timers.push(setTimeout(() => stop('left-running'), options.drainMs ?? 1_000));
-		});
-		child.on('close', () => finish());
-		timers.push(setTimeout(() => stop('timeout'), options.timeoutMs));
-		if (options.signal?.aborted) stop('cancel');
-		else options.signal?.addEventListener('abort', onAbort);
-	});
+		child.on('error', e => this.onError(e));
+		child.on('exit', (code, signal) => this.onExit(code, signal));
+		child.on('close', () => this.finish());
+		this.timers.push(setTimeout(() => this.stop('timeout'), options.timeoutMs));
+		if (options.signal?.aborted) this.stop('cancel');
+		else options.signal?.addEventListener('abort', this.onAbort);
+	}
+
+	private take(text: string): void {
+		if (!text) return;
+		this.keeper.add(text);
+		this.options.onOutput?.(text);
+	}
+
+	private onError(e: Error): void {
+		this.error = spawnError(e, this.options.cwd);
+		this.exited = true;
+		this.finish();
+	}
+
+	/** The shell is gone; its output may stay open a while (drainMs) if something it started holds it. */
+	private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+		this.exited = true;
+		this.exitCode = code;
+		this.exitSignal = signal;
+		if (this.stoppedFor) {
+			this.finish();
+			return;
+		}
+		this.timers.push(setTimeout(() => this.stop('left-running'), this.options.drainMs ?? 1_000));
+	}
+
+	/** Kills the group and stops reading; answers once the shell is reaped, or after killWaitMs anyway. */
+	private stop(why: StopReason): void {
+		if (this.stoppedFor || this.settled) return;
+		this.stoppedFor = why;
+		this.killGroup();
+		// A descendant outside the group may hold the pipes: stop reading them instead of waiting.
+		this.closePipes();
+		if (this.exited) this.finish();
+		else this.timers.push(setTimeout(() => this.finish(), this.options.killWaitMs ?? 500));
+	}
+
+	private killGroup(): void {
+		try {
+			process.kill(-this.child.pid!, 'SIGKILL');
+		} catch {
+			// The group is gone already.
+		}
+	}
+
+	private closePipes(): void {
+		this.child.stdout?.destroy();
+		this.child.stderr?.destroy();
+	}
+
+	/** Answers once, after whatever the command left running is stopped. */
+	private finish(): void {
+		if (this.settled) return;
+		this.settled = true;
+		this.timers.forEach(clearTimeout);
+		this.options.signal?.removeEventListener('abort', this.onAbort);
+		this.decoders.forEach(d => this.take(d.end()));
+		if (this.error) this.take(`${this.keeper.totalChars > 0 ? '\n' : ''}${this.error}`);
+		const done = (stoppedLeftovers: number) => this.answer(this.outcome(stoppedLeftovers));
+		if (this.child.pid === undefined) done(0);
+		else stopLeftovers(this.child.pid, this.runId).then(done, () => done(0));
+	}
+
+	private outcome(stoppedLeftovers: number): ShellOutcome {
+		return {
+			exitCode: this.exitCode,
+			signal: this.exitSignal,
+			output: this.keeper.text(),
+			totalChars: this.keeper.totalChars,
+			cutChars: this.keeper.cutChars,
+			timedOut: this.stoppedFor === 'timeout',
+			cancelled: this.stoppedFor === 'cancel',
+			leftRunning: this.stoppedFor === 'left-running',
+			stoppedLeftovers,
+			error: this.error,
+		};
+	}
 }
