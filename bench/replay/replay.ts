@@ -41,7 +41,7 @@ export interface RequestRecord {
 	/** Tokens of the prompt sent (or, on overflow, of the prompt that did not fit). */
 	readonly promptTokens: number;
 	readonly overflow: boolean;
-	/** Summarizations (or, for truncate-half, truncations) done before this request. */
+	/** Compactions done before this request: summaries, and rounds dropped (truncate-half's and the product's). */
 	readonly compactions: number;
 	readonly summarizations: number;
 	readonly verbatimRounds: number;

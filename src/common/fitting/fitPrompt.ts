@@ -1,19 +1,21 @@
-// The one place that makes a prompt fit its budget, for the agent (src/agent/agentLoop.ts) and the
-// replay benchmark (bench/replay/replay.ts) alike. Cheapest first:
-//   1. mask old tool results (when the setting asks for it, or when automatic summaries are off)
-//   2. attach a summary prepared in the background, if one is ready and still right
-//   3. summarize with the model (narrowed to the oldest rounds when the summarizer cannot take
-//      them all), at most SUMMARY_ATTEMPTS times that leave the prompt too large; then the
-//      loop breaker stops model summaries: for this render when the summaries shrank what they
-//      replaced or the rounds kept were over half the budget (the newest rounds are what is too
-//      large), else for the rest of the request
-//   4. tighten what is not rounds: past requests whose work is summarized shortened (for the rest
-//      of the request); when two summaries could not make room, the done-ledger within its base
-//      size too (until the next summary). In a day-long chat they, not the rounds, are what
-//      summaries cannot shrink
-//   5. elide the oldest tool results, 6. drop the older rounds with a note, 7. cut the newest
-//      round's longest results further (head and tail kept), 8. leave out the done-ledger until
-//      the next summary, 9. refuse.
+// The one place that makes a prompt fit its budget, for the agent (src/agent/promptFitting.ts) and
+// the replay benchmark (bench/replay/strategies.ts) alike, both through the adapter
+// src/prompts/fitAgentPrompt.ts. Cheapest first, one FitRun stage each:
+//   1. mask: old tool results (when the setting asks for it, or when automatic summaries are off)
+//   2. attachPrepared: a summary prepared in the background, if one is ready and still right
+//   3. tightenBeforeBreaker: once model summaries have done what they can for this render, what is
+//      not rounds is tightened: past requests whose work is summarized shortened (for the rest of
+//      the request); when two summaries could not make room, the done-ledger within its base size
+//      too (until the next summary). In a day-long chat they, not the rounds, are what summaries
+//      cannot shrink
+//   4. summarizeWithModel (narrowed to the oldest rounds when the summarizer cannot take them all),
+//      at most SUMMARY_ATTEMPTS times that leave the prompt too large; then the loop breaker stops
+//      model summaries: for this render when the summaries shrank what they replaced or the rounds
+//      kept were over half the budget (the newest rounds are what is too large), else for the rest
+//      of the request
+//   5. truncate: tighten (if not yet), elide the oldest tool results, drop the older rounds with a
+//      note, cut the newest round's longest results and then its calls' longest arguments (head and
+//      tail kept), leave out the done-ledger until the next summary; then the fit is refused.
 // Summaries join the conversation as one block per turn (summaryBlocks.ts); after each, when all
 // blocks together pass the summary budget, the oldest are condensed (condenseBlocks.ts).
 // Every step that changes the conversation starts over at the render. The steps that need a
@@ -302,7 +304,7 @@ class FitRun<P> {
 		this.events.push({ kind: 'loop-breaker', why, scope: 'request' });
 	}
 
-	/** 5–8. Deterministic truncation, when no model summary helps any more: tighten, elide, drop, cut the newest, leave out the ledger. */
+	/** 5. Deterministic truncation, when no model summary helps any more: tighten, elide, drop, cut the newest, leave out the ledger. */
 	async truncate(): Promise<boolean> {
 		if (await this.tighten(false)) return true;
 		const { options, steps } = this;

@@ -1,6 +1,7 @@
-// What the overflow pipeline (fitPrompt.ts) remembers for the length of one chat request: the
-// loop breaker's watch on repeated calls, whether it has stopped model summaries, and whether the
-// done-ledger was left out. A new request starts with a new session.
+// What the overflow pipeline (fitPrompt.ts) remembers for the length of one chat request (not a
+// whole chat, despite "session"): the loop breaker's watch on repeated calls, whether it has
+// stopped model summaries, whether the done-ledger was left out, what is shown tight, and whether
+// the user was told automatic summaries are off. A new request starts with a new one.
 import { newRepeatTracker, noteCall, REPEATS_AFTER_SUMMARY, type RepeatTracker } from './loopBreaker';
 
 export interface FitSession {

@@ -1,4 +1,5 @@
-// The last step of deterministic truncation: when no model summary can be had (the summarizer
+// A late step of deterministic truncation (after eliding results; only cutting the newest round
+// and leaving out the ledger come after it): when no model summary can be had (the summarizer
 // failed, or the loop breaker stopped it) and removing old tool results is not enough either
 // (rounds with long texts), the older half of the rounds is dropped without a model. The drop is
 // recorded as summary blocks made by Longhaul itself, one per turn it spans, like any summary

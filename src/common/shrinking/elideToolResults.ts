@@ -1,4 +1,4 @@
-// The last resort when no summary could be made: free space deterministically by
+// The first step of truncation when no summary could be made: free space deterministically by
 // replacing the results of the oldest visible tool calls with a short marker.
 import type { Conversation } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';

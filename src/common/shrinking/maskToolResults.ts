@@ -10,11 +10,7 @@
 // placeholders) grew past what one summarizer prompt can take, no summary could ever be made and
 // the prompt would end over budget. So masking frees enough to keep that older part under a
 // limit, or declines and leaves the work to the summarizer (see maskForOverflow).
-//
-// Usage (the agent's renderFitting, on BudgetExceededError, before compacting):
-//   const masked = maskForOverflow(state.conversation, mode, countTokens, budget.messages, neededTokens - budget.messages);
-//   if (masked.maskedCalls > 0) { state.conversation = masked.conversation; render again; }
-//   else summarize as before.
+// The overflow pipeline's first stage calls it (FitRun.mask in src/common/fitting/fitPrompt.ts).
 import type { Conversation } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
 import type { SummarizationMode } from '../planning/plan';

@@ -34,7 +34,7 @@ export const TELEMETRY_EVENTS = {
 		fields: {
 			trigger: property(
 				['overflow', 'command', 'background'],
-				'What started it: the prompt did not fit, the user ran /compact, or the prompt passed the background threshold.',
+				'What started it: the prompt did not fit, the user ran /compact, or it was prepared in the background (started by the forecast, at the latest at the background threshold).',
 			),
 			outcome: property(
 				['summarized', 'failed', 'discarded'],
@@ -80,13 +80,15 @@ export const TELEMETRY_EVENTS = {
 					'leave-out-ledger',
 					'refuse',
 				],
-				'What it did: replaced old tool results with placeholders (before summarizing, or instead of it), shortened every past request whose work is summarized, kept the done-ledger within its base size (both for the rest of the request), removed old tool results, dropped older rounds with a note, left the done-ledger out, or refused the request as too large.',
+				"What it did: replaced old tool results with placeholders (before summarizing, or instead of it), shortened every past request whose work is summarized, kept the done-ledger within its base size (past requests for the rest of the request, the ledger until the next summary), removed old tool results, dropped older rounds with a note, cut the newest round's longest results or arguments further, left the done-ledger out, or refused the request as too large.",
 			),
 			why: property(
 				['cheap-first', 'auto-summarize-off', 'summary-failed', 'loop-breaker', 'summaries-not-enough', 'nothing-to-summarize'],
 				'Why no model summary was used: masking comes first by setting, longhaul.autoSummarize is off, every summarizer attempt failed, the loop breaker stopped model summaries, the summaries made in this render did not make enough room, or there was nothing the planner could summarize.',
 			),
-			items: measurement('Tool results replaced or removed, or rounds dropped, by this step (0 for the other steps).'),
+			items: measurement(
+				'Tool results replaced or removed, rounds dropped, or calls whose result or arguments were cut, by this step (0 for the other steps).',
+			),
 			freedTokens: measurement('Tokens the step freed, as counted locally (0 when unknown).'),
 			promptTokens: measurement('Tokens the whole prompt needed before the step.'),
 			windowTokens: measurement("The model's context window in tokens (its own maxInputTokens)."),

@@ -1,5 +1,5 @@
 // Asking for the blocks of one plan: one summarizer request per turn the plan spans, oldest turn
-// first (docs/decisions.md decision 3 says why per turn rather than one request for all). Each
+// first (docs/decisions.md decision 15 says why per turn rather than one request for all). Each
 // request sees only its turn's rounds, headed by the turn's user message, plus the turn's earlier
 // block when the plan continues that turn. When a request's prompt cannot fit, that turn is
 // narrowed to its oldest half (then a quarter, … one round) and the compaction stops there; when
