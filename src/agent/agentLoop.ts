@@ -191,7 +191,7 @@ async function agentSteps(
 		toolMs = 0;
 		waitAtReply = state.summaryWaitMs;
 		const calls: ToolCall[] = [];
-		const round = { id: newRoundId(), response: reply.text, toolCalls: calls };
+		const round = { id: newRoundId(), response: reply.text, toolCalls: calls, ...(reply.providerState ? { providerState: reply.providerState } : {}) };
 		if (reply.toolCalls.length === 0) {
 			addActiveRound(state, round);
 			return;
