@@ -125,8 +125,9 @@ export class TokenCalibration {
 		try {
 			const counting = await this.messageCounting(model, key, token);
 			const items = sampleItems(model, messages, counting, token);
-			if (toolDefinitions)
+			if (toolDefinitions) {
 				items.push({ key: `s:${hash(toolDefinitions)}`, text: toolDefinitions, count: () => model.countTokens(toolDefinitions, token), overhead: 0 });
+			}
 			const totals = await this.countItems(key, items, token);
 			if (!totals) return;
 			const before = this.ratio(model);
