@@ -25,10 +25,13 @@ function textOfResult(part: vscode.LanguageModelToolResultPart): string {
 export function fingerprintMessage(message: vscode.LanguageModelChatMessage): FingerprintMessage {
 	const parts: FingerprintPart[] = [];
 	for (const part of message.content) {
-		if (part instanceof vscode.LanguageModelTextPart) parts.push({ kind: 'text', text: part.value });
-		else if (part instanceof vscode.LanguageModelToolCallPart) {
+		if (part instanceof vscode.LanguageModelTextPart) {
+			parts.push({ kind: 'text', text: part.value });
+		} else if (part instanceof vscode.LanguageModelToolCallPart) {
 			parts.push({ kind: 'call', callId: part.callId, name: part.name, input: JSON.stringify(part.input ?? {}) });
-		} else if (part instanceof vscode.LanguageModelToolResultPart) parts.push({ kind: 'result', callId: part.callId, text: textOfResult(part) });
+		} else if (part instanceof vscode.LanguageModelToolResultPart) {
+			parts.push({ kind: 'result', callId: part.callId, text: textOfResult(part) });
+		}
 	}
 	const role =
 		message.role === vscode.LanguageModelChatMessageRole.Assistant
