@@ -85,7 +85,7 @@ async function assertConversationContinues(earlier: readonly string[], keptCalls
 	for (const id of keptCalls) assert.ok(verbatim.has(id) || summarized, `the round of ${id} is neither verbatim nor summarized in the follow-up`);
 }
 
-describe('Copilot provider: errors other than "too long" (issue 26)', () => {
+describe('Copilot provider: errors, rate limits and refusals (issue 26)', () => {
 	before(createDataFiles);
 	after(removeDataFiles);
 	beforeEach(async () => {
@@ -156,6 +156,28 @@ describe('Copilot provider: errors other than "too long" (issue 26)', () => {
 			assert.ok(kept.length >= 1, 'the first overflowing request stored the rounds before the overflow');
 			await assertConversationContinues(prompts.map(text), kept);
 		});
+	});
+
+	it("agent: the wrapper's plain 'Message exceeds token limit.' is recovered once: the ratio tightens, the same step is sent again, its marker still comes back", async function () {
+		this.timeout(60_000);
+		const inner = agentScript({ id: 'tl', toolCalls: 4, finalText: 'Done after the refusal.' });
+		let refused = 0;
+		await setHandler(request => {
+			if (inner.agentRequests.length === 2 && !refused) {
+				refused++;
+				return { throw: { message: 'Message exceeds token limit.' } };
+			}
+			return inner.handler(request);
+		});
+		const handled = await sendChat(P1);
+		assert.strictEqual(handled.errorMessage, undefined, handled.errorMessage);
+		assert.match(handled.markdown, /The model refused the prompt as too long \("Message exceeds token limit\./);
+		assert.match(handled.markdown, /Done after the refusal\./);
+		assert.strictEqual((handled.metadata as { recoveries: number }).recoveries, 1);
+		assert.strictEqual(inner.agentRequests.length, 5, 'each scripted step ran once');
+		const markers = (await scriptedModel()).markers;
+		assert.deepEqual({ missing: markers.missing, stale: markers.stale, wrong: markers.wrong }, { missing: 0, stale: 0, wrong: 0 });
+		assert.strictEqual(markers.continuedWithMarker, markers.continued);
 	});
 
 	it('agent: ChatRateLimited is waited out (a progress line each time) and the same step goes on', async function () {
