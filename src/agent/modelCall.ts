@@ -90,9 +90,11 @@ export async function callModel(
 				onText?.(text);
 			});
 		} catch (error) {
-			if (streamed || token.isCancellationRequested || recognizePromptTooLong(error)) throw error;
+			if (token.isCancellationRequested || recognizePromptTooLong(error)) throw error;
 			const failure = classifyProviderFailure(error);
 			if (!failure) throw error;
+			// A rate limit is retried only while nothing has streamed; the others end the request either way.
+			if (failure.kind === 'rate-limited' && streamed) throw error;
 			if (failure.kind !== 'rate-limited') {
 				log().info(`model ${key}: ${failure.kind}, the request ends (${failure.text.slice(0, 120)})`);
 				throw new ProviderUnavailableError(failure, error);

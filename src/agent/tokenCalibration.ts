@@ -189,14 +189,23 @@ export class TokenCalibration {
 	/** How the model counts messages: probed once per model and session (three countTokens calls). */
 	private async messageCounting(model: CountingModel, key: string, token: vscode.CancellationToken | undefined): Promise<MessageCounting | undefined> {
 		if (this.counting.has(key)) return this.counting.get(key);
-		const [string, textMessage, resultMessage] = [
-			await model.countTokens(PROBE_TEXT, token),
-			await model.countTokens(vscode.LanguageModelChatMessage.User(PROBE_TEXT), token),
-			await model.countTokens(
+		// A provider that cannot count a message at all is one whose message count leaves it out.
+		const orNothing = async (count: Thenable<number>) => {
+			try {
+				return await count;
+			} catch {
+				return 0;
+			}
+		};
+		const string = await model.countTokens(PROBE_TEXT, token);
+		const textMessage = await orNothing(model.countTokens(vscode.LanguageModelChatMessage.User(PROBE_TEXT), token));
+		const resultMessage = await orNothing(
+			model.countTokens(
 				vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart('longhaul-probe', [new vscode.LanguageModelTextPart(PROBE_TEXT)])]),
 				token,
 			),
-		];
+		);
+		if (token?.isCancellationRequested) return undefined; // judged next time
 		const counting = judgeMessageCounting({ string, textMessage, resultMessage });
 		this.counting.set(key, counting);
 		if (counting !== 'whole') {
