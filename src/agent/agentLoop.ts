@@ -114,7 +114,7 @@ async function agentSteps(ctx: FitContext): Promise<void> {
 		noteRatio(run, state, modelCalls);
 		clock.replied();
 		if (reply.toolCalls.length === 0) {
-			addActiveRound(state, { id: newRoundId(), response: reply.text, toolCalls: [] });
+			addActiveRound(state, { id: newRoundId(), response: reply.text, toolCalls: [], ...(reply.providerState ? { providerState: reply.providerState } : {}) });
 			return;
 		}
 		addActiveRound(state, await runToolCalls(ctx, reply, clock));
@@ -170,7 +170,7 @@ async function runToolCalls(ctx: FitContext, reply: ModelReply, clock: ReturnTyp
 			run.stream.markdown(`\n\n*${loopBreakerNotice(stopped)}*\n\n`);
 		}
 	}
-	return { id: newRoundId(), response: reply.text, toolCalls: calls };
+	return { id: newRoundId(), response: reply.text, toolCalls: calls, ...(reply.providerState ? { providerState: reply.providerState } : {}) };
 }
 
 /** Records the model's token ratio in the request's metadata when it changed. */

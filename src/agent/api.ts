@@ -8,6 +8,8 @@ export interface HandledRequest {
 	readonly markdown: string;
 	/** Every button it streamed (`stream.button`), in order. */
 	readonly buttons: readonly vscode.Command[];
+	/** Every progress line it streamed (`stream.progress`), in order. */
+	readonly progress: readonly string[];
 	/** The `ChatResult.metadata` it returned. */
 	readonly metadata: unknown;
 	readonly errorMessage?: string;

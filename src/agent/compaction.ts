@@ -17,7 +17,7 @@ import { log } from './log';
 import { renderCondense, renderCondenseBlock, renderSummarizer, type RenderedPrompt } from './promptRendering';
 import { extractSummary, isBudgetExceededError } from '../prompts';
 import { countTokens } from '../common/tokens/tokenizer';
-import { callModelQuietly } from './modelCall';
+import { ProviderUnavailableError, callModelQuietly } from './modelCall';
 import type { TokenCalibration } from './tokenCalibration';
 
 /** Everything a summary of this request needs; built once per request. */
@@ -47,7 +47,9 @@ export function plannerOptions(ctx: Pick<SummarizerContext, 'mode' | 'budget' | 
 /**
  * The summarizer step: one turn's block, Full then Simple with the request's model, each with one
  * condense pass when its summary comes back over the cap. The prompts state the length
- * (summaryLength.ts). Cancellation propagates as vscode.CancellationError.
+ * (summaryLength.ts). Cancellation propagates as vscode.CancellationError; a provider that is
+ * unavailable (quota, blocked, no permission, model gone; a rate limit past its retries) stops the
+ * request as ProviderUnavailableError: it is not a summary that failed, so nothing is truncated.
  */
 export function modelSummarizer(ctx: SummarizerContext, token: vscode.CancellationToken = ctx.token): Summarize {
 	return (conversation, request) => {
@@ -75,7 +77,7 @@ export function modelSummarizer(ctx: SummarizerContext, token: vscode.Cancellati
 				},
 				countTokens,
 				isPromptTooLarge: isBudgetExceededError,
-				isCancellation: error => error instanceof vscode.CancellationError || token.isCancellationRequested,
+				isCancellation: error => error instanceof vscode.CancellationError || error instanceof ProviderUnavailableError || token.isCancellationRequested,
 				isCancelled: () => token.isCancellationRequested,
 				cancellationError: () => new vscode.CancellationError(),
 			},
@@ -87,7 +89,7 @@ export function modelSummarizer(ctx: SummarizerContext, token: vscode.Cancellati
 /**
  * The step that shortens an older summary block (bounded growth): the same model, asked to shorten
  * that block alone. A failed request is no summary (the block is then cut to its first lines);
- * cancellation propagates.
+ * cancellation and an unavailable provider propagate.
  */
 export function modelCondenser(ctx: SummarizerContext, token: vscode.CancellationToken = ctx.token): CondenseBlock {
 	return async (block, targetTokens) => {
@@ -101,6 +103,7 @@ export function modelCondenser(ctx: SummarizerContext, token: vscode.Cancellatio
 			if (error instanceof vscode.CancellationError || token.isCancellationRequested) {
 				throw error instanceof vscode.CancellationError ? error : new vscode.CancellationError();
 			}
+			if (error instanceof ProviderUnavailableError) throw error;
 			log().info(`condensing an older summary block failed: ${error instanceof Error ? error.name : 'error'}`);
 			return undefined;
 		}

@@ -68,11 +68,12 @@ export async function contextReport(
 		})
 	).tokenCount;
 	const system = Math.max(0, total - summaries - rounds - requests - ledgerTokens);
-	const used = total + budget.toolTokens;
+	const used = total + budget.toolTokens + budget.providerTokens;
 	const pct = (n: number) => (budget.window ? ((100 * n) / budget.window).toFixed(1) : '0.0') + '%';
 	const rows: [string, number][] = [
 		['System instructions and message framing', system],
 		['Tool definitions (' + chatTools.length + ' tools)', budget.toolTokens],
+		["Held for the provider's own instructions", budget.providerTokens],
 		[`Summaries (${blocks.length} block${blocks.length === 1 ? '' : 's'})`, summaries],
 		['Done-ledger', ledgerTokens],
 		[`Verbatim rounds (${roundCount})`, rounds],
@@ -112,14 +113,35 @@ export async function contextReport(
 	].join('\n');
 }
 
-/** The token ratio in use: how the local counts above relate to the model's own. */
+/** The token ratio in use: how the local counts above relate to the model's own, and what it was learned from. */
 function calibrationLine(model: vscode.LanguageModelChat, budget: PromptBudget, calibration: Calibration): string {
 	const ratio = calibrationRatio(calibration);
 	const learned =
 		calibration.samples || calibration.rejections
 			? `learned from ${calibration.samples} comparison${calibration.samples === 1 ? '' : 's'} with the model's own count${calibration.rejections ? ` and ${calibration.rejections} refusal${calibration.rejections === 1 ? '' : 's'} as too long` : ''}`
 			: "nothing learned yet: Longhaul compares with the model's own count as the conversation goes";
-	return `**Token ratio:** ${ratio.toFixed(2)} model tokens per local token (${learned}); the budget is the model's window of ${model.maxInputTokens.toLocaleString('en-US')} tokens divided by it, ${budget.window.toLocaleString('en-US')} local tokens.`;
+	const line = `**Token ratio:** ${ratio.toFixed(2)} model tokens per local token (${learned}); the budget is the model's window of ${model.maxInputTokens.toLocaleString('en-US')} tokens divided by it, ${budget.window.toLocaleString('en-US')} local tokens.`;
+	return [line, ...sampleLines(calibration)].join(' ');
+}
+
+/** What the last comparison counted, and how the model's message count was found to work. */
+function sampleLines(calibration: Calibration): string[] {
+	const lines: string[] = [];
+	const last = calibration.lastSample;
+	if (last) {
+		const n = (x: number) => x.toLocaleString('en-US');
+		const what = `${last.messages} message${last.messages === 1 ? '' : 's'}${last.toolDefinitions ? ' and the tool definitions' : ''}`;
+		const asText = last.asText ? `, ${last.asText} of them counted as text` : '';
+		const uncounted = last.uncounted ? `, ${last.uncounted} left out because the model counted almost nothing of them` : '';
+		const ratio = last.localTokens ? ` (${(last.modelTokens / last.localTokens).toFixed(3)})` : '';
+		lines.push(`Last comparison: ${what}${asText}${uncounted}: ${n(last.localTokens)} local tokens, ${n(last.modelTokens)} by the model${ratio}.`);
+	}
+	if (calibration.counting === 'text-only') {
+		lines.push("The model's count of a message leaves tool results out, so messages with tool results are compared as text.");
+	} else if (calibration.counting === 'none') {
+		lines.push("The model's count of a message leaves its text out, so every message is compared as text.");
+	}
+	return lines;
 }
 
 /** Every summary block, in conversation order: its request, the rounds it stands for, its size. */

@@ -6,6 +6,7 @@ import { PromptRejectedError, PromptTooLargeError, budgetFor, runAgentLoop } fro
 import type { TokenCalibration } from './tokenCalibration';
 import type { HandledRequest } from './api';
 import { compactNow } from './compaction';
+import { ProviderUnavailableError, showWaitsFor } from './modelCall';
 import { describePlan, fitNotice } from '../common/fitting/fitNotices';
 import { describeAttemptsForUser } from '../common/summaries/summarizationFlow';
 import { contextReport } from './contextReport';
@@ -62,9 +63,29 @@ export function createParticipant(
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
 		let markdown = '';
 		const buttons: vscode.Command[] = [];
-		const recording = recordingStream(stream, { markdown: value => (markdown += value), button: command => buttons.push(command) });
-		const result = await handleRequest(request, chatContext, recording, token, telemetry, calibration);
-		onHandled({ prompt: request.prompt, command: request.command, markdown, buttons, metadata: result.metadata, errorMessage: result.errorDetails?.message });
+		const progress: string[] = [];
+		const recording = recordingStream(stream, {
+			markdown: value => (markdown += value),
+			button: command => buttons.push(command),
+			progress: value => progress.push(value),
+		});
+		// A rate-limited model call of this request says in the chat that it waits (modelCall.ts).
+		const waits = showWaitsFor(token, text => recording.progress(text));
+		let result: vscode.ChatResult;
+		try {
+			result = await handleRequest(request, chatContext, recording, token, telemetry, calibration);
+		} finally {
+			waits.dispose();
+		}
+		onHandled({
+			prompt: request.prompt,
+			command: request.command,
+			markdown,
+			buttons,
+			progress,
+			metadata: result.metadata,
+			errorMessage: result.errorDetails?.message,
+		});
 		return result;
 	});
 	participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png');
@@ -84,7 +105,7 @@ export function createParticipant(
  */
 function recordingStream(
 	stream: vscode.ChatResponseStream,
-	on: { markdown: (text: string) => void; button: (command: vscode.Command) => void },
+	on: { markdown: (text: string) => void; button: (command: vscode.Command) => void; progress: (text: string) => void },
 ): vscode.ChatResponseStream {
 	const forward: Record<string, unknown> = {};
 	for (let o: object | null = stream; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
@@ -103,6 +124,12 @@ function recordingStream(
 	forward.button = (command: vscode.Command) => {
 		on.button(command);
 		stream.button(command);
+		return forward;
+	};
+	const progress = stream.progress.bind(stream) as (value: string, ...rest: unknown[]) => unknown;
+	forward.progress = (value: string, ...rest: unknown[]) => {
+		on.progress(value);
+		progress(value, ...rest);
 		return forward;
 	};
 	return forward as unknown as vscode.ChatResponseStream;
@@ -274,7 +301,10 @@ async function handleRequest(
 			state.cancelled = true;
 			return resultFor(state, settings);
 		}
-		const message = error instanceof PromptTooLargeError || error instanceof PromptRejectedError ? error.message : describeError(error);
+		const message =
+			error instanceof PromptTooLargeError || error instanceof PromptRejectedError || error instanceof ProviderUnavailableError
+				? error.message
+				: describeError(error);
 		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
 		return resultFor(state, settings, message, error instanceof PromptTooLargeError);
 	}

@@ -3,6 +3,8 @@
 import { Raw } from '@vscode/prompt-tsx';
 import * as vscode from 'vscode';
 import { sharedTokenizer } from '../common/tokens/tokenizer';
+import { isStateCarrier } from '../common/provider/providerState';
+import { statePartsFor } from './providerStateParts';
 import {
 	measureAgentPrompt,
 	renderAgentPrompt,
@@ -85,10 +87,16 @@ function parseArguments(json: string): object {
 	}
 }
 
+/** The provider state a rendered round carries (roundMessages.tsx), as data parts. */
+function stateParts(content: readonly Raw.ChatCompletionContentPart[]): vscode.LanguageModelDataPart[] {
+	return content.flatMap(part => (part.type === Raw.ChatCompletionContentPartKind.Opaque && isStateCarrier(part.value) ? statePartsFor(part.value.state) : []));
+}
+
 /**
  * Raw → VS Code. The public API has only User and Assistant roles, so system text goes as a
  * User message (prompt-tsx's own converter drops it). Consecutive tool results are merged into
  * one User message, since providers expect all results of an assistant turn right after it.
+ * A round's provider state follows its text and tool calls; callModel decides whether it is sent.
  */
 export function toVsCodeMessages(messages: readonly Raw.ChatMessage[]): vscode.LanguageModelChatMessage[] {
 	const out: vscode.LanguageModelChatMessage[] = [];
@@ -107,11 +115,12 @@ export function toVsCodeMessages(messages: readonly Raw.ChatMessage[]): vscode.L
 		flushResults();
 		const text = textOf(message.content);
 		if (message.role === Raw.ChatRole.Assistant) {
-			const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
+			const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelDataPart)[] = [];
 			if (text) parts.push(new vscode.LanguageModelTextPart(text));
 			for (const call of message.toolCalls ?? []) {
 				parts.push(new vscode.LanguageModelToolCallPart(call.id, call.function.name, parseArguments(call.function.arguments)));
 			}
+			parts.push(...stateParts(message.content));
 			out.push(vscode.LanguageModelChatMessage.Assistant(parts));
 		} else {
 			out.push(vscode.LanguageModelChatMessage.User(text));

@@ -2,18 +2,25 @@
 // own count (`model.countTokens`, the provider's tokenizer) of what was actually sent, compares it
 // with the local count, and keeps the per-model ratio in a store (the extension's globalState).
 // Sampling runs in the background and never delays a request; counts are cached per message, so a
-// sample only asks about the messages that are new since the last one.
+// sample only asks about the messages that are new since the last one. Before its first sample of
+// a model, it probes how the model's message count works, and counts as strings the messages the
+// model would not count whole (calibration.ts judgeMessageCounting).
 import * as vscode from 'vscode';
 import {
 	UNCALIBRATED,
 	calibrationRatio,
+	countAsText,
+	isUncounted,
+	judgeMessageCounting,
 	modelKey,
 	observeRejection,
 	observeSample,
 	readCalibrationStore,
 	storeCalibration,
+	withSampleRecord,
 	type Calibration,
 	type CalibrationStore,
+	type MessageCounting,
 	type Rejection,
 } from '../common/tokens/calibration';
 import { MESSAGE_OVERHEAD_TOKENS } from '../common/tokens/tokenizer';
@@ -31,6 +38,24 @@ export const STORE_KEY = 'longhaul.tokenCalibration';
 const MAX_CACHED_COUNTS = 4_000;
 
 type CountingModel = Pick<vscode.LanguageModelChat, 'vendor' | 'id' | 'countTokens'>;
+
+/** The probe's text: prose and a little code, some 150 tokens, so the three counts are far from rounding. */
+const PROBE_TEXT = [
+	'Longhaul asks how this model counts a message, once per session, so that its token budget learns',
+	'from what the model really counts. The same text is counted as a string, as a message, and as a',
+	'tool result; a count far below the others means that part is left out of message counts.',
+	'function probe(text) {',
+	'\treturn text.split("\\n").map(line => line.trim()).filter(Boolean).length;',
+	'}',
+	'The result decides how later comparisons are made; it is shown by /context.',
+].join('\n');
+
+interface SampleItem {
+	readonly key: string;
+	readonly text: string;
+	readonly count: () => Thenable<number>;
+	readonly overhead: number;
+}
 
 interface Counts {
 	readonly local: number;
@@ -64,6 +89,8 @@ export class TokenCalibration {
 	private store: CalibrationStore;
 	private readonly counts = new Map<string, Map<string, Counts>>();
 	private readonly busy = new Set<string>();
+	/** This session's probe of each model's message count (the provider may change between sessions). */
+	private readonly counting = new Map<string, MessageCounting | undefined>();
 
 	constructor(
 		private readonly backing: KeyValueStore | undefined,
@@ -96,34 +123,29 @@ export class TokenCalibration {
 		if (this.busy.has(key)) return;
 		this.busy.add(key);
 		try {
-			const cache = this.cacheFor(key);
-			let local = 0;
-			let counted = 0;
-			const items: { text: string; count: () => Thenable<number>; overhead: number }[] = messages.map(m => ({
-				text: messageText(m),
-				count: () => model.countTokens(m, token),
-				overhead: MESSAGE_OVERHEAD_TOKENS,
-			}));
-			if (toolDefinitions) items.push({ text: toolDefinitions, count: () => model.countTokens(toolDefinitions, token), overhead: 0 });
-			for (const item of items) {
-				if (token?.isCancellationRequested) return;
-				const id = hash(item.text);
-				let counts = cache.get(id);
-				if (counts) {
-					cache.delete(id); // most recently used last
-				} else {
-					counts = { local: countTokens(item.text) + item.overhead, model: await item.count() };
-				}
-				cache.set(id, counts);
-				local += counts.local;
-				counted += counts.model;
+			const counting = await this.messageCounting(model, key, token);
+			const items = sampleItems(model, messages, counting, token);
+			if (toolDefinitions) {
+				items.push({ key: `s:${hash(toolDefinitions)}`, text: toolDefinitions, count: () => model.countTokens(toolDefinitions, token), overhead: 0 });
 			}
-			while (cache.size > MAX_CACHED_COUNTS) cache.delete(cache.keys().next().value as string);
+			const totals = await this.countItems(key, items, token);
+			if (!totals) return;
 			const before = this.ratio(model);
-			this.update(key, observeSample(this.calibration(model), local, counted, this.now()));
+			const sampled = observeSample(this.calibration(model), totals.local, totals.model, this.now());
+			this.update(
+				key,
+				withSampleRecord(sampled, counting, {
+					localTokens: totals.local,
+					modelTokens: totals.model,
+					messages: messages.length,
+					asText: items.filter(i => i.key.startsWith('s:')).length - (toolDefinitions ? 1 : 0),
+					uncounted: totals.uncounted,
+					toolDefinitions: toolDefinitions !== '',
+				}),
+			);
 			const after = this.ratio(model);
 			if (Math.abs(after - before) >= 0.01) {
-				log().info(`token calibration ${key}: model ${counted} vs local ${local} tokens, ratio ${before.toFixed(3)} -> ${after.toFixed(3)}`);
+				log().info(`token calibration ${key}: model ${totals.model} vs local ${totals.local} tokens, ratio ${before.toFixed(3)} -> ${after.toFixed(3)}`);
 			}
 		} catch (error) {
 			if (!token?.isCancellationRequested) {
@@ -132,6 +154,66 @@ export class TokenCalibration {
 		} finally {
 			this.busy.delete(key);
 		}
+	}
+
+	/** Sums of the local and the model's counts of `items` (cached per item); undefined if cancelled. */
+	private async countItems(
+		key: string,
+		items: readonly SampleItem[],
+		token: vscode.CancellationToken | undefined,
+	): Promise<{ local: number; model: number; uncounted: number } | undefined> {
+		const cache = this.cacheFor(key);
+		let local = 0;
+		let counted = 0;
+		let uncounted = 0;
+		for (const item of items) {
+			if (token?.isCancellationRequested) return undefined;
+			let counts = cache.get(item.key);
+			if (counts) {
+				cache.delete(item.key); // most recently used last
+			} else {
+				counts = { local: countTokens(item.text) + item.overhead, model: await item.count() };
+			}
+			cache.set(item.key, counts);
+			if (isUncounted(counts.local, counts.model)) {
+				uncounted++;
+				continue;
+			}
+			local += counts.local;
+			counted += counts.model;
+		}
+		while (cache.size > MAX_CACHED_COUNTS) cache.delete(cache.keys().next().value as string);
+		return { local, model: counted, uncounted };
+	}
+
+	/** How the model counts messages: probed once per model and session (three countTokens calls). */
+	private async messageCounting(model: CountingModel, key: string, token: vscode.CancellationToken | undefined): Promise<MessageCounting | undefined> {
+		if (this.counting.has(key)) return this.counting.get(key);
+		// A provider that cannot count a message at all is one whose message count leaves it out.
+		const orNothing = async (count: Thenable<number>) => {
+			try {
+				return await count;
+			} catch {
+				return 0;
+			}
+		};
+		const string = await model.countTokens(PROBE_TEXT, token);
+		const textMessage = await orNothing(model.countTokens(vscode.LanguageModelChatMessage.User(PROBE_TEXT), token));
+		const resultMessage = await orNothing(
+			model.countTokens(
+				vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart('longhaul-probe', [new vscode.LanguageModelTextPart(PROBE_TEXT)])]),
+				token,
+			),
+		);
+		if (token?.isCancellationRequested) return undefined; // judged next time
+		const counting = judgeMessageCounting({ string, textMessage, resultMessage });
+		this.counting.set(key, counting);
+		if (counting !== 'whole') {
+			log().info(
+				`token calibration ${key}: the model's message count ${counting === 'text-only' ? 'leaves tool results out' : counting === 'none' ? 'leaves message text out' : 'could not be judged'} (probe: string ${string}, text message ${textMessage}, tool result message ${resultMessage}); those messages are compared as strings`,
+			);
+		}
+		return counting;
 	}
 
 	/** A "prompt too long" from the provider: the ratio tightens by what it says (calibration.ts observeRejection). */
@@ -150,6 +232,7 @@ export class TokenCalibration {
 	async forget(): Promise<void> {
 		this.store = {};
 		this.counts.clear();
+		this.counting.clear();
 		await this.backing?.update(STORE_KEY, undefined);
 	}
 
@@ -166,4 +249,20 @@ export class TokenCalibration {
 		this.store = storeCalibration(this.store, key, calibration);
 		this.backing?.update(STORE_KEY, this.store).then(undefined, error => log().info(`token calibration: could not store (${String(error)})`));
 	}
+}
+
+/** What a sample compares for each message: the message itself where the model counts it whole, its text as a string elsewhere. */
+function sampleItems(
+	model: CountingModel,
+	messages: readonly vscode.LanguageModelChatMessage[],
+	counting: MessageCounting | undefined,
+	token: vscode.CancellationToken | undefined,
+): SampleItem[] {
+	return messages.map(m => {
+		const text = messageText(m);
+		const hasResults = m.content.some(part => part instanceof vscode.LanguageModelToolResultPart);
+		return countAsText(counting, hasResults)
+			? { key: `s:${hash(text)}`, text, count: () => model.countTokens(text, token), overhead: 0 }
+			: { key: `m${m.role}:${hash(text)}`, text, count: () => model.countTokens(m, token), overhead: MESSAGE_OVERHEAD_TOKENS };
+	});
 }

@@ -45,7 +45,9 @@ export function estimatedTokens(request: ScriptedRequest): number {
 							? p.text.length
 							: p.kind === 'toolCall'
 								? JSON.stringify(p.input).length + p.name.length
-								: p.value.length),
+								: p.kind === 'data'
+									? 0
+									: p.value.length),
 				0,
 			),
 		0,

@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model/src/api';
 import type { HandledRequest } from '../../src/agent/api';
-import { resetSession, scriptedModel, sendChat, setHandler } from './helpers';
+import { resetSession, scriptedModel, sendChat, setHandler, withSetting } from './helpers';
 import {
 	DATA_DIR,
 	agentScript,
@@ -104,10 +104,17 @@ describe('Faults: the summarizer fails', () => {
 		await assertConversationContinues([P1, P2]);
 	});
 
-	it('summarizer throws LanguageModelError NoPermissions / Blocked: same fallback', async function () {
+	// Not a summary that failed on its own merits: no other prompt would pass, so the request ends
+	// (every shape of this kind, with the copilot profile: copilotProvider.test.ts).
+	it('summarizer throws LanguageModelError NoPermissions: the request ends with a clear message, no Simple attempt, nothing truncated', async function () {
 		this.timeout(40_000);
-		const result = await summarizerFault((_, n) => ({ throw: { message: 'not allowed', code: n % 2 ? 'Blocked' : 'NoPermissions' } }));
-		assertFellBackToTruncation(result, /full: model-error, simple: model-error/);
+		// Summaries at the overflow only, so the one summarizer request is the overflow's.
+		const result = await withSetting('backgroundSummarizationThreshold', 0, () =>
+			summarizerFault(() => ({ throw: { message: 'not allowed', code: 'NoPermissions' } })),
+		);
+		assert.match(result.handled.errorMessage ?? '', /may not use this model \("not allowed"\).*Nothing was lost/);
+		assert.strictEqual(result.summarizerRequests, 1, 'no Simple attempt after NoPermissions');
+		assert.doesNotMatch(result.handled.markdown, /could not be summarized|Removed \d+ old tool results?/);
 		await assertConversationContinues([P1, P2]);
 	});
 
@@ -179,7 +186,7 @@ describe("Faults: the agent's own model request fails", () => {
 			assert.ok(handled.errorMessage, 'the request should end with an error message');
 			assert.match(
 				handled.errorMessage!,
-				code ? /could not answer \(Blocked\).*upstream went away.*conversation is kept/ : /upstream went away.*conversation is kept/,
+				code ? /blocked requests from this extension for now \("upstream went away"\)\. Nothing was lost/ : /upstream went away.*conversation is kept/,
 			);
 			const follow = agentScript({ id: 't3', toolCalls: 0, finalText: 'Follow-up answered.' });
 			await setHandler(follow.handler);

@@ -1,6 +1,7 @@
 // The conversation model: past turns, the rounds the agent made in each, and the
 // rounds of the request in progress. Pure data, no `vscode` import: everything
 // that plans or renders a prompt works on these shapes.
+import type { ProviderState } from '../provider/providerState';
 
 /** One tool call a model made, and what the tool answered. */
 export interface ToolCall {
@@ -23,6 +24,11 @@ export interface Round {
 	readonly response: string;
 	readonly thinking?: string;
 	readonly toolCalls: readonly ToolCall[];
+	/**
+	 * What the provider attached to this response for itself (stateful markers): sent back with the
+	 * round while the prompt before it is unchanged, never shown, never summarized (providerState.ts).
+	 */
+	readonly providerState?: ProviderState;
 	/**
 	 * A summary block anchored on this round: in the prompt it stands, right after its turn's user
 	 * message, for this round and the earlier rounds of the same turn (summaryBlocks.ts).

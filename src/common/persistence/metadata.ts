@@ -128,6 +128,16 @@ function plainRound(round: Round): Round {
 		toolCalls: round.toolCalls.map((c): ToolCall =>
 			c.result === undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { id: c.id, name: c.name, arguments: c.arguments, result: c.result },
 		),
+		// Kept across turns: the next request sends it back when its prompt up to this round is unchanged.
+		...(round.providerState
+			? {
+					providerState: {
+						model: round.providerState.model,
+						prefix: round.providerState.prefix,
+						parts: round.providerState.parts.map(p => ({ mimeType: p.mimeType, data: p.data })),
+					},
+				}
+			: {}),
 	};
 }
 

@@ -2,6 +2,7 @@
 // (lenient: skip the bad part, report it) and the session-file reader (strict: the first
 // problem is an error). Each problem names the field by its path, e.g. `rounds[3].toolCalls[0].id`.
 import type { Round, ToolCall } from '../conversation/conversation';
+import { MAX_STATE_PART_BYTES, MAX_STATE_PARTS, isProviderStateMime, type ProviderDataPart, type ProviderState } from '../provider/providerState';
 
 export type DecodeIssueKind = 'unknown-version' | 'missing-field' | 'wrong-type' | 'duplicate-id' | 'unknown-round' | 'too-large';
 
@@ -121,6 +122,8 @@ export function decodeRound(issues: DecodeIssue[], raw: unknown, path: string, d
 	const summary = r.optionalString('summary');
 	const rawCalls = r.array('toolCalls');
 	if (issues.length > before) return undefined;
+	// Bad provider state is reported and left out; the round is kept without it.
+	const providerState = r.has('providerState') ? decodeProviderState(issues, (raw as JsonObject).providerState, join(path, 'providerState')) : undefined;
 
 	const toolCalls: ToolCall[] = [];
 	rawCalls!.forEach((rawCall, i) => {
@@ -132,6 +135,36 @@ export function decodeRound(issues: DecodeIssue[], raw: unknown, path: string, d
 		response: response!,
 		...(thinking !== undefined ? { thinking } : {}),
 		toolCalls,
+		...(providerState ? { providerState } : {}),
 		...(summary !== undefined ? { summary } : {}),
 	};
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Stored provider state read back: a malformed part is reported and left out, and so is state with no part left. */
+export function decodeProviderState(issues: DecodeIssue[], raw: unknown, path: string): ProviderState | undefined {
+	const r = readObject(issues, raw, path, 'provider state');
+	if (!r) return undefined;
+	const before = issues.length;
+	const model = r.string('model');
+	const prefix = r.string('prefix');
+	const rawParts = r.array('parts');
+	if (issues.length > before) return undefined;
+	const parts: ProviderDataPart[] = [];
+	rawParts!.forEach((rawPart, i) => {
+		const mimeType = isObject(rawPart) ? rawPart.mimeType : undefined;
+		const data = isObject(rawPart) ? rawPart.data : undefined;
+		const fits = typeof data === 'string' && data.length <= Math.ceil(MAX_STATE_PART_BYTES / 3) * 4;
+		if (typeof mimeType === 'string' && isProviderStateMime(mimeType) && typeof data === 'string' && BASE64.test(data) && fits) {
+			if (parts.length < MAX_STATE_PARTS) parts.push({ mimeType, data });
+		} else {
+			issues.push({
+				kind: 'wrong-type',
+				path: join(join(path, 'parts'), i),
+				message: 'expected { mimeType, data } with a provider MIME type and base64 data of at most 16 KB; part left out',
+			});
+		}
+	});
+	return parts.length ? { model: model!, prefix: prefix!, parts } : undefined;
 }

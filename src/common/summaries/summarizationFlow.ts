@@ -38,7 +38,10 @@ export interface SummaryFlowDeps<P> {
 	send(prompt: P): Promise<string | undefined>;
 	countTokens(text: string): number;
 	isPromptTooLarge(error: unknown): boolean;
-	/** Errors that must stop everything (the user cancelled): rethrown untouched. */
+	/**
+	 * Errors that must stop everything, rethrown untouched: the user cancelled, or the provider
+	 * refuses every request for now (quota, blocked), which no other prompt mode would change.
+	 */
 	isCancellation(error: unknown): boolean;
 	/**
 	 * True once the user has cancelled. Checked before each attempt and after each reply, because

@@ -8,6 +8,13 @@
  */
 export const RESERVE_SHARE = 0.05;
 export const RESERVE_MIN_TOKENS = 200;
+/**
+ * What a provider adds to every request of another extension, in the model's tokens: GitHub
+ * Copilot's wrapper puts its own safety and editor instructions (some 150–250 tokens) in front of
+ * the messages and counts them against the window a second time, after already taking them out of
+ * the `maxInputTokens` it advertises. Held back from every prompt, agent and summarizer alike.
+ */
+export const PROVIDER_INSTRUCTIONS_TOKENS = 300;
 
 export interface PromptBudget {
 	/**
@@ -19,6 +26,8 @@ export interface PromptBudget {
 	readonly ratio: number;
 	/** Tokens of the tool definitions sent with every request. */
 	readonly toolTokens: number;
+	/** The provider's own instructions ({@link PROVIDER_INSTRUCTIONS_TOKENS}), in local tokens. */
+	readonly providerTokens: number;
 	readonly reserve: number;
 	/** What the rendered messages may use. */
 	readonly messages: number;
@@ -29,7 +38,8 @@ export function computeBudget(maxInputTokens: number, toolTokens: number, ratio 
 	const scale = Number.isFinite(ratio) && ratio > 1 ? ratio : 1;
 	const window = Math.max(0, Math.floor(maxInputTokens / scale));
 	const reserve = Math.ceil(window * RESERVE_SHARE) + RESERVE_MIN_TOKENS;
-	return { window, ratio: scale, toolTokens, reserve, messages: Math.max(0, window - toolTokens - reserve) };
+	const providerTokens = Math.ceil(PROVIDER_INSTRUCTIONS_TOKENS / scale);
+	return { window, ratio: scale, toolTokens, providerTokens, reserve, messages: Math.max(0, window - toolTokens - providerTokens - reserve) };
 }
 
 /** The largest summary we accept: a fifth of the message budget, so the summary never crowds out the kept rounds. */
@@ -43,9 +53,10 @@ export function toolResultBudget(budget: PromptBudget): number {
 }
 
 /**
- * What the summarizer's prompt may use: the whole window less the reserve. Its request carries
- * no tool definitions, and it must hold the older rounds that overflowed the agent's prompt.
+ * What the summarizer's prompt may use: the whole window less the reserve and the provider's own
+ * instructions. Its request carries no tool definitions, and it must hold the older rounds that
+ * overflowed the agent's prompt.
  */
 export function summarizerPromptBudget(budget: PromptBudget): number {
-	return Math.max(0, budget.window - budget.reserve);
+	return Math.max(0, budget.window - budget.providerTokens - budget.reserve);
 }

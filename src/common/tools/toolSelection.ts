@@ -9,6 +9,14 @@ export const TOOL_DEFINITIONS_SHARE = 0.25;
 /** Providers reject requests with more tools than this (OpenAI's limit is the tightest). */
 export const MAX_TOOLS = 128;
 
+/**
+ * Tool names providers accept: GitHub Copilot's wrapper rejects the whole request for a name with
+ * any other character, and OpenAI's API allows at most 64 of them.
+ */
+export function isAcceptedToolName(name: string): boolean {
+	return /^[A-Za-z0-9_-]{1,64}$/.test(name);
+}
+
 export interface ToolCandidate {
 	readonly name: string;
 	/** Tokens of the tool's definition as it is sent (name, description, input schema). */
@@ -23,7 +31,7 @@ export interface ToolCandidate {
 export interface ToolChoice {
 	/** Names to offer, in the order they came (ties keep their registry order). */
 	readonly offered: readonly string[];
-	/** Names left out because the budget or the count limit was reached. */
+	/** Names left out because the budget or the count limit was reached, or providers would reject the name. */
 	readonly leftOut: readonly string[];
 	readonly tokens: number;
 }
@@ -31,7 +39,8 @@ export interface ToolChoice {
 /**
  * Offers tools by rank, then in registry order, while their definitions fit `maxTokens`.
  * Tools the user attached are always offered, even over the budget: the user asked for them.
- * A tool that does not fit is skipped, and smaller ones after it may still fit.
+ * A tool that does not fit is skipped, and smaller ones after it may still fit. A tool whose name
+ * providers reject ({@link isAcceptedToolName}) is never offered: it would fail every request.
  */
 export function chooseTools(candidates: readonly ToolCandidate[], maxTokens: number, maxTools = MAX_TOOLS): ToolChoice {
 	const order = candidates.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i);
@@ -39,6 +48,7 @@ export function chooseTools(candidates: readonly ToolCandidate[], maxTokens: num
 	let tokens = 0;
 	for (const { c } of order) {
 		if (offered.size >= maxTools) break;
+		if (!isAcceptedToolName(c.name)) continue;
 		if (c.rank === 0 || tokens + c.tokens <= maxTokens) {
 			offered.add(c.name);
 			tokens += c.tokens;

@@ -4,6 +4,7 @@ import { BudgetExceededError } from '@vscode/prompt-tsx/dist/base/materialized';
 import type { Conversation } from '../../../src/common/conversation/conversation';
 import { measureAgentPrompt, renderAgentPrompt } from '../../../src/prompts/render';
 import { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from '../../../src/prompts/toolResultText';
+import { isStateCarrier } from '../../../src/common/provider/providerState';
 import { agentProps, call, conversation, interruptedCall, outline, round, roundOutline, textOf, tokenizer } from './fixtures';
 
 const BIG = 1_000_000;
@@ -22,6 +23,25 @@ describe('AgentPrompt', () => {
 		assert.match(system, /readFile, runCommand/);
 		assert.match(system, /<conversation-summary>/);
 		assert.deepEqual(outline(messages).slice(1), ['user:current request']);
+	});
+
+	it("carries a round's provider state as an opaque part of no tokens, the round's text unchanged", async () => {
+		const state = { model: 'copilot/gpt', prefix: 'fp', parts: [{ mimeType: 'stateful_marker', data: 'bQ==' }] };
+		const plain = conversation([], 1);
+		const withState: Conversation = {
+			turns: [],
+			activeRounds: [{ ...plain.activeRounds[0], response: '  two spaces, a trailing newline\n', providerState: state }],
+		};
+		const without: Conversation = { turns: [], activeRounds: [{ ...withState.activeRounds[0], providerState: undefined }] };
+		const a = await render(withState);
+		const b = await render(without);
+		assert.equal(a.tokenCount, b.tokenCount);
+		const assistant = a.messages.find(m => m.role === Raw.ChatRole.Assistant)!;
+		assert.equal(textOf(assistant), '  two spaces, a trailing newline\n');
+		const opaque = assistant.content.filter(p => p.type === Raw.ChatCompletionContentPartKind.Opaque);
+		assert.equal(opaque.length, 1);
+		assert.ok(opaque[0].type === Raw.ChatCompletionContentPartKind.Opaque && isStateCarrier(opaque[0].value) && opaque[0].value.state === state);
+		assert.deepEqual(outline(a.messages), outline(b.messages));
 	});
 
 	it('renders a conversation without summaries verbatim, in order, request before the active rounds', async () => {

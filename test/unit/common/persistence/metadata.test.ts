@@ -33,6 +33,33 @@ describe('turn records in ChatResult.metadata', () => {
 			assert.equal(decoded.record!.schemaVersion, 2);
 		});
 
+		it("round-trips a round's provider state, and leaves out a malformed part or state with a clear issue, keeping the round", () => {
+			const state = { model: 'copilot/gpt', prefix: 'fp', parts: [{ mimeType: 'stateful_marker', data: Buffer.from('copilot\\resp-1').toString('base64') }] };
+			const record = encodeTurnRecord({ rounds: [makeRound('r1', { providerState: state }), makeRound('r2')] });
+			const decoded = decodeTurnRecord(viaJson(record));
+			assert.deepEqual(decoded.errors, []);
+			assert.deepEqual(decoded.record!.rounds[0].providerState, state);
+			assert.equal(decoded.record!.rounds[1].providerState, undefined);
+
+			const bad = viaJson(record) as { rounds: { providerState?: unknown }[] };
+			bad.rounds[0].providerState = {
+				...state,
+				parts: [{ mimeType: 'image/png', data: 'AA==' }, { mimeType: 'stateful_marker', data: 'not base64!' }, state.parts[0]],
+			};
+			bad.rounds[1].providerState = { parts: [] };
+			const lenient = decodeTurnRecord(bad);
+			assert.deepEqual(
+				lenient.record!.rounds.map(r => r.id),
+				['r1', 'r2'],
+			);
+			assert.deepEqual(lenient.record!.rounds[0].providerState?.parts, state.parts);
+			assert.equal(lenient.record!.rounds[1].providerState, undefined);
+			assert.deepEqual(
+				lenient.errors.map(e => formatIssue(e).replace(/:.*/, '')),
+				['rounds[0].providerState.parts[0]', 'rounds[0].providerState.parts[1]', 'rounds[1].providerState.model', 'rounds[1].providerState.prefix'],
+			);
+		});
+
 		it('stores each block once, with its flags: a summary carried by a round moves into summaryBlocks', () => {
 			const record = encodeTurnRecord({
 				rounds: [makeRound('r1', { summary: 'S1' }), makeRound('r2')],

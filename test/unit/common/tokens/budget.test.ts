@@ -1,18 +1,28 @@
 import * as assert from 'node:assert/strict';
-import { computeBudget, summarizerPromptBudget, summaryBudget, toolResultBudget } from '../../../../src/common/tokens/budget';
+import { PROVIDER_INSTRUCTIONS_TOKENS, computeBudget, summarizerPromptBudget, summaryBudget, toolResultBudget } from '../../../../src/common/tokens/budget';
 
 describe('prompt budgets', () => {
-	it('holds back 5% + 200 tokens and the tool definitions from the window', () => {
+	it("holds back 5% + 200 tokens, the tool definitions and the provider's own instructions from the window", () => {
 		const b = computeBudget(16_000, 4_000);
 		assert.equal(b.reserve, 1_000);
-		assert.equal(b.messages, 11_000);
-		assert.equal(summaryBudget(b), 2_200);
-		assert.equal(toolResultBudget(b), 5_500);
+		assert.equal(b.providerTokens, PROVIDER_INSTRUCTIONS_TOKENS);
+		assert.equal(b.messages, 16_000 - 4_000 - 1_000 - 300);
+		assert.equal(summaryBudget(b), 2_140);
+		assert.equal(toolResultBudget(b), 5_350);
 	});
 
-	it('gives the summarizer the whole window less the reserve: its request carries no tools', () => {
+	it("counts the provider's instructions in the model's tokens: a model counting 1.25x holds back 240 local tokens for 300", () => {
+		const b = computeBudget(16_000, 4_000, 1.25);
+		assert.equal(b.window, 12_800);
+		assert.equal(b.providerTokens, 240);
+		assert.equal(b.messages, 12_800 - 4_000 - 240 - b.reserve);
+		// By the model's count, messages + tools + instructions + reserve fill the window at most.
+		assert.ok((b.messages + b.toolTokens + b.reserve) * 1.25 + PROVIDER_INSTRUCTIONS_TOKENS <= 16_000);
+	});
+
+	it('gives the summarizer the whole window less the reserve and the provider instructions: its request carries no tools', () => {
 		const b = computeBudget(16_000, 4_000);
-		assert.equal(summarizerPromptBudget(b), 15_000);
+		assert.equal(summarizerPromptBudget(b), 14_700);
 		assert.ok(summarizerPromptBudget(b) > b.messages, 'the older rounds that overflowed the agent prompt must fit the summarizer prompt');
 	});
 

@@ -6,7 +6,11 @@ import {
 	MIN_RATIO,
 	UNCALIBRATED,
 	calibrationRatio,
+	countAsText,
+	isUncounted,
+	judgeMessageCounting,
 	observeRejection,
+	withSampleRecord,
 	observeSample,
 	readCalibrationStore,
 	shouldSample,
@@ -126,5 +130,52 @@ describe('the budget scaled by the calibration ratio', () => {
 		assert.equal(computeBudget(16_000, 0, 0.5).window, 16_000);
 		assert.equal(computeBudget(16_000, 0, Number.NaN).window, 16_000);
 		assert.equal(computeBudget(16_000, 0).ratio, 1);
+	});
+});
+
+describe("token calibration under a provider's counting rules", () => {
+	it("judges the provider's message count from one text counted three ways", () => {
+		// GitHub Copilot: a tool result in a user message counts nothing, text counts.
+		assert.equal(judgeMessageCounting({ string: 150, textMessage: 153, resultMessage: 3 }), 'text-only');
+		assert.equal(judgeMessageCounting({ string: 150, textMessage: 154, resultMessage: 158 }), 'whole');
+		assert.equal(judgeMessageCounting({ string: 150, textMessage: 4, resultMessage: 4 }), 'none');
+		assert.equal(judgeMessageCounting({ string: 3, textMessage: 150, resultMessage: 150 }), undefined);
+		assert.equal(judgeMessageCounting({ string: Number.NaN, textMessage: 150, resultMessage: 150 }), undefined);
+	});
+
+	it('compares as strings the messages the provider does not count whole, and everything while it is unknown', () => {
+		assert.equal(countAsText('whole', true), false);
+		assert.equal(countAsText('text-only', false), false);
+		assert.equal(countAsText('text-only', true), true);
+		assert.equal(countAsText('none', false), true);
+		assert.equal(countAsText(undefined, false), true);
+	});
+
+	it('leaves out of a sample an item the model counted almost nothing of, so the ratio cannot fall to the floor for it', () => {
+		assert.ok(isUncounted(1_000, 4));
+		assert.ok(!isUncounted(1_000, 900));
+		assert.ok(!isUncounted(30, 0), 'small items are compared whatever the model says');
+		assert.ok(isUncounted(1_000, Number.NaN));
+	});
+
+	it('a sample of tool-heavy messages counted as the provider counts them learns the ratio; counted whole it would learn nothing', () => {
+		// 9,000 local tokens of tool results, 1,000 of text; the model counts 1.2x but its message count leaves results out.
+		const honest = observeSample(UNCALIBRATED, 10_000, 12_000, 1);
+		const blind = observeSample(UNCALIBRATED, 10_000, 1_200, 1);
+		assert.equal(calibrationRatio(honest), 1.2);
+		assert.equal(calibrationRatio(blind), MIN_RATIO);
+	});
+
+	it('records what the last sample compared and how the message count works, and reads it back', () => {
+		const record = { localTokens: 9_000, modelTokens: 10_800, messages: 12, asText: 5, uncounted: 0, toolDefinitions: true };
+		const c = withSampleRecord(observeSample(UNCALIBRATED, 9_000, 10_800, 1), 'text-only', record);
+		assert.equal(c.counting, 'text-only');
+		assert.deepEqual(c.lastSample, record);
+		const read = readCalibrationStore(JSON.parse(JSON.stringify({ m: c })));
+		assert.deepEqual(read.m, c);
+		const bad = readCalibrationStore({ m: { ...c, counting: 'sometimes', lastSample: { ...record, messages: -1 } } });
+		assert.equal(bad.m.counting, undefined);
+		assert.equal(bad.m.lastSample, undefined);
+		assert.equal(calibrationRatio(bad.m), calibrationRatio(c));
 	});
 });

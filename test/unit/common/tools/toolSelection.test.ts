@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { chooseTools, type ToolCandidate } from '../../../../src/common/tools/toolSelection';
+import { chooseTools, isAcceptedToolName, type ToolCandidate } from '../../../../src/common/tools/toolSelection';
 
 const tool = (name: string, tokens: number, rank: 0 | 1 | 2 = 2): ToolCandidate => ({ name, tokens, rank });
 
@@ -28,6 +28,14 @@ describe('chooseTools: tool definitions within a share of the window', () => {
 	it('respects the provider limit on the number of tools', () => {
 		const many = Array.from({ length: 10 }, (_, i) => tool(`t${i}`, 1));
 		assert.equal(chooseTools(many, 1000, 4).offered.length, 4);
+	});
+
+	it('never offers a tool whose name providers reject, even attached: it would fail every request', () => {
+		const choice = chooseTools([tool('ok_name-1', 5), tool('has.dot', 5), tool('has space', 5, 0), tool('x'.repeat(65), 5)], 100);
+		assert.deepEqual(choice.offered, ['ok_name-1']);
+		assert.deepEqual(choice.leftOut, ['has.dot', 'has space', 'x'.repeat(65)]);
+		assert.ok(isAcceptedToolName('longhaul_readFile') && isAcceptedToolName('a-b_C9'));
+		assert.ok(!isAcceptedToolName('') && !isAcceptedToolName('mcp/server.tool') && !isAcceptedToolName('ü'));
 	});
 
 	it('never exceeds the budget without attached tools, and every tool is either offered or left out (property)', () => {
