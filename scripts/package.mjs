@@ -15,6 +15,7 @@ const ALLOWED = new Set([
 	'extension/changelog.md',
 	'extension/LICENSE.txt',
 	'extension/media/icon.png',
+	'extension/l10n/bundle.l10n.json',
 	'[Content_Types].xml',
 	'extension.vsixmanifest',
 ]);
@@ -56,9 +57,13 @@ console.log(`\n${vsix} (${(statSync(vsix).size / 1024).toFixed(1)} KiB):\n${tabl
 
 // vsce renames README.md/CHANGELOG.md to lower case and LICENSE to LICENSE.txt inside the package.
 const unexpected = listing.filter(entry => !ALLOWED.has(entry));
-const missing = ['extension/dist/extension.js', 'extension/package.json', 'extension/package.nls.json', 'extension/media/icon.png'].filter(
-	entry => !listing.includes(entry),
-);
+const missing = [
+	'extension/dist/extension.js',
+	'extension/package.json',
+	'extension/package.nls.json',
+	'extension/media/icon.png',
+	'extension/l10n/bundle.l10n.json',
+].filter(entry => !listing.includes(entry));
 if (unexpected.length || missing.length) {
 	console.error(
 		`The VSIX is wrong.${unexpected.length ? `\n  Unexpected files (fix .vscodeignore): ${unexpected.join(', ')}` : ''}${missing.length ? `\n  Missing files: ${missing.join(', ')}` : ''}`,

@@ -20,6 +20,7 @@ import { summarization } from '../common/stats/fitTelemetry';
 import { BackgroundSummarizer } from './backgroundSummary';
 import type { SummarizerContext } from './compaction';
 import { log } from './log';
+import { localize } from './l10n';
 import type { ModelReply } from './modelCall';
 import { askModel } from './modelRetry';
 import type { AgentRun } from './agentRun';
@@ -167,7 +168,7 @@ async function runToolCalls(ctx: FitContext, reply: ModelReply, clock: ReturnTyp
 		const stopped = noteToolCall(state.fit, call.name, call.arguments, call.result);
 		if (stopped) {
 			log().info(`loop breaker: ${stopped}`);
-			run.stream.markdown(`\n\n*${loopBreakerNotice(stopped)}*\n\n`);
+			run.stream.markdown(`\n\n*${localize(loopBreakerNotice(stopped))}*\n\n`);
 		}
 	}
 	return { id: newRoundId(), response: reply.text, toolCalls: calls, ...(reply.providerState ? { providerState: reply.providerState } : {}) };
@@ -188,7 +189,7 @@ async function runTool(run: AgentRun, state: RequestState, name: string, input: 
 	}
 	if (name === RECALL_TOOL_NAME) {
 		// Answered here, from this request's own conversation: the registered tool has no way to know which chat it serves.
-		run.stream.progress('Looking back at summarized rounds…');
+		run.stream.progress(vscode.l10n.t('Looking back at summarized rounds…'));
 		return answerRecall(input, {
 			conversation: withRecordedRounds(state.conversation, state.recordedRounds),
 			currentRequest: run.request.prompt,

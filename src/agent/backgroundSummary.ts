@@ -174,20 +174,27 @@ export class BackgroundSummarizer implements vscode.Disposable {
 export function waitingLine(forMs: number, expectedMs: number | undefined): string {
 	const ran = Math.round(forMs / 1000);
 	const left = expectedMs !== undefined ? Math.max(1, Math.round((expectedMs - forMs) / 1000)) : undefined;
-	return `Finishing the summary prepared in the background (running for ${ran} s${left !== undefined ? `, about ${left} s left` : ''})…`;
+	return left !== undefined
+		? vscode.l10n.t('Finishing the summary prepared in the background (running for {0} s, about {1} s left)…', ran, left)
+		: vscode.l10n.t('Finishing the summary prepared in the background (running for {0} s)…', ran);
 }
 
 /** /context's line on background work: what the last request handed over for the next one, and the learned speed. */
 export function backgroundLine(modelId: string): string {
 	const speed = speeds.get(modelId);
-	const learned = speed ? `; summaries of this model run at ${speed.scale.toFixed(2)}× the field estimate (${speed.samples} measured)` : '';
-	if (!carry || carry.modelId !== modelId) return `**Background summary:** none under way${learned}.`;
-	const state = carry.core.state();
+	const state = carry && carry.modelId === modelId ? carry.core.state() : ({ kind: 'none' } as const);
 	const what =
 		state.kind === 'ready'
-			? `ready, covering ${state.rounds} older round${state.rounds === 1 ? '' : 's'}; the next overflow uses it without waiting`
+			? vscode.l10n.t('ready, covering {0} older rounds; the next overflow uses it without waiting', state.rounds)
 			: state.kind === 'preparing'
-				? `preparing for ${Math.round(state.forMs / 1000)} s (${state.rounds} older rounds)`
-				: 'none under way';
-	return `**Background summary:** ${what}${learned}.`;
+				? vscode.l10n.t('preparing for {0} s ({1} older rounds)', Math.round(state.forMs / 1000), state.rounds)
+				: vscode.l10n.t('none under way');
+	return speed
+		? vscode.l10n.t(
+				'**Background summary:** {0}; summaries of this model run at {1}× the field estimate ({2} measured).',
+				what,
+				speed.scale.toFixed(2),
+				speed.samples,
+			)
+		: vscode.l10n.t('**Background summary:** {0}.', what);
 }

@@ -19,8 +19,11 @@ export class PromptRejectedError extends Error {
 		readonly ratio: number,
 	) {
 		super(
-			`The model refused the request as too long twice (${rejectionNumbers(rejection)}), even after Longhaul counted ${ratio.toFixed(2)} model tokens per local token and shortened the conversation to match. ` +
-				'Nothing was lost: send your message again, run /compact, or pick a model with a larger window.',
+			vscode.l10n.t(
+				'The model refused the request as too long twice ({0}), even after Longhaul counted {1} model tokens per local token and shortened the conversation to match. Nothing was lost: send your message again, run /compact, or pick a model with a larger window.',
+				rejectionNumbers(rejection),
+				ratio.toFixed(2),
+			),
 		);
 		this.name = 'PromptRejectedError';
 	}
@@ -28,9 +31,10 @@ export class PromptRejectedError extends Error {
 
 export function rejectionNumbers(rejection: PromptTooLong): string {
 	if (rejection.promptTokens && rejection.limit) {
-		return `its count ${rejection.promptTokens.toLocaleString('en-US')} tokens, limit ${rejection.limit.toLocaleString('en-US')}`;
+		return vscode.l10n.t('its count {0} tokens, limit {1}', rejection.promptTokens.toLocaleString('en-US'), rejection.limit.toLocaleString('en-US'));
 	}
-	return `"${rejection.text.slice(0, 120)}"`;
+	// The provider's own words, on one line (Copilot's wrapper adds a line break and "Error").
+	return `"${rejection.text.split('\n')[0].slice(0, 120)}"`;
 }
 
 export interface ModelStep {
@@ -69,9 +73,12 @@ export function askModel(step: ModelStep, prompt: RenderedPrompt): Promise<Model
 		},
 		refit: (sent, refusal, ratio) => {
 			step.onRetry();
-			step.stream.markdown(
-				`\n\n*The model refused the prompt as too long (${rejectionNumbers(refusal)}). Longhaul now counts ${ratio.toFixed(2)} model tokens per local token for it, made the prompt fit that count and sent this step again.*\n\n`,
+			const notice = vscode.l10n.t(
+				'The model refused the prompt as too long ({0}). Longhaul now counts {1} model tokens per local token for it, made the prompt fit that count and sent this step again.',
+				rejectionNumbers(refusal),
+				ratio.toFixed(2),
 			);
+			step.stream.markdown(`\n\n*${notice}*\n\n`);
 			return step.refit(retryMessageBudget(sent.tokenCount, ratioBefore, ratio, step.budget().messages));
 		},
 		giveUp: (refusal, ratio) => new PromptRejectedError(refusal, ratio),

@@ -7,7 +7,8 @@ import type { TokenCalibration } from './tokenCalibration';
 import type { HandledRequest } from './api';
 import { compactNow } from './compaction';
 import { ProviderUnavailableError, showWaitsFor } from './modelCall';
-import { describePlan, fitNotice } from '../common/fitting/fitNotices';
+import { condensedNotice, describePlan } from '../common/fitting/fitNotices';
+import { localize } from './l10n';
 import { describeAttemptsForUser } from '../common/summaries/summarizationFlow';
 import { contextReport } from './contextReport';
 import { readChatHistory } from './historyReader';
@@ -259,8 +260,8 @@ async function handleRequest(
 				state.newSummaries.push(...summaryChanges(state.conversation, outcome.conversation));
 				state.conversation = outcome.conversation;
 				state.tally.summarizations++;
-				stream.markdown(`\n\n*${describePlan(outcome.prepared.plan)}*\n\n`);
-				if (outcome.condensed.length) stream.markdown(`*${fitNotice({ kind: 'condensed', blocks: outcome.condensed })}*\n\n`);
+				stream.markdown(`\n\n*${localize(describePlan(outcome.prepared.plan))}*\n\n`);
+				if (outcome.condensed.length) stream.markdown(`*${localize(condensedNotice(outcome.condensed.map(b => b.turnIndex)))}*\n\n`);
 				const { plan, blocks } = outcome.prepared;
 				const anchorTurn = plan.anchor.source === 'history' ? state.conversation.turns[plan.anchor.turnIndex]?.user : undefined;
 				summaryButton(

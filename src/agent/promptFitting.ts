@@ -26,6 +26,7 @@ import { expectedSummaryMs, learnSummarySpeed, type BackgroundSummarizer } from 
 import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { log } from './log';
+import { localizeAll } from './l10n';
 import { agentPromptProps, toVsCodeMessages, type RenderedPrompt } from './promptRendering';
 import type { RequestState } from './requestState';
 import { rememberSummary, summaryButton } from './summaryDocuments';
@@ -38,9 +39,18 @@ export class PromptTooLargeError extends Error {
 		readonly toolTokens = 0,
 	) {
 		super(
-			`The request needs about ${tokens} tokens but the model's window leaves ${budget} for the conversation` +
-				(toolTokens ? ` (tool definitions take ${toolTokens})` : '') +
-				', even after summarizing and removing old tool results. Shorten the request, attach less, or start a new chat.',
+			toolTokens
+				? vscode.l10n.t(
+						"The request needs about {0} tokens but the model's window leaves {1} for the conversation (tool definitions take {2}), even after summarizing and removing old tool results. Shorten the request, attach less, or start a new chat.",
+						tokens,
+						budget,
+						toolTokens,
+					)
+				: vscode.l10n.t(
+						"The request needs about {0} tokens but the model's window leaves {1} for the conversation, even after summarizing and removing old tool results. Shorten the request, attach less, or start a new chat.",
+						tokens,
+						budget,
+					),
 		);
 		this.name = 'PromptTooLargeError';
 	}
@@ -151,7 +161,7 @@ function summarizingLine(modelId: string, conversation: Conversation, request: B
 			.filter(at => ids.has(at.round.id))
 			.reduce((n, at) => n + roundTokens(at.round, countTokens), 0) + (request.previousSummary ? countTokens(request.previousSummary.text) : 0);
 	const seconds = Math.max(1, Math.round(expectedSummaryMs(modelId, input, summaryLength(summaryBudget(budget)).targetTokens) / 1000));
-	return `Summarizing conversation history (${ids.size} older rounds, about ${seconds} s)…`;
+	return vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s)…', ids.size, seconds);
 }
 
 /** What one fit changes in the request's record, what the user sees of it, and its telemetry. */
@@ -164,7 +174,7 @@ function reportFit(ctx: FitContext, result: FitResult<RawPrompt>, stoppedBefore:
 	for (const event of result.events) {
 		logEvent(event);
 		const notice = fitNotice(event);
-		if (notice) run.stream.markdown(`\n\n*${notice}*\n\n`);
+		if (notice) run.stream.markdown(`\n\n*${localizeAll(notice)}*\n\n`);
 		if (event.kind === 'summarized') offerSummary(ctx, event);
 		if (event.kind === 'summarized' && event.source === 'model') learnSummarySpeed(run.request.model.id, event.prepared);
 	}

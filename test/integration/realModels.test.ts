@@ -36,7 +36,7 @@ interface Metadata {
 	condensePasses: number;
 	truncationsAfterFailedSummary: number;
 	tokenRatio: { start: number; end: number; changes: { modelCall: number; ratio: number }[] };
-	background: { started: number; readyAtOverflow: number; awaitedAtOverflow: number; used: number; discarded: number };
+	background: { started: number; readyAtOverflow: number; awaitedAtOverflow: number; used: number; discarded: number; waitedMs?: number };
 	droppedRounds: number;
 }
 const metadataOf = (h: HandledRequest) => h.metadata as unknown as Metadata;
@@ -245,7 +245,8 @@ describe('Real models: the realistic profile plays a recorded session (issue 13)
 			const script = loadReplayScript(file);
 			const scripted = await scriptedModel();
 			await scripted.setMaxInputTokens(window);
-			scripted.setProfile(REALISTIC);
+			// Agent replies take time too (same rates), so background summaries race real rounds.
+			scripted.setProfile({ ...REALISTIC, agentLatency: true });
 			scripted.startReplay(file);
 			const started = Date.now();
 			const handled: HandledRequest[] = [];
@@ -276,6 +277,7 @@ describe('Real models: the realistic profile plays a recorded session (issue 13)
 				awaitedAtOverflow: sum(m => m.background.awaitedAtOverflow),
 				used: sum(m => m.background.used),
 				discarded: sum(m => m.background.discarded),
+				waitedMs: sum(m => m.background.waitedMs ?? 0),
 			};
 			const ratio = metadata[metadata.length - 1].tokenRatio;
 			const changes = metadata.flatMap(m => m.tokenRatio.changes);
@@ -285,7 +287,7 @@ describe('Real models: the realistic profile plays a recorded session (issue 13)
 				`      realistic ${SESSION} (${mode}, ${k}): ${agentRequests.length} agent requests, ${report.toolCallsServed} tool calls, wall ${(wallMs / 1000).toFixed(1)} s; failed requests ${failed.length}${failed.length ? ` (${failed.map(h => h.errorMessage).join(' | ')})` : ''}`,
 				`      refused by the model as too long: ${rejected.length} (recoveries ${sum(m => m.recoveries)}); prompts by the model's count: max ${(100 * Math.max(0, ...fills)).toFixed(1)}% of the window, p50 ${(100 * percentile(fills, 50)).toFixed(1)}%`,
 				`      compactions ${compactions}: model summaries ${summaries} (${(100 * summarizedShare).toFixed(1)}%), truncations ${truncations} (after a failed summary ${sum(m => m.truncationsAfterFailedSummary)}, rounds dropped ${sum(m => m.droppedRounds)}); summarizer requests ${summarizerRequests.length}, condense requests ${condenseRequests.length} (passes ${sum(m => m.condensePasses)})`,
-				`      background: started ${bg.started}, ready at the overflow ${bg.readyAtOverflow}, still running at the overflow ${bg.awaitedAtOverflow}, used ${bg.used}, discarded ${bg.discarded}; summaries ready before the overflow: ${bg.readyAtOverflow} of ${summaries}`,
+				`      background: started ${bg.started}, ready at the overflow ${bg.readyAtOverflow}, still running at the overflow ${bg.awaitedAtOverflow}, used ${bg.used}, discarded ${bg.discarded}, waited ${(bg.waitedMs / 1000).toFixed(1)} s for them; summaries ready before the overflow: ${bg.readyAtOverflow} of ${summaries}`,
 				`      summarizer latency p50 ${percentile(times.summarizerMs, 50).toFixed(0)} ms, max ${Math.max(0, ...times.summarizerMs).toFixed(0)} ms; summary tokens (written/target) ${report.events.flatMap(e => (e.kind === 'summarizer' ? [`${e.summaryTokens}/${e.targetTokens ?? '-'}`] : [])).join(', ')}`,
 				`      token ratio: start ${ratio.start.toFixed(3)}, end ${ratio.end.toFixed(3)}, settled (within 1%) from model call ${convergedAt(changes, ratio.end)}; changes ${changes.map(c => `${c.modelCall}:${c.ratio}`).join(' ')}`,
 				...(report.problems.length ? [`      replay problems: ${report.problems.slice(0, 5).join(' | ')}`] : []),

@@ -1,59 +1,115 @@
-// What the user reads in the chat about each step of the overflow pipeline (fitPrompt.ts).
+// What the user reads in the chat about each step of the overflow pipeline (fitPrompt.ts), as
+// messages the agent translates (src/common/text/message.ts).
 import type { SummarizationPlan } from '../planning/plan';
 import type { FitEvent } from './fitPrompt';
 import { describeAttemptsForUser } from '../summaries/summarizationFlow';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { message, plural, type Message } from '../text/message';
 
 /** One line that says what a summarization did. */
-export function describePlan(plan: SummarizationPlan): string {
-	const fallback = plan.fallbackReason ? `, fell back to legacy: ${plan.fallbackReason}` : '';
+export function describePlan(plan: SummarizationPlan): Message {
 	const { summarizedRoundCount: s, keptRoundCount: k } = plan.stats;
-	return `Summarized ${plural(s, 'older round')}, kept ${plural(k, 'recent round')} verbatim (${plan.mode}${fallback}).`;
+	const summarized = plural(s, '{0} older round', '{0} older rounds');
+	const kept = plural(k, '{0} recent round', '{0} recent rounds');
+	return plan.fallbackReason
+		? message('Summarized {0}, kept {1} verbatim ({2}, fell back to legacy: {3}).', summarized, kept, plan.mode, plan.fallbackReason)
+		: message('Summarized {0}, kept {1} verbatim ({2}).', summarized, kept, plan.mode);
 }
 
-export function loopBreakerNotice(why: string): string {
-	return `Loop breaker: ${why}. Longhaul stops summarizing with the model for this request and removes the oldest tool results instead when the window fills.`;
+export function loopBreakerNotice(why: string): Message {
+	return message(
+		'Loop breaker: {0}. Longhaul stops summarizing with the model for this request and removes the oldest tool results instead when the window fills.',
+		why,
+	);
 }
 
-/** The chat line for an event, without emphasis; undefined for events the user is not told about. */
-export function fitNotice(event: FitEvent): string | undefined {
+/** The chat line for an event, without emphasis, as sentences; undefined for events the user is not told about. */
+export function fitNotice(event: FitEvent): Message[] | undefined {
 	switch (event.kind) {
 		case 'masked':
-			return `Replaced ${plural(event.maskedCalls, 'older tool result')} with short placeholders (about ${event.freedTokens} tokens) instead of summarizing; the agent can run those calls again if it needs them.`;
+			return [
+				message(
+					'Replaced {0} with short placeholders (about {1} tokens) instead of summarizing; the agent can run those calls again if it needs them.',
+					plural(event.maskedCalls, '{0} older tool result', '{0} older tool results'),
+					event.freedTokens,
+				),
+			];
 		case 'summarized':
-			return (
-				describePlan(event.prepared.plan) +
-				(event.prepared.blocks.length > 1 ? ` One summary per request: ${event.prepared.blocks.length} blocks.` : '') +
-				(event.source === 'prepared' ? ' Prepared in the background.' : '')
-			);
+			return [
+				describePlan(event.prepared.plan),
+				...(event.prepared.blocks.length > 1 ? [message('One summary per request: {0} blocks.', event.prepared.blocks.length)] : []),
+				...(event.source === 'prepared' ? [message('Prepared in the background.')] : []),
+			];
 		case 'condensed':
-			return `Condensed ${plural(event.blocks.length, 'older summary block')} (of ${event.blocks.map(b => `request ${b.turnIndex + 1}`).join(', ')}) to keep every summary within the context window; none was removed.`;
+			return [condensedNotice(event.blocks.map(b => b.turnIndex))];
 		case 'summary-failed':
-			return `The conversation could not be summarized (${describeAttemptsForUser(event.prepared.attempts)}); removing the oldest tool results instead.`;
+			return [
+				message('The conversation could not be summarized ({0}); removing the oldest tool results instead.', describeAttemptsForUser(event.prepared.attempts)),
+			];
 		case 'loop-breaker':
-			return event.scope === 'request'
-				? loopBreakerNotice(event.why)
-				: `Summaries could not make room this time (${event.why}); Longhaul makes room without a summary this time and summarizes again at the next overflow.`;
+			return [
+				event.scope === 'request'
+					? loopBreakerNotice(event.why)
+					: message(
+							'Summaries could not make room this time ({0}); Longhaul makes room without a summary this time and summarizes again at the next overflow.',
+							event.why,
+						),
+			];
 		case 'elided':
-			return `Removed ${plural(event.calls, 'old tool result')} (about ${event.freedTokens} tokens) to fit the context window.`;
+			return [
+				message(
+					'Removed {0} (about {1} tokens) to fit the context window.',
+					plural(event.calls, '{0} old tool result', '{0} old tool results'),
+					event.freedTokens,
+				),
+			];
 		case 'dropped':
-			return `Removed ${plural(event.plan.summarizeRoundIds.length, 'older round')} without a summary to fit the context window; earlier summaries are kept.`;
-		case 'cut-newest': {
-			const what = [
-				...(event.calls > 0 ? [event.calls === 1 ? 'the newest tool result' : `the newest ${event.calls} tool results`] : []),
-				...(event.arguments > 0 ? [`the arguments of ${plural(event.arguments, 'call')} that already ran (what they wrote is unchanged)`] : []),
-			].join(' and ');
-			return `Cut ${what} further (about ${event.freedTokens} tokens; the beginning and the end are kept) to fit the context window: everything older is already summarized or removed.${event.calls > 0 ? ' Call the tool again with narrower arguments for the part that was cut.' : ''}`;
-		}
+			return [
+				message(
+					'Removed {0} without a summary to fit the context window; earlier summaries are kept.',
+					plural(event.plan.summarizeRoundIds.length, '{0} older round', '{0} older rounds'),
+				),
+			];
+		case 'cut-newest':
+			return cutNewestNotice(event.calls, event.arguments, event.freedTokens);
 		case 'tightened':
-			return event.part === 'requests'
-				? 'Summaries alone could not make room: for the rest of this request, earlier requests whose work is summarized are shown by their first lines.'
-				: 'Summaries alone could not make room: for the rest of this request, the done-ledger is kept to its base size (older entries merged).';
+			return [
+				event.part === 'requests'
+					? message(
+							'Summaries alone could not make room: for the rest of this request, earlier requests whose work is summarized are shown by their first lines.',
+						)
+					: message('Summaries alone could not make room: for the rest of this request, the done-ledger is kept to its base size (older entries merged).'),
+			];
 		case 'summaries-off':
-			return 'Automatic summarization is off (`longhaul.autoSummarize`): instead of asking the model for a summary, Longhaul replaces old tool results with placeholders and removes the oldest rounds to fit the context window. `/compact` still summarizes when you ask.';
+			return [
+				message(
+					'Automatic summarization is off (`longhaul.autoSummarize`): instead of asking the model for a summary, Longhaul replaces old tool results with placeholders and removes the oldest rounds to fit the context window. `/compact` still summarizes when you ask.',
+				),
+			];
 		case 'mask-declined':
 		case 'ledger-off':
 			return undefined;
 	}
+}
+
+/** The oldest blocks were condensed (turn indexes, 0-based). */
+export function condensedNotice(turnIndexes: readonly number[]): Message {
+	return message(
+		'Condensed {0} (of {1}) to keep every summary within the context window; none was removed.',
+		plural(turnIndexes.length, '{0} older summary block', '{0} older summary blocks'),
+		turnIndexes.map(t => `request ${t + 1}`).join(', '),
+	);
+}
+
+function cutNewestNotice(calls: number, args: number, freedTokens: number): Message[] {
+	const results = calls === 1 ? message('the newest tool result') : message('the newest {0} tool results', calls);
+	const calledArgs = message('the arguments of {0} that already ran (what they wrote is unchanged)', plural(args, '{0} call', '{0} calls'));
+	const what = calls > 0 && args > 0 ? message('{0} and {1}', results, calledArgs) : calls > 0 ? results : calledArgs;
+	return [
+		message(
+			'Cut {0} further (about {1} tokens; the beginning and the end are kept) to fit the context window: everything older is already summarized or removed.',
+			what,
+			freedTokens,
+		),
+		...(calls > 0 ? [message('Call the tool again with narrower arguments for the part that was cut.')] : []),
+	];
 }
