@@ -66,8 +66,8 @@ function openHandsStatus(result: string): CommandOutcome | undefined {
 	const code = /^\[(?:The command completed|Command finished) with exit code (-?\d+)\.?\]$/.exec(line);
 	if (code) return exitOutcome(Number(code[1]));
 	if (/^\[The command timed out after \d+(?:\.\d+)? seconds\b.*\]$/.test(line)) return TIMED_OUT;
-	if (/^\[The command has no new output after \d+(?:\.\d+)? seconds\b.*\]$/.test(line))
-		return { outcome: 'still running when the tool answered', failed: true };
+	const stillRunning = /^\[The command has no new output after \d+(?:\.\d+)? seconds\b.*\]$/.test(line);
+	if (stillRunning) return { outcome: 'still running when the tool answered', failed: true };
 	return undefined;
 }
 
