@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ALLOWED = new Set([
 	'extension/dist/extension.js',
+	'extension/dist/tree-sitter.wasm',
+	'extension/dist/tree-sitter-bash.wasm',
 	'extension/package.json',
 	'extension/package.nls.json',
 	'extension/readme.md',
@@ -55,9 +57,14 @@ console.log(`\n${vsix} (${(statSync(vsix).size / 1024).toFixed(1)} KiB):\n${tabl
 
 // vsce renames README.md/CHANGELOG.md to lower case and LICENSE to LICENSE.txt inside the package.
 const unexpected = listing.filter(entry => !ALLOWED.has(entry));
-const missing = ['extension/dist/extension.js', 'extension/package.json', 'extension/package.nls.json', 'extension/media/icon.png'].filter(
-	entry => !listing.includes(entry),
-);
+const missing = [
+	'extension/dist/extension.js',
+	'extension/dist/tree-sitter.wasm',
+	'extension/dist/tree-sitter-bash.wasm',
+	'extension/package.json',
+	'extension/package.nls.json',
+	'extension/media/icon.png',
+].filter(entry => !listing.includes(entry));
 if (unexpected.length || missing.length) {
 	console.error(
 		`The VSIX is wrong.${unexpected.length ? `\n  Unexpected files (fix .vscodeignore): ${unexpected.join(', ')}` : ''}${missing.length ? `\n  Missing files: ${missing.join(', ')}` : ''}`,

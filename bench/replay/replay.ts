@@ -40,6 +40,7 @@ import { summaryMessageText } from '../../src/prompts/summaryMessage';
 import { toolResultForPrompt } from '../../src/prompts/toolResultText';
 import { renderEntriesPrompt } from './headTailPrompt';
 import { MASKED_STRATEGIES, maskingCounter, productSettings, type MaskingMetrics } from './masking';
+import { loadBashParser } from '../../src/common/shell/bashParser';
 import { continuityProbe, type ContinuityMetrics, type LedgerOffComparison } from './continuity';
 import { doneLedgerCaps } from '../../src/common/ledger/doneLedgerRender';
 import { benchBudget, capSession, type Session } from './session';
@@ -199,6 +200,7 @@ function promptText(prompt: RenderedPrompt): string {
 }
 
 export async function replaySession(session: Session, options: ReplayOptions): Promise<ReplayResult> {
+	await loadBashParser(); // the done-ledger's shell classifier reads command lines with it
 	const { window, strategy } = options;
 	const tok = new TiktokenTokenizer();
 	const mt = measurer();
