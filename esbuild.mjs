@@ -39,6 +39,15 @@ const searchWorker = await esbuild.build({
 	write: false,
 });
 const searchWorkerSource = searchWorker.outputFiles[0].text;
+// longhaul_recall's searches run in a worker the same way (src/tools/recallInWorker.ts).
+const recallWorker = await esbuild.build({
+	...common,
+	sourcemap: false,
+	entryPoints: ['src/tools/recallWorker.ts'],
+	outfile: 'dist/recall-worker.js',
+	write: false,
+});
+const recallWorkerSource = recallWorker.outputFiles[0].text;
 
 // The shell classifier's bash parser (src/common/shell/bashParser.ts) is WebAssembly: the runtime and
 // the grammar are shipped next to the bundle (and in the VSIX, see scripts/package.mjs).
@@ -52,7 +61,7 @@ const builds = [
 		entryPoints: ['src/extension.ts'],
 		outfile: 'dist/extension.js',
 		external: ['vscode'],
-		define: { LONGHAUL_SEARCH_WORKER_SOURCE: JSON.stringify(searchWorkerSource) },
+		define: { LONGHAUL_SEARCH_WORKER_SOURCE: JSON.stringify(searchWorkerSource), LONGHAUL_RECALL_WORKER_SOURCE: JSON.stringify(recallWorkerSource) },
 	},
 	{ ...common, entryPoints: ['src/cli/longhaulPlan.ts'], outfile: 'dist/cli/longhaul-plan.js', banner: { js: '#!/usr/bin/env node' } },
 ];
