@@ -5,8 +5,9 @@
 //   node esbuild.mjs --tests       also transpile src/, test/ and bench/ file by file into out/ for mocha
 // Type checking is separate (`npm run typecheck`): esbuild only strips types.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
@@ -38,6 +39,21 @@ const searchWorker = await esbuild.build({
 	write: false,
 });
 const searchWorkerSource = searchWorker.outputFiles[0].text;
+// longhaul_recall's searches run in a worker the same way (src/tools/recallInWorker.ts).
+const recallWorker = await esbuild.build({
+	...common,
+	sourcemap: false,
+	entryPoints: ['src/tools/recallWorker.ts'],
+	outfile: 'dist/recall-worker.js',
+	write: false,
+});
+const recallWorkerSource = recallWorker.outputFiles[0].text;
+
+// The shell classifier's bash parser (src/common/shell/bashParser.ts) is WebAssembly: the runtime and
+// the grammar are shipped next to the bundle (and in the VSIX, see scripts/package.mjs).
+const wasmDir = dirname(createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm'));
+mkdirSync('dist', { recursive: true });
+for (const name of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) copyFileSync(join(wasmDir, name), join('dist', name));
 
 const builds = [
 	{
@@ -45,7 +61,7 @@ const builds = [
 		entryPoints: ['src/extension.ts'],
 		outfile: 'dist/extension.js',
 		external: ['vscode'],
-		define: { LONGHAUL_SEARCH_WORKER_SOURCE: JSON.stringify(searchWorkerSource) },
+		define: { LONGHAUL_SEARCH_WORKER_SOURCE: JSON.stringify(searchWorkerSource), LONGHAUL_RECALL_WORKER_SOURCE: JSON.stringify(recallWorkerSource) },
 	},
 	{ ...common, entryPoints: ['src/cli/longhaulPlan.ts'], outfile: 'dist/cli/longhaul-plan.js', banner: { js: '#!/usr/bin/env node' } },
 ];

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ALLOWED = new Set([
 	'extension/dist/extension.js',
+	'extension/dist/tree-sitter.wasm',
+	'extension/dist/tree-sitter-bash.wasm',
 	'extension/package.json',
 	'extension/package.nls.json',
 	'extension/readme.md',
@@ -59,6 +61,8 @@ console.log(`\n${vsix} (${(statSync(vsix).size / 1024).toFixed(1)} KiB):\n${tabl
 const unexpected = listing.filter(entry => !ALLOWED.has(entry));
 const missing = [
 	'extension/dist/extension.js',
+	'extension/dist/tree-sitter.wasm',
+	'extension/dist/tree-sitter-bash.wasm',
 	'extension/package.json',
 	'extension/package.nls.json',
 	'extension/media/icon.png',

@@ -6,8 +6,13 @@ import { registerSummaryDocuments } from './agent/summaryDocuments';
 import { createTelemetry } from './agent/telemetry';
 import { TokenCalibration } from './agent/tokenCalibration';
 import { registerTools } from './tools/registerTools';
+import { bashParserFailure, loadBashParser } from './common/shell/bashParser';
 
 export function activate(context: vscode.ExtensionContext): LonghaulApi {
+	// The bash parser the done-ledger reads command lines with (WebAssembly); without it every command counts as run.
+	void loadBashParser().then(ready => {
+		if (!ready) log().warn(`the bash parser did not load, every shell command is recorded as run: ${bashParserFailure()}`);
+	});
 	const handled = new vscode.EventEmitter<HandledRequest>();
 	// Statistics through VS Code's telemetry API, written to the Longhaul log only (docs/telemetry.md).
 	const telemetry = createTelemetry(vscode.env.createTelemetryLogger, line => log().info(line));

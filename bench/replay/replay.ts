@@ -26,6 +26,7 @@ import type { Session } from './session';
 import { HEAD_ROUNDS, fitHeadTail, fitProduct, fitTruncateHalf } from './strategies';
 import { budgetNow, learnRefusal, messageKey, modelCount, newReplayState, refusedByModel, roundTokens, type Fitted, type ReplayState } from './replayState';
 import { replayMetrics } from './replayMetrics';
+import { loadBashParser } from '../../src/common/shell/bashParser';
 import type { ClockName } from './clock';
 import { considerBackground, endBackground, newReplayBackground } from './backgroundReplay';
 
@@ -180,6 +181,7 @@ function productFitSettings(r: ReplayState): FitSettings | undefined {
 }
 
 export async function replaySession(session: Session, options: ReplayOptions): Promise<ReplayResult> {
+	await loadBashParser(); // the done-ledger's shell classifier reads command lines with it
 	const r = newReplayState(session, options);
 	const records: RequestRecord[] = [];
 	for (const turn of r.recorded.turns) {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
+import { loadBashParser } from '../common/shell/bashParser';
 import { encodeTurnRecord, rebuildConversation, summaryChanges } from '../common/persistence/metadata';
 import { PromptRejectedError, PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
 import type { TokenCalibration } from './tokenCalibration';
@@ -193,6 +194,8 @@ async function handleRequest(
 	calibration: TokenCalibration,
 ): Promise<vscode.ChatResult> {
 	const settings = readSettings();
+	// The done-ledger reads shell command lines with the bash parser; it is loaded at activation, awaited here once.
+	await loadBashParser();
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
 	const state = newRequestState(past.conversation, past.ledger);
 	const ratio = calibration.ratio(request.model);

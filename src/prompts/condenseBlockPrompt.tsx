@@ -3,9 +3,9 @@
 // conversation: a cheap request).
 import { PromptElement, SystemMessage, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
 import { wordsFor } from '../common/summaries/summaryLength';
+import { CONDENSE_BLOCK_TAG, escapeTags } from './promptTags';
 
-/** The tag around the block to shorten; the test model recognizes the request by it. */
-export const CONDENSE_BLOCK_TAG = 'summary-block-to-condense';
+export { CONDENSE_BLOCK_TAG } from './promptTags';
 
 export interface CondenseBlockPromptProps extends BasePromptElementProps {
 	readonly block: string;
@@ -26,7 +26,7 @@ export class CondenseBlockPrompt extends PromptElement<CondenseBlockPromptProps>
 		return (
 			<>
 				<SystemMessage>{condenseBlockInstructions(this.props.targetTokens)}</SystemMessage>
-				<UserMessage>{`<${CONDENSE_BLOCK_TAG}>\n${this.props.block.trim()}\n</${CONDENSE_BLOCK_TAG}>`}</UserMessage>
+				<UserMessage>{`<${CONDENSE_BLOCK_TAG}>\n${escapeTags(this.props.block.trim())}\n</${CONDENSE_BLOCK_TAG}>`}</UserMessage>
 			</>
 		);
 	}

@@ -1,10 +1,10 @@
 // The condense request: a summary came back longer than Longhaul can use, so the same model is
 // asked to shorten that summary alone (its input is the summary, not the conversation: cheap).
 import { PromptElement, SystemMessage, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
+import { CONDENSE_TAG, escapeTags } from './promptTags';
 import { lengthRule, type StatedLength } from './summarizerInstructions';
 
-/** The tag around the summary to shorten; the test model recognizes a condense request by it. */
-export const CONDENSE_TAG = 'summary-to-condense';
+export { CONDENSE_TAG } from './promptTags';
 
 export interface CondensePromptProps extends BasePromptElementProps {
 	/** The summary that was too long. */
@@ -23,7 +23,7 @@ export function condenseInstructions(length: StatedLength): string {
 
 export function condenseUserText(props: CondensePromptProps): string {
 	return [
-		`<${CONDENSE_TAG}>\n${props.summary.trim()}\n</${CONDENSE_TAG}>`,
+		`<${CONDENSE_TAG}>\n${escapeTags(props.summary.trim())}\n</${CONDENSE_TAG}>`,
 		`Write the shortened summary in <summary> tags; it must stay under ${props.length.targetTokens} tokens (about ${props.length.targetWords} words).`,
 	].join('\n\n');
 }

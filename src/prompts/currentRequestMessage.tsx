@@ -1,5 +1,6 @@
 // The request in progress: what the user attached, then their message word for word.
 import { PromptElement, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
+import { attributeValue, escapeTags } from './promptTags';
 
 /** A reference the user attached (file, selection, value), already read as text. */
 export interface ReferenceAttachment {
@@ -12,15 +13,12 @@ export interface CurrentRequestProps extends BasePromptElementProps {
 	readonly references: readonly ReferenceAttachment[];
 }
 
-function attributeValue(value: string): string {
-	return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\n/g, ' ');
-}
-
 export function currentRequestText(prompt: string, references: readonly ReferenceAttachment[]): string {
 	if (references.length === 0) {
 		return prompt;
 	}
-	const attachments = references.map(ref => `<attachment name="${attributeValue(ref.name)}">\n${ref.text}\n</attachment>`);
+	// An attached file's text cannot close its attachment (its structure tags are escaped).
+	const attachments = references.map(ref => `<attachment name="${attributeValue(ref.name)}">\n${escapeTags(ref.text)}\n</attachment>`);
 	return `<attachments>\n${attachments.join('\n')}\n</attachments>\n\n${prompt}`;
 }
 

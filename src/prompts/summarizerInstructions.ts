@@ -2,6 +2,7 @@
 // sections (structure of seed 002, in Longhaul's words). The same instructions serve both modes;
 // Simple mode only shows the model less (shortened tool output, no thinking).
 import type { SummaryPromptMode } from './summarizerTranscript';
+import { escapeTags } from './promptTags';
 
 /** The length the summary must stay under (src/common/summaries/summaryLength.ts). */
 export interface StatedLength {
@@ -79,7 +80,7 @@ export function summarizerRequest(focus: string | undefined, length?: StatedLeng
 		`Write the <analysis> and then the <summary> of the conversation above, following the instructions${length ? `; the summary must stay under ${length.targetTokens} tokens (about ${length.targetWords} words)` : ''}.`,
 	];
 	if (focus?.trim()) {
-		lines.push(`The user asked the summary to focus on the following; cover it in full detail:\n<focus>\n${focus.trim()}\n</focus>`);
+		lines.push(`The user asked the summary to focus on the following; cover it in full detail:\n<focus>\n${escapeTags(focus.trim())}\n</focus>`);
 	}
 	return lines.join('\n\n');
 }

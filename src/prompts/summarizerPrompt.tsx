@@ -1,6 +1,7 @@
 // The summarization request: instructions as the system message, then one user message with
 // the previous summary (to absorb), the transcript of the rounds to absorb, and the request.
 import { PromptElement, SystemMessage, UserMessage, type BasePromptElementProps } from '@vscode/prompt-tsx';
+import { escapeTags } from './promptTags';
 import { summarizerInstructions, summarizerRequest, type StatedLength } from './summarizerInstructions';
 import { summarizerTranscript, type SummarizerEntry, type SummaryPromptMode } from './summarizerTranscript';
 
@@ -21,7 +22,7 @@ export interface SummarizerPromptProps extends BasePromptElementProps {
 export function summarizerUserText(props: SummarizerPromptProps): string {
 	const sections: string[] = [];
 	if (props.previousSummary?.trim()) {
-		sections.push(`<previous-summary>\n${props.previousSummary.trim()}\n</previous-summary>`);
+		sections.push(`<previous-summary>\n${escapeTags(props.previousSummary.trim())}\n</previous-summary>`);
 	}
 	sections.push(summarizerTranscript(props.rounds, { mode: props.mode, simpleToolResultChars: props.simpleToolResultChars }));
 	sections.push(summarizerRequest(props.focus, props.length));

@@ -6,9 +6,10 @@ import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import { recall } from '../common/recall/recall';
 import { parseRecallInput, RECALL_TOOL_NAME } from '../common/recall/recallInput';
+import { searchRecallInWorker } from './recallInWorker';
 import { textResult } from './workspaceRoots';
 
-/** How long one recall search may take; it pauses every few ms, so the extension host stays responsive meanwhile. */
+/** How long one recall search may take; it runs in a worker thread, stopped at this limit, so the extension host stays free meanwhile. */
 export const RECALL_TIME_LIMIT_MS = 2000;
 /** The share of the message budget a recall answer may take. */
 export const RECALL_SHARE = 0.15;
@@ -26,15 +27,23 @@ export interface RecallContext {
 export async function answerRecall(rawInput: unknown, context: RecallContext): Promise<string> {
 	const parsed = parseRecallInput(rawInput);
 	if ('error' in parsed) return `Error: ${parsed.error}`;
-	return recall(context.conversation, parsed.input, {
-		maxTokens: Math.max(400, Math.floor(context.messageBudget * RECALL_SHARE)),
-		countTokens: context.countTokens,
-		currentRequest: context.currentRequest,
-		now: () => performance.now(),
-		timeLimitMs: RECALL_TIME_LIMIT_MS,
-		pause: () => new Promise(resolve => setImmediate(resolve)),
-		isCancelled: () => context.token.isCancellationRequested,
-	});
+	const cancel = new AbortController();
+	const subscription = context.token.onCancellationRequested(() => cancel.abort());
+	if (context.token.isCancellationRequested) cancel.abort();
+	try {
+		return await recall(context.conversation, parsed.input, {
+			maxTokens: Math.max(400, Math.floor(context.messageBudget * RECALL_SHARE)),
+			countTokens: context.countTokens,
+			currentRequest: context.currentRequest,
+			now: () => performance.now(),
+			timeLimitMs: RECALL_TIME_LIMIT_MS,
+			pause: () => new Promise(resolve => setImmediate(resolve)),
+			isCancelled: () => context.token.isCancellationRequested,
+			runSearch: job => searchRecallInWorker(job, cancel.signal),
+		});
+	} finally {
+		subscription.dispose();
+	}
 }
 
 /** What the tool answers when something other than an @longhaul request invokes it. */

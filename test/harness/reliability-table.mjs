@@ -5,6 +5,8 @@
 //   integration-tests.json            every test's outcome in the last `npm run test:integration`
 //   integration-untrusted-tests.json  the same for `npm run test:untrusted`
 //                                     (both written by test/integration/index.ts)
+//   unit-tests.json                   the same for `npm run test:unit` (test/unit/setup.ts), for the
+//                                     rows whose checks are unit tests (run: "unit")
 //   fault-results.json                details the fault tests recorded (test/integration/faultResults.ts)
 //   fault-results-e2e.json            the same for the reload e2e test (test/e2e/reload.e2e.mjs)
 // A row whose tests are not in the last report (a LONGHAUL_TEST_GREP run, or no report yet) says
@@ -23,6 +25,7 @@ const END = '<!-- fault-results:end -->';
 const REPORTS = {
 	integration: { file: 'integration-tests.json', command: 'npm run test:integration' },
 	untrusted: { file: 'integration-untrusted-tests.json', command: 'npm run test:untrusted' },
+	unit: { file: 'unit-tests.json', command: 'npm run test:unit' },
 };
 
 function readJson(file) {

@@ -3,8 +3,9 @@
 // output word for word, in the request that summarized and in a later one (rounds read back from
 // the chat metadata). Scripted model, 16k window (sessionScript.ts).
 import * as assert from 'assert';
+import * as vscode from 'vscode';
 import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model/src/api';
-import { sendChat, setHandler, smallWindowSessions, suiteSettings } from './helpers';
+import { say, sendChat, setHandler, smallWindowSessions, suiteSettings } from './helpers';
 import { DATA_FILE, allText, createSessionScript, isSummarizationRequest, summaryNumbersIn } from './sessionScript';
 
 const RECALL = 'longhaul_recall';
@@ -83,5 +84,64 @@ describe('longhaul_recall in the real VS Code', function () {
 		const later = answer('recall-later');
 		assert.match(later, /matches for "record 0001:" in calls with tool "readFile":/);
 		assert.match(later, /^#1 \(request 1\) call 1 longhaul_readFile/m, later);
+	});
+
+	it('a regular expression that takes seconds over a long summarized line runs off the extension host thread, stopped at the time limit', async () => {
+		const folder = vscode.workspace.workspaceFolders?.[0];
+		assert.ok(folder);
+		const pattern = '[\\s\\S]{1000}x|[\\s\\S]{999}y|[\\s\\S]{998}z|[\\s\\S]{997}q|[\\s\\S]{996}j';
+		const longFile = vscode.Uri.joinPath(folder.uri, 'recall-long-line.txt');
+		// One line of 56,700 characters (words: a single 50,000-character word would take the local
+		// tokenizer minutes); RE2 needs about ten seconds to run this pattern over it in one call.
+		await vscode.workspace.fs.writeFile(longFile, Buffer.from('record alpha7 bravo8 '.repeat(2700) + '\n', 'utf8'));
+		try {
+			const inner = createSessionScript({ toolCalls: n => (n === 1 ? 30 : 0), dataFile: DATA_FILE });
+			let phase: 'start' | 'reading' | 'recall' | 'done' = 'start';
+			let lag = { last: 0, max: 0, timer: undefined as NodeJS.Timeout | undefined };
+			const agentRequests: ScriptedRequest[] = [];
+			await setHandler(async (request): Promise<ScriptedReply> => {
+				if (isSummarizationRequest(request)) return inner.handler(request);
+				agentRequests.push(request);
+				if (phase === 'start') {
+					phase = 'reading';
+					inner.handler(request); // the script counts its chat requests from their first model request
+					return { text: 'Reading the long file.', toolCalls: [{ callId: 'long-read', name: 'longhaul_readFile', input: { path: 'recall-long-line.txt' } }] };
+				}
+				if (phase === 'reading' && summaryNumbersIn(allText(request)).length > 0) {
+					phase = 'recall';
+					// From here until the answer comes back, the extension host's event loop is watched.
+					lag = { last: Date.now(), max: 0, timer: undefined };
+					lag.timer = setInterval(() => {
+						const now = Date.now();
+						lag.max = Math.max(lag.max, now - lag.last - 20);
+						lag.last = now;
+					}, 20);
+					return { text: 'Searching.', toolCalls: [{ callId: 'recall-slow', name: RECALL, input: { query: pattern, isRegexp: true } }] };
+				}
+				if (phase === 'recall') {
+					clearInterval(lag.timer);
+					lag.max = Math.max(lag.max, Date.now() - lag.last - 20);
+					phase = 'done';
+					return { text: 'Done.' };
+				}
+				return phase === 'done' ? { text: 'Done.' } : inner.handler(request);
+			});
+			const reply = await sendChat('@longhaul RECALL-SLOW: read the long file and the data file', { timeoutMs: 150_000 });
+			clearInterval(lag.timer);
+			assert.strictEqual(reply.errorMessage, undefined);
+			assert.strictEqual(
+				phase,
+				'done',
+				`the session summarized and the model got the recall answer; agent requests: ${agentRequests.map(r => `${summaryNumbersIn(allText(r)).join(',') || '-'}/${allText(r).length}`).join(' ')}; summarizer requests: ${inner.summarizerRequests.length}`,
+			);
+			const answer = agentRequests.map(r => resultOf(r, 'recall-slow')).find(t => t !== undefined);
+			assert.ok(answer !== undefined, 'the answer reached the model');
+			assert.ok(answer.startsWith('Searched summarized rounds #1–#') && answer.includes(`No matches for /${pattern}/`), answer);
+			assert.match(answer, /\[the search stopped early: the time limit \(2000 ms\) was reached/, `the search really ran for its whole time limit: ${answer}`);
+			assert.ok(lag.max < 1000, `the extension host was blocked ${lag.max} ms while recall searched`);
+			say(`recall of a pattern that takes ~10 s over a 56,700-character line: stopped at the 2,000 ms limit, extension host blocked at most ${lag.max} ms`);
+		} finally {
+			await vscode.workspace.fs.delete(longFile).then(undefined, () => undefined);
+		}
 	});
 });

@@ -1,10 +1,12 @@
 // What one tool call did, read from its name, its arguments and its result text only (never
-// from the model's prose): the facts the done-ledger records. One table per tool family:
+// from the model's prose; a command's outcome only from its tool's own status line, see
+// commandOutcome.ts): the facts the done-ledger records. One table per tool family:
 // Longhaul's own tools, the common VS Code / Copilot tools, the OpenHands / SWE-agent tools of
 // the session corpus, and shell tools (whose command lines go through shellCommand.ts). Any
 // other tool becomes a generic fact: its name and a short digest of its arguments.
 import type { ToolCall } from '../conversation/conversation';
 import { shellEffects } from '../shell/shellCommand';
+import { commandOutcome } from './commandOutcome';
 
 export type ToolFact =
 	| { readonly kind: 'read'; readonly path: string }
@@ -102,33 +104,10 @@ export function isErrorResult(result: string): boolean {
 	return /^\s*(error\b|\[error\]|no replacement was performed)/i.test(result);
 }
 
-/**
- * The outcome of a command from its result text: exit status where the tool reports one
- * (Longhaul `exit code N` / `timed out after N s` / `cancelled`, mini-swe-agent
- * `<returncode>N</returncode>`, OpenHands `[The command completed with exit code N.]`,
- * terminal tools' `exit code: N`), `no result (interrupted)` when the call never answered.
- */
-export function commandOutcome(result: string | undefined): { outcome: string; failed: boolean } {
-	if (result === undefined) return { outcome: 'no result (interrupted)', failed: true };
-	const code =
-		/<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(result) ?? /^exit code (-?\d+)\b/m.exec(result) ?? /exit(?:ed with)? code:?\s*(-?\d+)/i.exec(result);
-	if (code) {
-		const n = Number(code[1]);
-		return { outcome: `exit ${n}`, failed: n !== 0 };
-	}
-	if (/^timed out after/i.test(result) || /command timed out/i.test(result)) return { outcome: 'timed out', failed: true };
-	if (/^cancelled\b/i.test(result)) return { outcome: 'cancelled', failed: true };
-	// Longhaul's own wording for a call that failed before the command ran (toolErrorText in src/agent).
-	const refused = /^Error: the tool \S+ failed: (.*)/s.exec(result);
-	if (refused) return { outcome: `not run: ${oneLine(refused[1], 80)}`, failed: true };
-	const lastLine = result.trim().split(/\r?\n/).pop()?.trim();
-	return { outcome: lastLine ? `no exit status; last line: ${oneLine(lastLine, 80)}` : 'no exit status, no output', failed: false };
-}
-
-function shellFacts(command: string, result: string | undefined): ToolFact[] {
+function shellFacts(tool: string, command: string, result: string | undefined): ToolFact[] {
 	const effects = shellEffects(command);
 	const facts: ToolFact[] = [];
-	const { outcome, failed } = commandOutcome(result);
+	const { outcome, failed } = commandOutcome(tool, result);
 	if (effects.inspectOnly) {
 		if (effects.reads.length) facts.push(...effects.reads.map((path): ToolFact => ({ kind: 'read', path })));
 		else facts.push({ kind: 'search', digest: oneLine(effects.normalized, DIGEST_MAX_CHARS + 20) });
@@ -216,7 +195,7 @@ export function toolCallFacts(call: ToolCall): ToolFact[] {
 	}
 	if (SHELL_TOOLS.has(name)) {
 		const command = str(args, 'command', 'cmd', 'commandLine');
-		if (command) return shellFacts(command, result);
+		if (command) return shellFacts(call.name, command, result);
 	}
 	if (PLAN_TOOLS.has(name)) {
 		const text = todoText(args?.todoList ?? args?.todos ?? args?.plan);

@@ -1,12 +1,13 @@
 // Recall: what the agent can get back from the rounds a summary replaced. Searching them (text or
 // a regular expression, by tool name, by file path) and reading one round's calls and results
 // word for word, from the stored conversation only, within a token cap. A search stops at a time
-// limit and a work limit and says where it stopped; a regular expression runs on a linear-time
-// engine (linearRegex.ts), and the search pauses regularly so the extension host stays responsive.
+// limit and a work limit and says where it stopped; a regular expression runs on RE2
+// (recallSearch.ts). The extension runs the search in a worker thread it stops at the time limit
+// (`runSearch`); without one it runs here, pausing between rounds.
 import type { Conversation, Round } from '../conversation/conversation';
-import { compileLinear, PatternError, type StepBudget } from './linearRegex';
-import { DEFAULT_RESULTS, RECALL_TOOL_NAME, type RecallInput } from './recallInput';
-import { recallableRounds, type RecallableRounds, type SummarizedRound } from './summarizedRounds';
+import { RECALL_TOOL_NAME, type RecallInput } from './recallInput';
+import { describeQuery, searchSteps, type SearchJob, type SearchOutcome } from './recallSearch';
+import { recallableRounds, type RecallableRounds } from './summarizedRounds';
 
 export interface RecallOptions {
 	/** The answer's cap in tokens. */
@@ -22,12 +23,15 @@ export interface RecallOptions {
 	/** Called every {@link PAUSE_EVERY_MS} of searching; resolve on the next turn of the event loop. */
 	readonly pause?: () => Promise<void>;
 	readonly isCancelled?: () => boolean;
+	/**
+	 * Runs a search somewhere else (the extension: a worker thread stopped at the time limit);
+	 * undefined when it was cancelled. Without it the search runs on this thread.
+	 */
+	readonly runSearch?: (job: SearchJob) => Promise<SearchOutcome | undefined>;
 }
 
 export const DEFAULT_STEP_LIMIT = 50_000_000;
 export const PAUSE_EVERY_MS = 10;
-/** Characters of a matching line shown around the match. */
-const SNIPPET_CHARS = 160;
 
 export async function recall(conversation: Conversation, input: RecallInput, options: RecallOptions): Promise<string> {
 	const rounds = recallableRounds(conversation, options.currentRequest);
@@ -90,126 +94,33 @@ function longestFitting(text: string, maxTokens: number, countTokens: (t: string
 
 // ---- searching ----
 
-interface Matcher {
-	readonly describe: string;
-	/** Where the first match in a line is, undefined when none. */
-	find(line: string): { start: number; end: number } | undefined;
-}
-
-function matcherFor(input: RecallInput, budget: StepBudget): Matcher | { error: string } | undefined {
-	if (input.query === undefined) return undefined;
-	if (input.isRegexp) {
-		try {
-			const regex = compileLinear(input.query);
-			return { describe: `/${input.query}/`, find: line => regex.find(line, budget) };
-		} catch (error) {
-			if (error instanceof PatternError) return { error: `Cannot use the regular expression ${JSON.stringify(input.query)}: ${error.message}.` };
-			throw error;
+/** The search on this thread: pauses every {@link PAUSE_EVERY_MS} between rounds; undefined when cancelled. */
+export async function searchHere(job: SearchJob, options: Pick<RecallOptions, 'now' | 'pause' | 'isCancelled'>): Promise<SearchOutcome | undefined> {
+	const steps = searchSteps(job, options.now);
+	let lastPause = options.now();
+	for (let step = steps.next(); ; step = steps.next()) {
+		if (step.done) return step.value;
+		if (options.isCancelled?.()) return undefined;
+		if (options.pause && options.now() - lastPause >= PAUSE_EVERY_MS) {
+			await options.pause();
+			lastPause = options.now();
 		}
 	}
-	const needle = input.query.toLowerCase();
-	return {
-		describe: JSON.stringify(input.query),
-		find: line => {
-			budget.remaining -= line.length;
-			const at = line.toLowerCase().indexOf(needle);
-			return at === -1 ? undefined : { start: at, end: at + needle.length };
-		},
-	};
-}
-
-/** The parts of a round a search looks at, each as lines with a label. */
-function searchableParts(round: Round, input: RecallInput): { label: string; text: string }[] {
-	const parts: { label: string; text: string }[] = [];
-	const filtered = input.tool !== undefined || input.path !== undefined;
-	if (!filtered) parts.push({ label: "agent's text", text: round.response });
-	round.toolCalls.forEach((call, i) => {
-		if (input.tool !== undefined && !call.name.toLowerCase().includes(input.tool.toLowerCase())) return;
-		if (input.path !== undefined && !call.arguments.toLowerCase().includes(input.path.toLowerCase().replace(/^\.\//, ''))) return;
-		const name = `call ${i + 1} ${call.name} ${oneLine(call.arguments, 120)}`;
-		parts.push({ label: `${name} · arguments`, text: call.arguments });
-		parts.push({ label: `${name} · result`, text: call.result ?? '' });
-	});
-	return parts;
-}
-
-function oneLine(text: string, max: number): string {
-	const flat = text.replace(/\s+/g, ' ').trim();
-	return flat.length <= max ? flat : flat.slice(0, max - 1) + '…';
-}
-
-function snippet(line: string, match: { start: number; end: number }): string {
-	if (line.length <= SNIPPET_CHARS) return line.trim();
-	const from = Math.max(0, Math.min(match.start - 60, line.length - SNIPPET_CHARS));
-	const to = Math.min(line.length, from + SNIPPET_CHARS);
-	return `${from > 0 ? '…' : ''}${line.slice(from, to)}${to < line.length ? '…' : ''}`;
 }
 
 async function search(rounds: RecallableRounds, input: RecallInput, options: RecallOptions): Promise<string> {
-	const budget: StepBudget = { remaining: options.stepLimit ?? DEFAULT_STEP_LIMIT };
-	const matcher = matcherFor(input, budget);
-	if (matcher && 'error' in matcher) return matcher.error;
-	const maxResults = input.maxResults ?? DEFAULT_RESULTS;
+	const job: SearchJob = { rounds: rounds.summarized, input, stepLimit: options.stepLimit ?? DEFAULT_STEP_LIMIT, timeLimitMs: options.timeLimitMs };
+	const result = options.runSearch ? await options.runSearch(job) : await searchHere(job, options);
+	if (!result || options.isCancelled?.()) return 'The search was cancelled.';
+	if (result.error) return result.error;
 	const filters = [input.tool !== undefined ? `tool ${JSON.stringify(input.tool)}` : '', input.path !== undefined ? `path ${JSON.stringify(input.path)}` : '']
 		.filter(Boolean)
 		.join(', ');
 	const first = rounds.summarized[0].number;
 	const last = rounds.summarized[rounds.summarized.length - 1].number;
-	const hits: string[] = [];
-	let more = false;
-	let stopped: string | undefined;
-	const started = options.now();
-	let lastPause = started;
-
-	search: for (const entry of rounds.summarized) {
-		if (options.isCancelled?.()) return 'The search was cancelled.';
-		const now = options.now();
-		if (now - started > options.timeLimitMs) {
-			stopped = `the time limit (${options.timeLimitMs} ms) was reached at round #${entry.number}`;
-			break;
-		}
-		if (budget.remaining <= 0) {
-			stopped = `the work limit was reached at round #${entry.number}`;
-			break;
-		}
-		if (options.pause && now - lastPause >= PAUSE_EVERY_MS) {
-			await options.pause();
-			lastPause = options.now();
-		}
-		for (const part of searchableParts(entry.round, input)) {
-			if (!matcher) {
-				// No query: one hit per matching call (its arguments part), or per round when unfiltered.
-				if (filters ? part.label.endsWith('· arguments') : part.label === "agent's text") {
-					if (hits.length >= maxResults) {
-						more = true;
-						break search;
-					}
-					hits.push(`#${entry.number} (request ${entry.request}) ${filters ? part.label.replace(/ · arguments$/, '') : roundOverview(entry)}`);
-				}
-				continue;
-			}
-			const lines = part.text.split('\n');
-			for (let n = 0; n < lines.length; n++) {
-				const match = matcher.find(lines[n]);
-				if (budget.remaining <= 0 && !match) {
-					stopped = `the work limit was reached in round #${entry.number}`;
-					break search;
-				}
-				if (!match) continue;
-				if (hits.length >= maxResults) {
-					more = true;
-					break search;
-				}
-				hits.push(`#${entry.number} (request ${entry.request}) ${part.label}, line ${n + 1}: ${snippet(lines[n], match)}`);
-			}
-		}
-	}
-
-	const what = matcher
-		? `matches for ${matcher.describe}${filters ? ` in calls with ${filters}` : ''}`
-		: filters
-			? `calls with ${filters}`
-			: 'summarized rounds';
+	const { hits, more, stopped } = result;
+	const query = describeQuery(input);
+	const what = query ? `matches for ${query}${filters ? ` in calls with ${filters}` : ''}` : filters ? `calls with ${filters}` : 'summarized rounds';
 	const header = `Searched summarized rounds #${first}–#${last} (of ${rounds.total}). ${hits.length ? `${hits.length}${more ? '+' : ''} ${what}:` : `No ${what}.`}`;
 	const footer = [
 		more ? `[more ${what} left out: narrow the search or raise maxResults]` : '',
@@ -217,11 +128,6 @@ async function search(rounds: RecallableRounds, input: RecallInput, options: Rec
 		hits.length ? `Read a round word for word with ${RECALL_TOOL_NAME} {"round": N}.` : '',
 	].filter(Boolean);
 	return capLines(header, hits, footer, options);
-}
-
-function roundOverview(entry: SummarizedRound): string {
-	const calls = entry.round.toolCalls.map(c => `${c.name} ${oneLine(c.arguments, 60)}`);
-	return calls.length ? calls.join('; ') : `agent's text: ${oneLine(entry.round.response, 100)}`;
 }
 
 /** Header, as many lines as fit within the cap, footer. */

@@ -2,12 +2,32 @@
 // files it wrote, and whether anything else ran. The done-ledger uses this so that `cat a.py`
 // is remembered as a read, `sed -i … a.py` as an edit and `pytest` as a command with an outcome.
 //
-// Conservative by design: a line is "inspect only" when every command it runs, including those
-// in substitutions ($(…), `…`, <(…)), behind wrappers (env, xargs, timeout, find -exec, …) and
-// in the background (&), is a known inspection used without its writing options. Anything else,
-// and every program it does not know, counts as a command that ran.
-import { parseShell, type SimpleCommand } from './shellSyntax';
-
+// The line is read with a real bash parser (shellSyntax.ts). Conservative by design: a line is
+// "inspect only" when every command it runs, including those in substitutions ($(…), `…`,
+// <(…)), behind wrappers (env, xargs, timeout, find -exec, …), in function bodies and in the
+// background (&), is a known inspection used without its writing or code-running options
+// (shellPrograms.ts, shellGit.ts), no variable that decides what runs is assigned
+// (shellVariables.ts), and no alias is defined. Anything else, every program it does not know,
+// a word whose value is unknown where it matters, and a line the parser cannot read (or before
+// it is loaded) count as a command that ran.
+import { posix } from 'node:path';
+import { gitEffects } from './shellGit';
+import { type Arg, type Effects, inspecting, isOption, looksLikePath, merge, none, running } from './shellEffectsModel';
+import {
+	agEffects,
+	awkEffects,
+	dateEffects,
+	fileEffects,
+	pagerEffects,
+	printfEffects,
+	rgEffects,
+	sedEffects,
+	sortEffects,
+	treeEffects,
+	uniqEffects,
+} from './shellPrograms';
+import { readShell, type SimpleCommand } from './shellSyntax';
+import { runsThroughVariable } from './shellVariables';
 export interface ShellEffects {
 	/** Files the line printed or looked into (cat, head, sed -n, nl, …). */
 	readonly reads: readonly string[];
@@ -21,21 +41,16 @@ export interface ShellEffects {
 	readonly normalized: string;
 }
 
-/** Programs that only print files; their file arguments are reads. */
-const PRINTERS = new Set(['cat', 'head', 'tail', 'nl', 'less', 'more', 'bat', 'tac']);
-/** Programs that only look around (with the exceptions handled in {@link programEffects}). */
+/** Programs that only print files; their options cannot run or write anything, their file arguments are reads. */
+const PRINTERS = new Set(['cat', 'head', 'tail', 'nl', 'tac']);
+/** Programs that only look around, whatever their options (those with options that write or run are in shellPrograms.ts). */
 const LOOKERS = new Set([
 	'ls',
-	'find',
 	'grep',
 	'egrep',
 	'fgrep',
-	'rg',
-	'ag',
-	'tree',
 	'pwd',
 	'wc',
-	'file',
 	'stat',
 	'which',
 	'whereis',
@@ -46,9 +61,6 @@ const LOOKERS = new Set([
 	'cmp',
 	'comm',
 	'echo',
-	'printf',
-	'sort',
-	'uniq',
 	'cut',
 	'tr',
 	'paste',
@@ -58,7 +70,6 @@ const LOOKERS = new Set([
 	'dirname',
 	'realpath',
 	'readlink',
-	'date',
 	'printenv',
 	'id',
 	'whoami',
@@ -75,164 +86,127 @@ const LOOKERS = new Set([
 	'false',
 	':',
 ]);
-/** Builtins that only set up the shell (directory, variables, options); they neither inspect nor run anything. */
-const SETUP = new Set([
-	'cd',
-	'pushd',
-	'popd',
-	'export',
-	'set',
-	'unset',
-	'alias',
-	'shopt',
-	'ulimit',
-	'umask',
-	'declare',
-	'typeset',
-	'local',
-	'readonly',
-	'hash',
-	'break',
-	'continue',
-	'return',
-	'exit',
-	'wait',
-]);
-/** Read-only git subcommands (branch, tag, remote and stash are read-only only in some forms, see gitEffects). */
-const GIT_LOOKS = new Set([
-	'status',
-	'diff',
-	'log',
-	'show',
-	'grep',
-	'ls-files',
-	'ls-tree',
-	'blame',
-	'rev-parse',
-	'describe',
-	'shortlog',
-	'cat-file',
-	'rev-list',
-]);
-/** Substitutions nested deeper than this are not read; the line then counts as running something. */
-const MAX_DEPTH = 8;
+/** Builtins that only set up the shell (directory, options, limits); they neither inspect nor run anything. */
+const SETUP = new Set(['cd', 'pushd', 'popd', 'set', 'unset', 'shopt', 'ulimit', 'umask', 'break', 'continue', 'return', 'exit', 'wait']);
+/** Builtins that assign the variables they name (the parser lists the names). */
+const DECLARE = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+/** Where a redirection writes without a file being changed. */
+const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
-interface Effects {
-	reads: string[];
-	writes: string[];
-	inspects: boolean;
-	runs: boolean;
-}
-
-const none = (): Effects => ({ reads: [], writes: [], inspects: false, runs: false });
-const inspecting = (reads: string[] = []): Effects => ({ reads, writes: [], inspects: true, runs: false });
-const running = (writes: string[] = []): Effects => ({ reads: [], writes, inspects: false, runs: true });
-
-function merge(into: Effects, e: Effects): Effects {
-	into.reads.push(...e.reads);
-	into.writes.push(...e.writes);
-	into.inspects ||= e.inspects;
-	into.runs ||= e.runs;
-	return into;
-}
-
-const isAssignment = (w: string) => /^[A-Za-z_]\w*=/.test(w);
-const isOption = (w: string) => w.startsWith('-') && w !== '-';
-/** A word that names a file rather than a pattern, number, option or expansion. */
-const looksLikePath = (w: string) => w !== '' && w !== '{}' && !isOption(w) && !/^[+-]?\d+(,\d+)?p?$/.test(w) && !/[*?\s]/.test(w) && !/[$`<>()]/.test(w);
-
-/** The effects of a whole line (and, recursively, of its substitutions). */
-function lineEffects(line: string, depth: number): Effects {
-	if (depth > MAX_DEPTH) return running();
+/** The effects of a whole line; a line that cannot be read (or the parser not loaded) runs something. */
+function lineEffects(line: string): Effects {
+	const parsed = readShell(line);
+	if (!parsed?.understood) return running();
 	const total = none();
-	for (const command of parseShell(line)) merge(total, commandEffects(command, depth));
+	for (const command of parsed.commands) merge(total, commandEffects(command));
 	return total;
 }
 
-function commandEffects(command: SimpleCommand, depth: number): Effects {
+const assigning = (name: string): Effects => (runsThroughVariable(name) ? running() : none());
+
+/** The file a redirection writes, or undefined when it writes none (a descriptor, /dev/null). */
+function redirectTarget(op: string, target: string): string | undefined {
+	const writes = ['>', '>>', '>|', '&>', '&>>', '<>'].includes(op) || (op === '>&' && !/^(\d+|-)$/.test(target));
+	if (!writes || target === '') return undefined;
+	// /dev/../tmp/x is /tmp/x: the path as the kernel resolves it decides.
+	return NOT_A_FILE.test(posix.normalize(target)) ? undefined : target;
+}
+
+function commandEffects(command: SimpleCommand): Effects {
 	const effects = none();
 	for (const r of command.redirects) {
-		const writesFile = ['>', '>>', '>|', '&>', '&>>', '<>'].includes(r.op) || (r.op === '>&' && !/^(\d+|-)$/.test(r.target));
-		if (writesFile && r.target !== '' && !r.target.startsWith('/dev/')) effects.writes.push(r.target);
+		const target = redirectTarget(r.op, r.target);
+		if (target !== undefined) effects.writes.push(target);
 	}
-	for (const inner of command.substitutions) merge(effects, lineEffects(inner, depth + 1));
-	const words = [...command.words];
-	while (words.length && isAssignment(words[0])) words.shift();
+	for (const inner of command.inner) merge(effects, commandEffects(inner));
+	for (const name of command.assignments) merge(effects, assigning(name));
+	const words = command.words.map((text, i): Arg => ({ text, literal: command.literal[i] ?? false }));
 	if (!words.length) {
 		effects.inspects ||= effects.writes.length === 0;
 		return effects;
 	}
-	return merge(effects, programEffects(words, depth));
+	return merge(effects, programEffects(words));
 }
 
 /** The effects of running `words` (program first, assignments already removed). */
-function programEffects(words: readonly string[], depth: number): Effects {
-	const program = words[0].replace(/^.*\//, '');
+function programEffects(words: readonly Arg[]): Effects {
+	if (!words[0].literal) return running();
+	const program = words[0].text.replace(/^.*\//, '');
 	const args = words.slice(1);
 	if (SETUP.has(program)) return none();
 	const wrapped = unwrap(program, args);
-	if (wrapped) return wrapped.rest.length ? programEffects(wrapped.rest, depth) : wrapped.alone;
-	if (PRINTERS.has(program)) return inspecting(args.filter(looksLikePath));
-	switch (program) {
-		case 'sed':
-			return sedEffects(args);
-		case 'awk':
-		case 'gawk':
-		case 'mawk': {
-			// awk can write files (print > f), pipe to commands and call system(): any of those counts as running.
-			const script = args.find(a => !isOption(a)) ?? '';
-			return /system\s*\(|\||>|getline|close\s*\(|fflush/.test(script) ? running() : inspecting();
-		}
-		case 'tee':
-			return { ...none(), writes: args.filter(looksLikePath) };
-		case 'git':
-			return gitEffects(args);
-		case 'find':
-			return findEffects(args, depth);
-		case 'sort': {
-			const out = optionValue(args, '-o', '--output');
-			return out === undefined ? inspecting() : running([out]);
-		}
-		case 'uniq': {
-			const operands = args.filter(a => !isOption(a));
-			return operands.length >= 2 ? running([operands[1]]) : inspecting();
-		}
-		case 'tree': {
-			const out = optionValue(args, '-o');
-			return out === undefined ? inspecting() : running([out]);
-		}
-		case 'date':
-			return args.some(a => a === '-s' || a.startsWith('--set') || /^-[a-zA-Z]*s/.test(a)) ? running() : inspecting();
-		case 'rg':
-			return args.some(a => a === '--pre' || a.startsWith('--pre=')) ? running() : inspecting();
-		case 'file':
-			return args.some(a => a === '-C' || a === '--compile') ? running() : inspecting();
-	}
+	if (wrapped) return merge(wrapped.rest.length ? programEffects(wrapped.rest) : wrapped.alone, wrapped.assigns);
+	if (PRINTERS.has(program)) return inspecting(args.filter(looksLikePath).map(a => a.text));
+	const special = SPECIAL[program];
+	if (special) return special(args);
 	return LOOKERS.has(program) ? inspecting() : running();
 }
 
+/** Builtins and programs whose arguments decide what they do. */
+const SPECIAL: Readonly<Record<string, (args: readonly Arg[]) => Effects>> = {
+	sed: sedEffects,
+	awk: awkEffects,
+	gawk: awkEffects,
+	mawk: awkEffects,
+	sort: sortEffects,
+	uniq: uniqEffects,
+	tree: treeEffects,
+	date: dateEffects,
+	file: fileEffects,
+	rg: rgEffects,
+	ag: agEffects,
+	less: pagerEffects,
+	more: pagerEffects,
+	bat: pagerEffects,
+	git: gitEffects,
+	find: args => findEffects(args),
+	tee: args => ({ ...none(), writes: args.filter(looksLikePath).map(a => a.text), runs: args.some(a => !a.literal) }),
+	printf: args => printfEffects(args, assigning),
+	// An alias can make any later word of the line run anything.
+	alias: args => (args.some(a => !a.literal || a.text.includes('=')) ? running() : none()),
+	// hash -p PATH NAME makes NAME run the program at PATH.
+	hash: args => (args.some(a => !a.literal || /^-[a-z]*p/.test(a.text)) ? running() : none()),
+	...Object.fromEntries([...DECLARE].map(d => [d, (args: readonly Arg[]) => (args.some(a => !a.literal || /^-[a-zA-Z]*n/.test(a.text)) ? running() : none())])),
+};
+
+interface Unwrapped {
+	/** The command the wrapper runs; empty when it runs none. */
+	readonly rest: readonly Arg[];
+	/** What the wrapper does by itself when it runs no command. */
+	readonly alone: Effects;
+	/** What the variables it sets for the command do. */
+	readonly assigns: Effects;
+}
+
+/** A word that stands for input appended to the command (xargs): its value is unknown. */
+const INPUT_WORD: Arg = { text: '…', literal: false };
+
 /**
- * Wrappers run the command that follows their own options: `rest` is that command, or, when none
- * follows, `alone` is what the wrapper does by itself. Unknown options make the wrapper count as
- * running something (its arguments cannot be told apart from the command).
+ * Wrappers run the command that follows their own options. Unknown options, or options whose
+ * value is unknown, make the wrapper count as running something (its arguments cannot be told
+ * apart from the command).
  */
-function unwrap(program: string, args: readonly string[]): { rest: readonly string[]; alone: Effects } | undefined {
-	const skip = (withValue: readonly string[], flags: RegExp, alone: Effects, valueFirst = 0) => {
+function unwrap(program: string, args: readonly Arg[]): Unwrapped | undefined {
+	const skip = (withValue: readonly string[], flagsRe: RegExp, alone: Effects, valueFirst = 0, assignments = false): Unwrapped => {
 		let i = 0;
-		while (i < args.length && isOption(args[i])) {
-			const a = args[i];
+		while (i < args.length && isOption(args[i].text)) {
+			const a = args[i].text;
+			if (!args[i].literal) return { rest: [], alone: running(), assigns: none() };
 			if (a === '--') {
 				i++;
 				break;
 			}
 			if (withValue.includes(a)) i += 2;
 			else if (withValue.some(v => v.startsWith('--') && a.startsWith(v + '='))) i++;
-			else if (flags.test(a)) i++;
-			else return { rest: ['__unknown_option__'], alone: running() };
+			else if (flagsRe.test(a)) i++;
+			else return { rest: [], alone: running(), assigns: none() };
 		}
-		while (valueFirst-- > 0 && i < args.length) i++; // timeout's duration
-		const rest = args.slice(i);
-		return { rest, alone };
+		i += Math.min(valueFirst, args.length - i); // timeout's duration
+		const assigns = none();
+		// env and sudo take NAME=VALUE words before the command.
+		while (assignments && i < args.length && args[i].literal && /^[A-Za-z_]\w*=/.test(args[i].text)) merge(assigns, assigning(args[i++].text.split('=')[0]));
+		if (i < args.length && !args[i].literal && assignments) return { rest: [], alone: running(), assigns };
+		return { rest: args.slice(i), alone, assigns };
 	};
 	switch (program) {
 		case 'time':
@@ -243,7 +217,7 @@ function unwrap(program: string, args: readonly string[]): { rest: readonly stri
 		case 'unbuffer':
 			return skip([], /^$/, none());
 		case 'command':
-			if (args.some(a => a === '-v' || a === '-V')) return { rest: [], alone: inspecting() };
+			if (args.some(a => a.text === '-v' || a.text === '-V')) return { rest: [], alone: inspecting(), assigns: none() };
 			return skip([], /^-p$/, none());
 		case 'nice':
 			return skip(['-n', '--adjustment'], /^-\d+$/, none());
@@ -253,106 +227,35 @@ function unwrap(program: string, args: readonly string[]): { rest: readonly stri
 			return skip(['-s', '-k', '--signal', '--kill-after'], /^(--foreground|--preserve-status|-v|--verbose)$/, none(), 1);
 		case 'sudo':
 		case 'doas':
-			return skip(['-u', '-g', '--user', '--group'], /^-[EHnS]+$/, none());
-		case 'env': {
-			const unwrapped = skip(['-u', '-C', '--unset', '--chdir'], /^(-i|-0|--ignore-environment|--null|-v|--debug|-)$/, inspecting());
-			const rest = [...unwrapped.rest];
-			while (rest.length && isAssignment(rest[0])) rest.shift();
-			return { rest, alone: unwrapped.alone };
-		}
-		case 'xargs':
-			// Without a command xargs runs echo.
-			return skip(
+			return skip(['-u', '-g', '--user', '--group'], /^-[EHnS]+$/, none(), 0, true);
+		case 'env':
+			return skip(['-u', '-C', '--unset', '--chdir'], /^(-i|-0|--ignore-environment|--null|-v|--debug|-)$/, inspecting(), 0, true);
+		case 'xargs': {
+			// Without a command xargs runs echo; with one, its input becomes more words of it.
+			const unwrapped = skip(
 				['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--max-lines', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace'],
 				/^(-0|-r|-t|-p|-x|--null|--no-run-if-empty|--verbose|--interactive|--exit|-[0rtpx]+|-[IiLnPsdEa].+|--replace)$/,
 				inspecting(),
 			);
+			return unwrapped.rest.length ? { ...unwrapped, rest: [...unwrapped.rest, INPUT_WORD] } : unwrapped;
+		}
 	}
 	return undefined;
 }
 
-/** The value of an option given as `-o V`, `-oV`, `--output=V` or `--output V`. */
-function optionValue(args: readonly string[], short: string, long?: string): string | undefined {
-	for (let i = 0; i < args.length; i++) {
-		const a = args[i];
-		if (a === short || (long && a === long)) return args[i + 1] ?? '';
-		if (long && a.startsWith(long + '=')) return a.slice(long.length + 1);
-		if (a.startsWith(short) && a.length > short.length && !a.startsWith('--')) return a.slice(short.length);
-	}
-	return undefined;
-}
-
-function sedEffects(args: readonly string[]): Effects {
-	const scripts: string[] = [];
-	const operands: string[] = [];
-	let scriptGiven = false;
-	let inPlace = false;
-	for (let i = 0; i < args.length; i++) {
-		const a = args[i];
-		if (a === '-e' || a === '--expression') {
-			scriptGiven = true;
-			scripts.push(args[++i] ?? '');
-		} else if (a === '-f' || a === '--file') {
-			scriptGiven = true;
-			i++;
-		} else if (a === '-i' || a.startsWith('-i') || a.startsWith('--in-place') || /^-[a-zA-Z]*i/.test(a)) {
-			inPlace = true;
-		} else if (!isOption(a)) operands.push(a);
-	}
-	if (!scriptGiven && operands.length) scripts.push(operands.shift()!);
-	const files = operands.filter(looksLikePath);
-	if (inPlace) return { ...none(), writes: files };
-	// sed's w/W commands and the w flag write files, its e command runs one.
-	if (scripts.some(s => /(^|[\s;{}/\d$!])[wWe](\s|$)/.test(s))) return running();
-	return inspecting(files);
-}
-
-function gitEffects(args: readonly string[]): Effects {
-	let i = 0;
-	// Global options before the subcommand.
-	while (i < args.length && isOption(args[i])) {
-		if (args[i] === '-C' || args[i] === '-c' || args[i] === '--git-dir' || args[i] === '--work-tree') i += 2;
-		else i++;
-	}
-	const sub = args[i] ?? '';
-	const rest = args.slice(i + 1);
-	if (rest.some(a => a === '--output' || a.startsWith('--output=') || a === '-o')) return running();
-	if (GIT_LOOKS.has(sub)) return inspecting();
-	const onlyOptions = (allowed: RegExp) => rest.every(a => allowed.test(a));
-	switch (sub) {
-		case 'branch':
-			// Listing forms only; a name, or -d/-D/-m/-M/-c/-C/-u/--delete/… changes branches.
-			return onlyOptions(/^(-a|-r|-v|-vv|-l|--list|--all|--remotes|--verbose|--show-current|--no-color|--color|--merged|--no-merged|--contains)$/)
-				? inspecting()
-				: running();
-		case 'tag':
-			return onlyOptions(/^(-l|--list|-n\d*)$/) ? inspecting() : running();
-		case 'remote':
-			return onlyOptions(/^(-v|--verbose)$/) ? inspecting() : running();
-		case 'stash':
-			return rest[0] === 'list' || rest[0] === 'show' ? inspecting() : running();
-		case 'config':
-			return rest.some(a => /^(--get|--get-all|--get-regexp|-l|--list)$/.test(a)) ? inspecting() : running();
-	}
-	return running();
-}
-
-function findEffects(args: readonly string[], depth: number): Effects {
+function findEffects(args: readonly Arg[]): Effects {
 	const effects = inspecting();
 	for (let i = 0; i < args.length; i++) {
-		const a = args[i];
-		if (a === '-delete' || a === '-fprint' || a === '-fprint0' || a === '-fprintf' || a === '-fls') {
+		const a = args[i].text;
+		if (!args[i].literal || a === '-delete' || a === '-fprint' || a === '-fprint0' || a === '-fprintf' || a === '-fls') {
 			effects.runs = true;
 		} else if (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') {
 			let end = i + 1;
-			while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
+			while (end < args.length && args[end].text !== ';' && args[end].text !== '+') end++;
 			const command = args.slice(i + 1, end);
 			if (command.length === 0) effects.runs = true;
-			else {
-				const run = depth >= MAX_DEPTH ? running() : programEffects(command, depth + 1);
-				// Files the executed command reads are the found files ({}), not worth recording.
-				merge(effects, { ...run, reads: [] });
-			}
+			// Files the executed command reads are the found files ({}), not worth recording.
+			else merge(effects, { ...programEffects(command), reads: [] });
 			i = end;
 		}
 	}
@@ -381,7 +284,7 @@ const LEADING_CD = /^cd\s+(?:'[^']*'|"[^"]*"|[^\s;&|]+)\s*(?:&&|;)\s*/;
 
 /** Reads a shell command line. Never throws. */
 export function shellEffects(commandLine: string): ShellEffects {
-	const effects = lineEffects(commandLine, 0);
+	const effects = lineEffects(commandLine);
 	// The ledger's key for the command: a leading `cd DIR &&` only sets where the rest runs.
 	let normalized = withoutHeredocs(commandLine).replace(/\s+/g, ' ').trim();
 	for (let m = LEADING_CD.exec(normalized); m && m[0].length < normalized.length; m = LEADING_CD.exec(normalized)) {

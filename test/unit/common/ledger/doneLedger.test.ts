@@ -19,7 +19,6 @@ import { commandLine, editLine, groupByDirectory, LEDGER_HEADING, renderDoneLedg
 import { namedCommands, readLedger } from '../../../../bench/replay/ledgerReader';
 import { decodeTurnRecord, encodeTurnRecord, METADATA_KEY, rebuildConversation } from '../../../../src/common/persistence/metadata';
 import { shellEffects } from '../../../../src/common/shell/shellCommand';
-import { commandOutcome } from '../../../../src/common/ledger/toolCallFacts';
 import { TiktokenTokenizer } from '../../../../src/common/tokens/tokenizer';
 
 let callCounter = 0;
@@ -186,7 +185,8 @@ describe('done-ledger', () => {
 			);
 			assert.deepEqual(
 				l.commands.map(c => [c.command, c.outcome]),
-				[['npm test', 'exit 2']],
+				// The terminal tool appends its status after the output, where the output could write it too: not trusted.
+				[['npm test', 'no exit status; last line: Command exited with code 2']],
 			);
 			assert.deepEqual(
 				l.searches.map(s => s.digest),
@@ -300,15 +300,6 @@ describe('done-ledger', () => {
 			assert.equal(shellEffects('cd /a && cd b && make -j2').normalized, 'make -j2');
 			assert.equal(shellEffects('git diff HEAD').inspectOnly, true);
 			assert.equal(shellEffects('git commit -m x').runs, true);
-		});
-	});
-
-	describe('commandOutcome', () => {
-		it('reads the exit status in every reported form', () => {
-			assert.deepEqual(commandOutcome('<returncode>127</returncode>'), { outcome: 'exit 127', failed: true });
-			assert.deepEqual(commandOutcome('exit code 0\nok'), { outcome: 'exit 0', failed: false });
-			assert.deepEqual(commandOutcome('out\n[The command completed with exit code 3.]'), { outcome: 'exit 3', failed: true });
-			assert.deepEqual(commandOutcome(undefined), { outcome: 'no result (interrupted)', failed: true });
 		});
 	});
 

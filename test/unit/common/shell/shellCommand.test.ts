@@ -120,7 +120,8 @@ const lines = fc.letrec<{ line: Line }>(tie => ({
 					'for f in $( X ); do echo $f; done',
 				),
 			)
-			.filter(([inner, form]) => !(form.includes('`') && /[`\\]/.test(inner.text)))
+			// `$(` before a subshell makes `$((`, which bash reads as arithmetic when it parses as such (`$(( make ))` runs nothing).
+			.filter(([inner, form]) => !(form.includes('`') && /[`\\]/.test(inner.text)) && !(form.includes('$(X') && inner.text.startsWith('(')))
 			.map(([inner, form]) => ({ text: form.replace('X', inner.text), changes: inner.changes })),
 		// groups, conditionals and redirections to nowhere keep the effect
 		fc
@@ -135,7 +136,7 @@ const lines = fc.letrec<{ line: Line }>(tie => ({
 					'X > /dev/null',
 					'X 2>/dev/null',
 					'! X',
-					'X # then rm -rf /\n',
+					'{ X # then rm -rf /\n}',
 				),
 			)
 			.map(([inner, form]) => ({ text: form.replace('X', inner.text), changes: inner.changes })),
