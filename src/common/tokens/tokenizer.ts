@@ -56,6 +56,34 @@ export interface TokenizerOptions {
 let encoder: Tiktoken | undefined;
 
 /**
+ * js-tiktoken merges the pairs of one pre-token in time that grows with the square of its length:
+ * one minified line or base64 blob of 20,000 characters without a blank took 79 s, which would
+ * freeze the extension host. Runs of non-blank characters longer than this are encoded in pieces of
+ * this length; the count may differ by a token or two per piece from the exact one, only for such runs.
+ */
+export const MAX_RUN_CHARS = 256;
+const LONG_RUN = new RegExp(`\\S{${MAX_RUN_CHARS + 1},}`);
+
+/** `text` cut so that no piece holds a run of more than MAX_RUN_CHARS non-blank characters (never inside a surrogate pair). */
+export function boundedPieces(text: string): string[] {
+	const pieces: string[] = [];
+	let start = 0;
+	for (const m of text.matchAll(new RegExp(`\\S{${MAX_RUN_CHARS + 1},}`, 'g'))) {
+		const runEnd = m.index + m[0].length;
+		let at = m.index;
+		while (runEnd - at > MAX_RUN_CHARS) {
+			let end = at + MAX_RUN_CHARS;
+			const code = text.charCodeAt(end - 1);
+			if (code >= 0xd800 && code <= 0xdbff) end--;
+			pieces.push(text.slice(start, end));
+			start = at = end;
+		}
+	}
+	pieces.push(text.slice(start));
+	return pieces;
+}
+
+/**
  * The o200k_base encoder, built on first use (building it takes about half a second) and
  * shared by every tokenizer. `require` because the rank file is only reachable through the
  * package's `exports` map, which the project's `moduleResolution: node` typecheck ignores.
@@ -134,7 +162,10 @@ export class TiktokenTokenizer implements ITokenizer<OutputMode.Raw>, TextTokeni
 
 	/** The token ids of `text` (uncached; for cutting text at token boundaries). */
 	encode(text: string): number[] {
-		return sharedEncoder().encode(text, [], []);
+		if (!LONG_RUN.test(text)) return sharedEncoder().encode(text, [], []);
+		const ids: number[] = [];
+		for (const piece of boundedPieces(text)) for (const id of sharedEncoder().encode(piece, [], [])) ids.push(id);
+		return ids;
 	}
 
 	decode(tokens: readonly number[]): string {

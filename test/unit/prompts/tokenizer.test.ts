@@ -1,6 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { OutputMode, Raw } from '@vscode/prompt-tsx';
-import { LINE_COUNTED_CHARS, MESSAGE_OVERHEAD_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, TiktokenTokenizer } from '../../../src/common/tokens/tokenizer';
+import {
+	LINE_COUNTED_CHARS,
+	MAX_RUN_CHARS,
+	MESSAGE_OVERHEAD_TOKENS,
+	TOOL_CALL_OVERHEAD_TOKENS,
+	TiktokenTokenizer,
+	boundedPieces,
+} from '../../../src/common/tokens/tokenizer';
+import { getEncoding } from 'js-tiktoken';
 import { tokenizer as warmTokenizer } from './fixtures';
 
 describe('TiktokenTokenizer (o200k_base)', () => {
@@ -111,5 +119,30 @@ describe('tokenizer constants', () => {
 		assert.equal(t.mode, OutputMode.Raw);
 		assert.equal(t.tokenLength({ type: Raw.ChatCompletionContentPartKind.Opaque, value: {}, tokenUsage: 7 }), 7);
 		assert.equal(t.tokenLength({ type: Raw.ChatCompletionContentPartKind.CacheBreakpoint }), 0);
+	});
+});
+
+describe('tokenizer: long runs without a blank are encoded in bounded pieces', () => {
+	it('cuts only runs longer than the bound, keeps the text, never splits a surrogate pair', () => {
+		const run = 'x'.repeat(MAX_RUN_CHARS * 3 + 17);
+		const emoji = '😀'.repeat(MAX_RUN_CHARS);
+		for (const text of [`short words ${run} tail`, emoji, `a b c ${'y'.repeat(MAX_RUN_CHARS)}`]) {
+			const pieces = boundedPieces(text);
+			assert.equal(pieces.join(''), text);
+			for (const piece of pieces) {
+				assert.ok(!new RegExp(`\\S{${MAX_RUN_CHARS + 1}}`).test(piece), 'no piece holds a longer run');
+				assert.ok(!/[\uD800-\uDBFF]$/.test(piece) && !/^[\uDC00-\uDFFF]/.test(piece), 'no lone surrogate at a cut');
+			}
+		}
+		assert.deepEqual(boundedPieces(`a b c ${'y'.repeat(MAX_RUN_CHARS)}`), [`a b c ${'y'.repeat(MAX_RUN_CHARS)}`]);
+	});
+
+	it('counts a long run close to the exact count, and decodes back to the text', () => {
+		const tokenizer = new TiktokenTokenizer();
+		const word = 'config_value/'.repeat(120); // 1,560 characters, small enough to encode whole
+		const exact = getEncoding('o200k_base').encode(word).length;
+		const bounded = tokenizer.countTokens(word);
+		assert.ok(Math.abs(bounded - exact) <= 2 * Math.ceil(word.length / MAX_RUN_CHARS), `bounded ${bounded}, exact ${exact}`);
+		assert.equal(tokenizer.decode(tokenizer.encode(word)), word);
 	});
 });
