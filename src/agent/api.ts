@@ -8,6 +8,8 @@ export interface HandledRequest {
 	readonly markdown: string;
 	/** Every button it streamed (`stream.button`), in order. */
 	readonly buttons: readonly vscode.Command[];
+	/** Every part it streamed, in order (markdown text, buttons, progress, tool invocations, others): what VS Code folds. */
+	readonly parts: readonly { readonly kind: 'markdown' | 'button' | 'progress' | 'tool' | 'other'; readonly text: string }[];
 	/** The `ChatResult.metadata` it returned. */
 	readonly metadata: unknown;
 	readonly errorMessage?: string;

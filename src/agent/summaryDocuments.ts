@@ -42,12 +42,18 @@ export function summaryLink(document: SummaryDocument, label: string): string {
 /** Summaries offered again at the end of a response, newest last. */
 export const RECAP_LIMIT = 3;
 
+/** Where notices and buttons go: the response stream, or the end of the response (responseEpilogue.ts). */
+export interface ResponseSink {
+	markdown(text: string): void;
+	button(command: vscode.Command): void;
+}
+
 /**
- * VS Code 1.139 folds everything before a response's last tool call into "Completed N steps", the
+ * VS Code 1.139 folds everything before a response's final answer into "Completed N steps", the
  * summarization notices and their buttons included. The end of the response says how often it
  * summarized and offers the newest summaries again, where the user sees them.
  */
-export function summaryRecap(stream: vscode.ChatResponseStream, made: readonly SummaryDocument[]): void {
+export function summaryRecap(stream: ResponseSink, made: readonly SummaryDocument[]): void {
 	if (made.length === 0) return;
 	const shown = made.slice(-RECAP_LIMIT);
 	const times = made.length === 1 ? 'once' : `${made.length} times`;
@@ -59,7 +65,7 @@ export function summaryRecap(stream: vscode.ChatResponseStream, made: readonly S
 }
 
 /** The "Open summary" button under a summarization notice. */
-export function summaryButton(stream: vscode.ChatResponseStream, document: SummaryDocument, title = 'Open summary'): void {
+export function summaryButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument, title = 'Open summary'): void {
 	stream.button({
 		command: OPEN_SUMMARY_COMMAND,
 		title,

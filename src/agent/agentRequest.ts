@@ -1,0 +1,44 @@
+// A chat request for the agent (no slash command): the agent loop (agentLoop.ts), then the end of
+// the response (responseEpilogue.ts): the stop notice, the recap of this response's summaries and
+// the token line, text first and buttons last, so the final answer stays in view.
+import type * as vscode from 'vscode';
+import { layoutPrompt } from '../common/conversation/promptLayout';
+import { tokenCountLine } from '../common/stats/tokenCountLine';
+import { runAgentLoop } from './agentLoop';
+import type { RequestContext } from './commands/requestContext';
+import { referencesAsText } from './references';
+import { resultFor } from './requestResult';
+import { ResponseEpilogue } from './responseEpilogue';
+import { summaryRecap } from './summaryDocuments';
+
+export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResult> {
+	const { request, state, settings, stream, token } = ctx;
+	const references = await referencesAsText(request.references);
+	await runAgentLoop(
+		{ request, references, tools: ctx.tools, settings, stream, token, invokeTool: ctx.invokeTool, telemetry: ctx.telemetry, calibration: ctx.calibration },
+		state,
+	);
+	const epilogue = new ResponseEpilogue();
+	if (state.maxToolCallsExceeded) {
+		epilogue.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
+	}
+	summaryRecap(epilogue, state.madeSummaries);
+	const count = settings.showTokenCount ? promptSizeLine(ctx) : undefined;
+	if (count) epilogue.markdown(`\n\n${count}`);
+	epilogue.write(stream);
+	return resultFor(state, settings);
+}
+
+/** `longhaul.showTokenCount`'s line: the last prompt's size against the window, in the model's tokens when a ratio is in use. */
+function promptSizeLine({ state, request }: RequestContext): string | undefined {
+	if (state.lastPromptTokens === undefined) return undefined;
+	const summaryBlocks = layoutPrompt(state.conversation).filter(entry => entry.kind === 'summary').length;
+	const promptRatio = state.lastPromptRatio ?? 1;
+	const calibrated = promptRatio > 1;
+	return tokenCountLine({
+		promptTokens: calibrated ? Math.round(state.lastPromptTokens * promptRatio) : state.lastPromptTokens,
+		windowTokens: request.model.maxInputTokens,
+		summaryBlocks,
+		...(calibrated ? { calibrationRatio: promptRatio } : {}),
+	});
+}
