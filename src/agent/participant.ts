@@ -108,7 +108,18 @@ async function handleRequest(
 			`tools: ${selection.tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`,
 		);
 	}
-	const ctx: RequestContext = { request, stream, token, state, settings, tools: selection.tools, toolsLeftOut: selection.leftOut, ratio, invokeTool, ...services };
+	const ctx: RequestContext = {
+		request,
+		stream,
+		token,
+		state,
+		settings,
+		tools: selection.tools,
+		toolsLeftOut: selection.leftOut,
+		ratio,
+		invokeTool,
+		...services,
+	};
 	const command = request.command ? COMMANDS[request.command] : undefined;
 	try {
 		return await (command ?? agentRequest)(ctx);

@@ -4,6 +4,7 @@
 // limit and a work limit and says where it stopped; a regular expression runs on a linear-time
 // engine (linearRegex.ts), and the search pauses regularly so the extension host stays responsive.
 import type { Conversation, Round } from '../conversation/conversation';
+import { standsFor } from '../ledger/standInCalls';
 import { compileLinear, PatternError, type StepBudget } from './linearRegex';
 import { DEFAULT_RESULTS, RECALL_TOOL_NAME, type RecallInput } from './recallInput';
 import { recallableRounds, type RecallableRounds, type SummarizedRound } from './summarizedRounds';
@@ -42,7 +43,7 @@ export async function recall(conversation: Conversation, input: RecallInput, opt
 /** A round as recall shows it: the agent's text, then each call with its arguments and its result, word for word. */
 export function roundRecord(round: Round): string {
 	const parts = [`Agent's text: ${round.response.trim() === '' ? '(none)' : round.response}`];
-	round.toolCalls.forEach((call, i) => {
+	round.toolCalls.map(standsFor).forEach((call, i) => {
 		parts.push(`--- call ${i + 1} of ${round.toolCalls.length}: ${call.name} ${call.arguments}`);
 		parts.push(call.result === undefined ? '(no result: the call was interrupted before it finished)' : call.result);
 	});
@@ -123,7 +124,7 @@ function searchableParts(round: Round, input: RecallInput): { label: string; tex
 	const parts: { label: string; text: string }[] = [];
 	const filtered = input.tool !== undefined || input.path !== undefined;
 	if (!filtered) parts.push({ label: "agent's text", text: round.response });
-	round.toolCalls.forEach((call, i) => {
+	round.toolCalls.map(standsFor).forEach((call, i) => {
 		if (input.tool !== undefined && !call.name.toLowerCase().includes(input.tool.toLowerCase())) return;
 		if (input.path !== undefined && !call.arguments.toLowerCase().includes(input.path.toLowerCase().replace(/^\.\//, ''))) return;
 		const name = `call ${i + 1} ${call.name} ${oneLine(call.arguments, 120)}`;
@@ -220,7 +221,7 @@ async function search(rounds: RecallableRounds, input: RecallInput, options: Rec
 }
 
 function roundOverview(entry: SummarizedRound): string {
-	const calls = entry.round.toolCalls.map(c => `${c.name} ${oneLine(c.arguments, 60)}`);
+	const calls = entry.round.toolCalls.map(standsFor).map(c => `${c.name} ${oneLine(c.arguments, 60)}`);
 	return calls.length ? calls.join('; ') : `agent's text: ${oneLine(entry.round.response, 100)}`;
 }
 

@@ -54,6 +54,12 @@ describe('the final answer VS Code keeps in view', () => {
 	});
 
 	it('drops empty texts from the epilogue (an empty part could not end the run, but says nothing)', () => {
-		assert.deepEqual(epilogueOrder<string>([{ kind: 'markdown', text: '' }, { kind: 'button', button: 'b' }]), [{ kind: 'button', button: 'b' }]);
+		assert.deepEqual(
+			epilogueOrder<string>([
+				{ kind: 'markdown', text: '' },
+				{ kind: 'button', button: 'b' },
+			]),
+			[{ kind: 'button', button: 'b' }],
+		);
 	});
 });
