@@ -39,8 +39,9 @@ describe('stand-in tool calls (the scripted model replaying a recorded session)'
 			{ id: 'b', name: REPLAY_TOOL, arguments: 'not json' },
 			{ id: 'c', name: REPLAY_TOOL, arguments: '{"arguments":{}}' },
 			{ id: 'd', name: REPLAY_TOOL, arguments: '[1,2]' },
-		])
+		]) {
 			assert.equal(standsFor(call), call);
+		}
 	});
 
 	it('gives a replayed corpus session the done-ledger of the recorded one', function () {
