@@ -45,6 +45,8 @@ export interface AgentRun {
 	/** The model's tokens per local token, learned per model; the budget is scaled by it. */
 	readonly calibration: TokenCalibration;
 	readonly telemetry: LonghaulTelemetry;
+	/** The workspace's instruction files, pinned in every prompt's instructions. */
+	readonly pinnedInstructions?: string;
 }
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
@@ -155,6 +157,7 @@ async function agentSteps(
 			// Tight (FitSession.tight): every past request whose work is summarized is shortened.
 			olderRequestsMaxTokens: state.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),
 			doneLedger: state.ledgerShown?.text,
+			pinnedInstructions: run.pinnedInstructions,
 		};
 	};
 	const toolDefinitions = toolDefinitionsText(chatTools);

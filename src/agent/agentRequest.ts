@@ -4,7 +4,9 @@
 import type * as vscode from 'vscode';
 import { layoutPrompt } from '../common/conversation/promptLayout';
 import { tokenCountLine } from '../common/stats/tokenCountLine';
-import { runAgentLoop } from './agentLoop';
+import { budgetFor, runAgentLoop } from './agentLoop';
+import { instructionNotices, pinnedFor } from './instructionFiles';
+import { toChatTools } from './toolCatalog';
 import type { RequestContext } from './commands/requestContext';
 import { referencesAsText } from './references';
 import { resultFor } from './requestResult';
@@ -14,10 +16,10 @@ import { summaryRecap } from './summaryDocuments';
 export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResult> {
 	const { request, state, settings, stream, token } = ctx;
 	const references = await referencesAsText(request.references);
-	await runAgentLoop(
-		{ request, references, tools: ctx.tools, settings, stream, token, invokeTool: ctx.invokeTool, telemetry: ctx.telemetry, calibration: ctx.calibration },
-		state,
-	);
+	const pinned = pinnedFor(ctx.instructions, budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio).messages);
+	for (const notice of instructionNotices(ctx.instructions, pinned)) stream.markdown(`*${notice}*\n\n`);
+	const run = { request, references, tools: ctx.tools, settings, stream, token, invokeTool: ctx.invokeTool, telemetry: ctx.telemetry, calibration: ctx.calibration };
+	await runAgentLoop({ ...run, pinnedInstructions: pinned.text }, state);
 	const epilogue = new ResponseEpilogue();
 	if (state.maxToolCallsExceeded) {
 		epilogue.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);

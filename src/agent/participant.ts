@@ -23,6 +23,7 @@ import { compactCommand } from './commands/compactCommand';
 import { contextCommand } from './commands/contextCommand';
 import type { CommandHandler, RequestContext } from './commands/requestContext';
 import { readChatHistory } from './historyReader';
+import { readInstructionFiles } from './instructionFiles';
 import { log } from './log';
 import { PARTICIPANT_ID } from './participantId';
 import { recordingStream, type RecordedPart } from './recordingStream';
@@ -108,6 +109,7 @@ async function handleRequest(
 			`tools: ${selection.tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`,
 		);
 	}
+	const instructions = await readInstructionFiles(settings.instructionFiles);
 	const ctx: RequestContext = {
 		request,
 		stream,
@@ -117,6 +119,7 @@ async function handleRequest(
 		tools: selection.tools,
 		toolsLeftOut: selection.leftOut,
 		ratio,
+		instructions,
 		invokeTool,
 		...services,
 	};

@@ -20,6 +20,8 @@ export interface LonghaulSettings {
 	readonly showTokenCount: boolean;
 	/** The fewest rounds half-context keeps verbatim (at least {@link MIN_RECENT_ROUNDS_FLOOR}). */
 	readonly minRecentRounds: number;
+	/** Instruction files to pin besides AGENTS.md and .github/copilot-instructions.md, relative to each workspace folder. */
+	readonly instructionFiles: readonly string[];
 }
 
 export function readSettings(): LonghaulSettings {
@@ -34,7 +36,13 @@ export function readSettings(): LonghaulSettings {
 		autoSummarize: config.get<boolean>('autoSummarize', true) !== false,
 		showTokenCount: config.get<boolean>('showTokenCount', false) === true,
 		minRecentRounds: minRecentRoundsOf(config.get<number>('minRecentRounds', MIN_RECENT_ROUNDS_FLOOR)),
+		instructionFiles: stringsOf(config.get<unknown>('instructionFiles', [])),
 	};
+}
+
+/** The non-empty strings of a list (a hand-edited settings.json may hold anything). */
+function stringsOf(value: unknown): string[] {
+	return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map(v => v.trim()) : [];
 }
 
 /** A hand-edited settings.json may hold anything: not a number, a fraction, below the floor. */

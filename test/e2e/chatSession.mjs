@@ -1,9 +1,9 @@
 // Shared by the e2e tests that drive a long scripted session in the Chat view (not a test itself:
 // run-e2e.mjs runs only *.e2e.mjs): the data file the fixture's long-session mode reads, and
 // sending a message and waiting for its response.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openChat } from '../harness/workbench.mjs';
+import { openChat, runCommand } from '../harness/workbench.mjs';
 
 export const DATA_FILE = 'long-session-data.txt';
 
@@ -78,4 +78,76 @@ export async function waitForStoredChat(page, userDataDir, text, timeoutMs = 30_
 	};
 	const until = Date.now() + timeoutMs;
 	while (Date.now() < until && !stored()) await page.waitForTimeout(500);
+}
+
+/**
+ * Sets user settings as a person would, in the settings.json editor (the workbench does not notice
+ * a settings file written behind its back once it runs; before the page loads, writing the file is
+ * enough: see {@link writeUserSettings}).
+ */
+export async function setUserSetting(page, server, key, value) {
+	await setUserSettings(page, server, { [key]: value });
+}
+
+export async function setUserSettings(page, server, values) {
+	const file = join(server.dirs.userData, 'User', 'settings.json');
+	const settings = { ...JSON.parse(readFileSync(file, 'utf8')), ...values };
+	await runCommand(page, 'Preferences: Open User Settings (JSON)');
+	// VS Code 1.139 opens it in a modal editor, not a tab.
+	const editor = page.locator('.monaco-editor .view-lines', { hasText: 'telemetry.telemetryLevel' }).first();
+	await editor.waitFor({ state: 'visible', timeout: 15_000 });
+	await editor.click();
+	await page.keyboard.press('Control+A');
+	await page.keyboard.insertText(JSON.stringify(settings, null, 2));
+	// The editor may close the opening brace on its own: whatever follows the cursor goes.
+	await page.keyboard.press('Control+Shift+End');
+	await page.keyboard.press('Delete');
+	await page.keyboard.press('Control+S');
+	const saved = () => {
+		try {
+			const now = JSON.parse(readFileSync(file, 'utf8'));
+			return Object.entries(values).every(([key, value]) => JSON.stringify(now[key]) === JSON.stringify(value));
+		} catch {
+			return false;
+		}
+	};
+	const deadline = Date.now() + 15_000;
+	while (!saved()) {
+		if (Date.now() > deadline) throw new Error(`timed out saving the settings ${Object.keys(values).join(', ')}`);
+		await page.waitForTimeout(250);
+	}
+	await page.keyboard.press('Escape');
+	await page.keyboard.press('Control+W');
+	await page.waitForTimeout(1500);
+}
+
+/** Adds `values` to the user settings file; only before the workbench loads (it reads the file at startup). */
+export function writeUserSettings(server, values) {
+	const file = join(server.dirs.userData, 'User', 'settings.json');
+	writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), ...values }, null, 2));
+}
+
+/**
+ * The text of a chat response as a person sees it: only text that is laid out on the page, so
+ * whatever VS Code folded into a closed "Completed N steps" is left out. Also says whether the
+ * response was folded and what the fold holds.
+ */
+export async function visibleResponseText(response) {
+	return response.evaluate(root => {
+		const shown = [];
+		const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+		for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+			if (!node.textContent.trim()) continue;
+			const range = document.createRange();
+			range.selectNodeContents(node);
+			const box = range.getClientRects();
+			if (box.length > 0 && [...box].some(r => r.width > 0 && r.height > 0)) shown.push(node.textContent);
+		}
+		const fold = root.querySelector('details.completed-response-disclosure');
+		return {
+			text: shown.join(' ').replace(/\s+/g, ' ').trim(),
+			folded: fold ? (fold.querySelector('summary')?.textContent ?? '').trim() : undefined,
+			foldOpen: fold ? fold.open : undefined,
+		};
+	});
 }

@@ -10,8 +10,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { screenshot } from '../harness/browser.mjs';
 import { repoRoot } from '../harness/util.mjs';
-import { runCommand, waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
-import { DATA_FILE, dataFileContent, send } from './chatSession.mjs';
+import { waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
+import { DATA_FILE, dataFileContent, send, setUserSetting } from './chatSession.mjs';
 
 const MARKER = 'LONG-SESSION-E2E';
 const SUMMARY_TEXT = /SUMMARY-(\d+): scripted summary number \1 of the long session/;
@@ -39,37 +39,6 @@ function documentedSummarizationFields() {
 	const doc = readFileSync(join(repoRoot, 'docs', 'telemetry.md'), 'utf8');
 	const section = doc.split('## `longhaul-dev.longhaul/summarization`')[1].split('\n## ')[0];
 	return [...section.matchAll(/^\| `([A-Za-z]+)` \|/gm)].map(m => m[1]).sort();
-}
-
-/**
- * Sets a user setting as a person would, in the settings.json editor (the workbench does not
- * notice a settings file written behind its back).
- */
-async function setUserSetting(page, server, key, value) {
-	const file = join(server.dirs.userData, 'User', 'settings.json');
-	const settings = { ...JSON.parse(readFileSync(file, 'utf8')), [key]: value };
-	await runCommand(page, 'Preferences: Open User Settings (JSON)');
-	// VS Code 1.139 opens it in a modal editor, not a tab.
-	const editor = page.locator('.monaco-editor .view-lines', { hasText: 'telemetry.telemetryLevel' }).first();
-	await editor.waitFor({ state: 'visible', timeout: 15_000 });
-	await editor.click();
-	await page.keyboard.press('Control+A');
-	await page.keyboard.insertText(JSON.stringify(settings, null, 2));
-	// The editor may close the opening brace on its own: whatever follows the cursor goes.
-	await page.keyboard.press('Control+Shift+End');
-	await page.keyboard.press('Delete');
-	await page.keyboard.press('Control+S');
-	const saved = () => {
-		try {
-			return JSON.parse(readFileSync(file, 'utf8'))[key] === value;
-		} catch {
-			return false;
-		}
-	};
-	await waitFor(`${key} saved`, saved);
-	await page.keyboard.press('Escape');
-	await page.keyboard.press('Control+W');
-	await page.waitForTimeout(1500);
 }
 
 /** How often a response says it summarized the conversation (the recap after its final answer). */

@@ -2,6 +2,7 @@
 // and its stream, the conversation rebuilt from the chat history (in `state`), the settings read
 // for this request, the tools offered, and the services that live as long as the extension.
 import type * as vscode from 'vscode';
+import type { InstructionFilesRead } from '../instructionFiles';
 import type { RequestState } from '../requestState';
 import type { LonghaulSettings } from '../settings';
 import type { LonghaulTelemetry } from '../telemetry';
@@ -20,6 +21,8 @@ export interface RequestContext {
 	readonly ratio: number;
 	readonly telemetry: LonghaulTelemetry;
 	readonly calibration: TokenCalibration;
+	/** The workspace's instruction files, read at the start of this request (instructionFiles.ts). */
+	readonly instructions: InstructionFilesRead;
 	/** Invokes a tool for the agent (vscode.lm.invokeTool, recorded as a part of the response). */
 	readonly invokeTool: typeof vscode.lm.invokeTool;
 }
