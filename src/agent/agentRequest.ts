@@ -18,7 +18,17 @@ export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResu
 	const references = await referencesAsText(request.references);
 	const pinned = pinnedFor(ctx.instructions, budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio).messages);
 	for (const notice of instructionNotices(ctx.instructions, pinned)) stream.markdown(`*${notice}*\n\n`);
-	const run = { request, references, tools: ctx.tools, settings, stream, token, invokeTool: ctx.invokeTool, telemetry: ctx.telemetry, calibration: ctx.calibration };
+	const run = {
+		request,
+		references,
+		tools: ctx.tools,
+		settings,
+		stream,
+		token,
+		invokeTool: ctx.invokeTool,
+		telemetry: ctx.telemetry,
+		calibration: ctx.calibration,
+	};
 	await runAgentLoop({ ...run, pinnedInstructions: pinned.text }, state);
 	const epilogue = new ResponseEpilogue();
 	if (state.maxToolCallsExceeded) {

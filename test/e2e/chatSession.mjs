@@ -130,14 +130,33 @@ export function writeUserSettings(server, values) {
 /**
  * The text of a chat response as a person sees it: only text that is laid out on the page, so
  * whatever VS Code folded into a closed "Completed N steps" is left out. Also says whether the
- * response was folded and what the fold holds.
+ * response was folded and what the fold's label says. VS Code folds a response only once its last
+ * text has finished rendering, some time after the response completes: this waits until three
+ * readings half a second apart agree.
  */
-export async function visibleResponseText(response) {
+export async function visibleResponseText(response, { settleMs = 15_000 } = {}) {
+	const deadline = Date.now() + settleMs;
+	let last;
+	let same = 0;
+	for (;;) {
+		const seen = await readVisible(response);
+		same = last && JSON.stringify(seen) === JSON.stringify(last) ? same + 1 : 0;
+		last = seen;
+		if (same >= 2 || Date.now() > deadline) return seen;
+		await response.page().waitForTimeout(500);
+	}
+}
+
+function readVisible(response) {
 	return response.evaluate(root => {
 		const shown = [];
 		const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
 		for (let node = walker.nextNode(); node; node = walker.nextNode()) {
 			if (!node.textContent.trim()) continue;
+			// A closed <details> keeps its content laid out (content-visibility: hidden): only its <summary> shows.
+			const closed = node.parentElement?.closest('details:not([open])');
+			if (closed && !node.parentElement.closest('summary')) continue;
+			if (node.parentElement && !node.parentElement.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true, opacityProperty: true })) continue;
 			const range = document.createRange();
 			range.selectNodeContents(node);
 			const box = range.getClientRects();

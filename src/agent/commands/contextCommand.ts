@@ -10,16 +10,17 @@ import type { RequestContext } from './requestContext';
 export async function contextCommand(ctx: RequestContext): Promise<vscode.ChatResult> {
 	const { state, request, settings } = ctx;
 	const report = new vscode.MarkdownString(
-		await contextReport(
-			state.conversation,
-			request.model,
-			ctx.tools,
+		await contextReport({
+			conversation: state.conversation,
+			model: request.model,
+			tools: ctx.tools,
 			settings,
-			ctx.toolsLeftOut,
-			state.ledger,
-			ctx.calibration.calibration(request.model),
-			ctx.telemetry.recording,
-		),
+			toolsLeftOut: ctx.toolsLeftOut,
+			ledger: state.ledger,
+			calibration: ctx.calibration.calibration(request.model),
+			telemetryRecorded: ctx.telemetry.recording,
+			instructions: ctx.instructions,
+		}),
 	);
 	report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND] };
 	ctx.stream.markdown(report);

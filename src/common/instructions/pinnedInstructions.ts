@@ -90,6 +90,8 @@ function section(blocks: readonly string[]): string {
 export function pinnedNotice(pinned: PinnedInstructions): string | undefined {
 	const short = pinned.files.filter(f => f.state !== 'whole');
 	if (!short.length) return undefined;
-	const what = short.map(f => (f.state === 'cut' ? `${f.path} was cut to its first ${f.keptTokens} of ${f.tokens} tokens` : `${f.path} (${f.tokens} tokens) was left out`));
+	const what = short.map(f =>
+		f.state === 'cut' ? `${f.path} was cut to its first ${f.keptTokens} of ${f.tokens} tokens` : `${f.path} (${f.tokens} tokens) was left out`,
+	);
 	return `Workspace instructions: ${what.join('; ')}, to keep all instruction files within ${pinned.maxTokens} tokens (a tenth of the room for messages). Shorten the file or pick a model with a larger window.`;
 }
