@@ -148,6 +148,8 @@ export async function visibleResponseText(response, { settleMs = 15_000 } = {}) 
 }
 
 function readVisible(response) {
+	// Runs in the page.
+	/* global document, NodeFilter */
 	return response.evaluate(root => {
 		const shown = [];
 		const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
