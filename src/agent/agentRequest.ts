@@ -5,7 +5,7 @@ import type * as vscode from 'vscode';
 import { layoutPrompt } from '../common/conversation/promptLayout';
 import { tokenCountLine } from '../common/stats/tokenCountLine';
 import { budgetFor, runAgentLoop } from './agentLoop';
-import { instructionNotices, pinnedFor } from './instructionFiles';
+import { instructionNotices, pinnedFor, withoutInstructionReferences } from './instructionFiles';
 import { toChatTools } from './toolCatalog';
 import type { RequestContext } from './commands/requestContext';
 import { referencesAsText } from './references';
@@ -15,9 +15,10 @@ import { summaryRecap } from './summaryDocuments';
 
 export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResult> {
 	const { request, state, settings, stream, token } = ctx;
-	const references = await referencesAsText(request.references);
-	const pinned = pinnedFor(ctx.instructions, budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio).messages);
-	for (const notice of instructionNotices(ctx.instructions, pinned)) stream.markdown(`*${notice}*\n\n`);
+	const attached = withoutInstructionReferences(request.references, ctx.instructions);
+	const references = await referencesAsText(attached.references);
+	const pinned = pinnedFor(attached.read, budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio).messages);
+	for (const notice of instructionNotices(attached.read, pinned)) stream.markdown(`*${notice}*\n\n`);
 	const run = {
 		request,
 		references,

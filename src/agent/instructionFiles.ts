@@ -23,6 +23,8 @@ const MAX_INSTRUCTION_BYTES = 1024 * 1024;
 
 export interface InstructionFilesRead {
 	readonly files: readonly InstructionFile[];
+	/** The file-system paths of `files`. */
+	readonly fsPaths: readonly string[];
 	/** Files that exist but were not read because the workspace is not trusted. */
 	readonly untrustedSkipped: readonly string[];
 	/** Paths from `longhaul.instructionFiles` that could not be read, with the reason. */
@@ -32,6 +34,7 @@ export interface InstructionFilesRead {
 export async function readInstructionFiles(configured: readonly string[]): Promise<InstructionFilesRead> {
 	const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file');
 	const files: InstructionFile[] = [];
+	const fsPaths: string[] = [];
 	const untrustedSkipped: string[] = [];
 	const problems: string[] = [];
 	const seen = new Set<string>();
@@ -49,6 +52,7 @@ export async function readInstructionFiles(configured: readonly string[]): Promi
 			const read = await readInside([root], full, MAX_INSTRUCTION_BYTES);
 			if (read.ok) {
 				files.push({ path: shown, text: read.data.toString('utf8') });
+				fsPaths.push(read.path);
 			} else if (fromSetting && read.code !== 'ENOENT') {
 				problems.push(`${shown}: ${read.reason}`);
 			} else if (fromSetting && folders.length === 1) {
@@ -57,7 +61,33 @@ export async function readInstructionFiles(configured: readonly string[]): Promi
 		}
 	}
 	if (problems.length) log().info(`instruction files not read: ${problems.join('; ')}`);
-	return { files, untrustedSkipped, problems };
+	return { files, fsPaths, untrustedSkipped, problems };
+}
+
+/** VS Code attaches instruction files (AGENTS.md and others) to chat requests on its own, under these reference ids. */
+const AUTOMATIC_INSTRUCTIONS = 'vscode.instructions.file';
+
+/**
+ * The request's references without the instruction files VS Code attached on its own that Longhaul
+ * must not pass on: those it pins itself (they would be there twice), and in an untrusted workspace
+ * all of them (their names are added to `untrustedSkipped`).
+ */
+export function withoutInstructionReferences(
+	references: readonly vscode.ChatPromptReference[],
+	read: InstructionFilesRead,
+): { references: vscode.ChatPromptReference[]; read: InstructionFilesRead } {
+	const pinned = new Set(read.fsPaths.map(p => path.resolve(p)));
+	const skipped = [...read.untrustedSkipped];
+	const kept = references.filter(ref => {
+		if (!ref.id.startsWith(AUTOMATIC_INSTRUCTIONS) || !(ref.value instanceof vscode.Uri)) return true;
+		if (!vscode.workspace.isTrusted) {
+			const name = vscode.workspace.asRelativePath(ref.value, false);
+			if (!skipped.includes(name)) skipped.push(name);
+			return false;
+		}
+		return !(ref.value.scheme === 'file' && pinned.has(path.resolve(ref.value.fsPath)));
+	});
+	return { references: kept, read: { ...read, untrustedSkipped: skipped } };
 }
 
 async function exists(file: string): Promise<boolean> {

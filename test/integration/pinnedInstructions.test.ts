@@ -47,6 +47,11 @@ describe('Pinned workspace instructions', function () {
 			const first = instructionsOf(lastRequest(api));
 			assert.ok(first.includes(`<instructions file="AGENTS.md">\n# Agent rules\n\n${RULE}\nUse tabs.\n</instructions>`), first.slice(-800));
 			assert.ok(first.includes('<instructions file=".github/copilot-instructions.md">\nCOPILOT-RULE: prefer small functions.\n</instructions>'));
+			// VS Code attaches AGENTS.md to the request on its own; pinned, it is not sent a second time.
+			const all = lastRequest(api)
+				.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'text' ? [p.value] : [])))
+				.join('\n');
+			assert.strictEqual(all.split('PINNED-RULE-7f3a').length - 1, 1, 'the rule is in the prompt once');
 
 			await writeFile('AGENTS.md', 'EDITED-RULE: use spaces.');
 			await sendChat('@longhaul again');

@@ -116,7 +116,8 @@ describe('Untrusted workspace: writing and running tools are withheld, reading w
 			const handled = await sendChat('@longhaul hello');
 			const sent = script.agentRequests.flatMap(r => r.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'text' ? [p.value] : []))));
 			assert.ok(sent.length > 0, 'the model got the request');
-			assert.ok(!sent.some(t => t.includes('UNTRUSTED-RULE')), 'the file must not reach the model');
+			const leaked = sent.find(t => t.includes('UNTRUSTED-RULE'));
+			assert.ok(!leaked, `the file must not reach the model; it is in ${JSON.stringify(leaked?.slice(0, 2000))}`);
 			assert.match(handled.markdown, /Workspace instructions not read: this workspace is not trusted, so AGENTS\.md was left out/);
 			const context = await sendChat('@longhaul /context');
 			assert.match(context.markdown, /Workspace instructions not read:\*\* the workspace is not trusted, so `AGENTS\.md` stay out of the prompt/);
