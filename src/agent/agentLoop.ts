@@ -16,7 +16,7 @@ import { recognizePromptTooLong, type PromptTooLong } from '../common/tokens/pro
 import { condensePasses } from '../common/summaries/summarizationFlow';
 import { BackgroundSummarizer } from './backgroundSummary';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
-import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
+import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext, type SummarizerModel } from './compaction';
 import { summaryBudget } from '../common/tokens/budget';
 import { summaryChanges } from '../common/persistence/metadata';
 import { olderRequestsBudget } from '../common/conversation/promptLayout';
@@ -47,6 +47,8 @@ export interface AgentRun {
 	readonly telemetry: LonghaulTelemetry;
 	/** The workspace's instruction files, pinned in every prompt's instructions. */
 	readonly pinnedInstructions?: string;
+	/** Another model that writes the summaries (`longhaul.summarizerModel`). */
+	readonly summarizerModel?: SummarizerModel;
 }
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
@@ -115,6 +117,7 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 		currentRequest: run.request.prompt,
 		token: run.token,
 		minKeep: run.settings.minRecentRounds,
+		summarizerModel: run.summarizerModel,
 	};
 	// The model's own window (maxInputTokens), whatever token ratio the budget uses at the time.
 	const telemetryContext = { windowTokens: model.maxInputTokens, minRecentRounds: run.settings.minRecentRounds };

@@ -18,7 +18,7 @@ export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResu
 	const attached = withoutInstructionReferences(request.references, ctx.instructions);
 	const references = await referencesAsText(attached.references);
 	const pinned = pinnedFor(attached.read, budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio).messages);
-	for (const notice of instructionNotices(attached.read, pinned)) stream.markdown(`*${notice}*\n\n`);
+	for (const notice of [...instructionNotices(attached.read, pinned), ...(ctx.summarizer.notice ? [ctx.summarizer.notice] : [])]) stream.markdown(`*${notice}*\n\n`);
 	const run = {
 		request,
 		references,
@@ -30,7 +30,7 @@ export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResu
 		telemetry: ctx.telemetry,
 		calibration: ctx.calibration,
 	};
-	await runAgentLoop({ ...run, pinnedInstructions: pinned.text }, state);
+	await runAgentLoop({ ...run, pinnedInstructions: pinned.text, summarizerModel: ctx.summarizer.model }, state);
 	const epilogue = new ResponseEpilogue();
 	if (state.maxToolCallsExceeded) {
 		epilogue.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);

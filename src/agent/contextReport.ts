@@ -6,15 +6,15 @@ import { roundText, type Conversation } from '../common/conversation/conversatio
 import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
 import { blockRows, type BlockRow } from '../common/conversation/blockListing';
 import { blockTokens } from '../common/summaries/condenseBlocks';
-import { summaryBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
+import { summaryBudget, type PromptBudget } from '../common/tokens/budget';
 import { budgetFor } from './agentLoop';
-import { countTokens, measureAgent } from './promptRendering';
+import { countTokens } from './promptRendering';
+import { nextLedgerText, nextPromptTokens } from './nextPrompt';
 import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
-import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { UNCALIBRATED, calibrationRatio, type Calibration } from '../common/tokens/calibration';
-import { rememberSummary, summaryLink } from './summaryDocuments';
+import { rememberSummary, restoreLink, summaryLink } from './summaryDocuments';
 import { describeLocation } from '../common/summaries/summaryDocument';
 import type { PinnedInstructions } from '../common/instructions/pinnedInstructions';
 import { pinnedFor, type InstructionFilesRead } from './instructionFiles';
@@ -53,22 +53,12 @@ export async function contextReport(input: ContextInput): Promise<string> {
 	const tally = tallyLayout(conversation, budget);
 	const blocks = blockRows(conversation, block => blockTokens(block, countTokens));
 	const summaries = blocks.reduce((n, b) => n + b.tokens, 0);
-	const ledgerText = input.ledger ? doneLedgerForPrompt(settings.doneLedger, conversation, input.ledger, undefined, budget.messages)?.text : undefined;
-	const ledgerTokens = ledgerText ? countTokens(ledgerText) : 0;
 	const pinned = input.instructions ? pinnedFor(input.instructions, budget.messages) : undefined;
+	const next = { conversation, chatTools, budget, settings, ledger: input.ledger, pinnedInstructions: pinned?.text };
+	const ledgerText = nextLedgerText(next);
+	const ledgerTokens = ledgerText ? countTokens(ledgerText) : 0;
 	const pinnedTokens = pinned?.text ? countTokens(pinned.text) : 0;
-	const total = (
-		await measureAgent({
-			conversation,
-			request: '',
-			references: [],
-			toolNames: chatTools.map(t => t.name),
-			maxToolResultTokens: toolResultBudget(budget),
-			olderRequestsMaxTokens: olderRequestsBudget(budget.messages),
-			doneLedger: ledgerText,
-			pinnedInstructions: pinned?.text,
-		})
-	).tokenCount;
+	const total = await nextPromptTokens(next, ledgerText);
 	const system = Math.max(0, total - summaries - tally.rounds - tally.requests - ledgerTokens - pinnedTokens);
 	const used = total + budget.toolTokens;
 	const pct = (n: number) => (budget.window ? ((100 * n) / budget.window).toFixed(1) : '0.0') + '%';
@@ -94,12 +84,17 @@ export async function contextReport(input: ContextInput): Promise<string> {
 		...instructionLines(input.instructions, pinned),
 		...blockLines(blocks, summaryBudget(budget)),
 		...(tally.summaryLinks.length
-			? [`Open a summary block to read what the model remembers in place of the older rounds:`, '', ...tally.summaryLinks, '']
+			? [
+					'Open a summary block to read (and correct: edit and save) what the model remembers in place of the older rounds, or restore it to bring those rounds back word for word (`/restore N` for request N):',
+					'',
+					...tally.summaryLinks,
+					'',
+				]
 			: []),
 		...ledgerLines(settings, input.ledger, ledgerText),
 		calibrationLine(model, budget, calibration),
 		'',
-		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}). Counts are local js-tiktoken estimates.`,
+		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}); summaries are prepared in the ${settings.backgroundSummarizationThreshold > 0 ? `background from ${Math.round(settings.backgroundSummarizationThreshold * 100)}% of the window` : 'background never (the threshold is 0)'} for this model (family \`${model.family}\`, \`longhaul.backgroundSummarizationThreshold\`). Counts are local js-tiktoken estimates.`,
 		...(input.summarizerLine ? ['', input.summarizerLine] : []),
 		...telemetryLines(input.telemetryRecorded),
 	].join('\n');
@@ -110,9 +105,9 @@ function tallyLayout(conversation: Conversation, budget: PromptBudget): LayoutTa
 	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
 		if (entry.kind === 'summary') {
 			const request = entry.location.source === 'history' ? conversation.turns[entry.location.turnIndex]?.user : undefined;
-			const document = rememberSummary({ roundId: entry.roundId, text: entry.text, location: entry.location, request });
+			const document = rememberSummary({ roundId: entry.roundId, text: entry.text, location: entry.location, request, edited: entry.edited });
 			tally.summaryLinks.push(
-				`- ${summaryLink(document, `Summary up to ${describeLocation(entry.location)}`)}: ${countTokens(entry.text).toLocaleString('en-US')} tokens`,
+				`- ${summaryLink(document, `Summary up to ${describeLocation(entry.location)}`)}: ${countTokens(entry.text).toLocaleString('en-US')} tokens${entry.edited ? ' (edited by you)' : ''} · ${restoreLink({ roundId: entry.roundId }, 'Restore')}`,
 			);
 		} else if (entry.kind === 'round') {
 			tally.rounds += countTokens(roundText(entry.round));
@@ -188,7 +183,8 @@ function blockLines(blocks: readonly BlockRow[], budget: number): string[] {
 		'| Request | Rounds it stands for | Tokens | |',
 		'| ---: | --- | ---: | --- |',
 		...blocks.map(
-			b => `| ${b.request}${b.current ? ' (this one)' : ''} | ${rounds(b)} | ${b.tokens.toLocaleString('en-US')} | ${b.block.condensed ? 'condensed' : ''} |`,
+			b =>
+				`| ${b.request}${b.current ? ' (this one)' : ''} | ${rounds(b)} | ${b.tokens.toLocaleString('en-US')} | ${[b.block.condensed ? 'condensed' : '', b.block.edited ? 'edited by you' : ''].filter(Boolean).join(', ')} |`,
 		),
 		'',
 	];

@@ -16,14 +16,17 @@ import type { Conversation } from '../common/conversation/conversation';
 import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
 import { rebuildConversation } from '../common/persistence/metadata';
 import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
-import { PromptRejectedError, PromptTooLargeError } from './agentLoop';
+import { summaryBudget } from '../common/tokens/budget';
+import { budgetFor, PromptRejectedError, PromptTooLargeError } from './agentLoop';
 import { agentRequest } from './agentRequest';
 import type { HandledRequest } from './api';
 import { compactCommand } from './commands/compactCommand';
 import { contextCommand } from './commands/contextCommand';
+import { restoreCommand } from './commands/restoreCommand';
 import type { CommandHandler, RequestContext } from './commands/requestContext';
 import { readChatHistory } from './historyReader';
 import { readInstructionFiles } from './instructionFiles';
+import { resolveSummarizer, withSummarizerKind } from './summarizerModel';
 import { log } from './log';
 import { PARTICIPANT_ID } from './participantId';
 import { recordingStream, type RecordedPart } from './recordingStream';
@@ -31,7 +34,10 @@ import { resultFor, type LonghaulResultMetadata } from './requestResult';
 import { newRequestState } from './requestState';
 import { readSettings } from './settings';
 import type { LonghaulTelemetry } from './telemetry';
-import { selectTools } from './toolCatalog';
+import { countTokens } from './promptRendering';
+import { noteSummaryLimit, summaryEditApplied } from './summaryDocuments';
+import type { SummaryEditStore } from './summaryEdits';
+import { selectTools, toChatTools } from './toolCatalog';
 import type { TokenCalibration } from './tokenCalibration';
 
 export { PARTICIPANT_ID };
@@ -41,20 +47,18 @@ export type { LonghaulResultMetadata };
 const COMMANDS: Readonly<Record<string, CommandHandler>> = {
 	context: contextCommand,
 	compact: compactCommand,
+	restore: restoreCommand,
 };
 
 /** What lives as long as the extension and every request uses. */
-interface Services {
+export interface Services {
 	readonly telemetry: LonghaulTelemetry;
 	readonly calibration: TokenCalibration;
+	/** Summary edits saved since the last request (summaryEdits.ts). */
+	readonly edits: SummaryEditStore;
 }
 
-export function createParticipant(
-	context: vscode.ExtensionContext,
-	telemetry: LonghaulTelemetry,
-	calibration: TokenCalibration,
-	onHandled: (handled: HandledRequest) => void,
-): vscode.ChatParticipant {
+export function createParticipant(context: vscode.ExtensionContext, services: Services, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
 		const parts: RecordedPart[] = [];
 		const recording = recordingStream(stream, part => parts.push(part));
@@ -63,7 +67,7 @@ export function createParticipant(
 			parts.push({ kind: 'tool', text: '' });
 			return vscode.lm.invokeTool(name, options, callToken);
 		};
-		const result = await handleRequest(request, chatContext, recording, token, { telemetry, calibration }, invokeTool);
+		const result = await handleRequest(request, chatContext, recording, token, services, invokeTool);
 		onHandled({
 			prompt: request.prompt,
 			command: request.command,
@@ -93,7 +97,7 @@ async function handleRequest(
 	services: Services,
 	invokeTool: typeof vscode.lm.invokeTool,
 ): Promise<vscode.ChatResult> {
-	const settings = readSettings();
+	const settings = readSettings(request.model);
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
 	const state = newRequestState(past.conversation, past.ledger);
 	const ratio = services.calibration.ratio(request.model);
@@ -110,6 +114,8 @@ async function handleRequest(
 		);
 	}
 	const instructions = await readInstructionFiles(settings.instructionFiles);
+	const summarizer = await resolveSummarizer(settings.summarizerModel, request.model, services.calibration);
+	if (summarizer.kind === 'setting' && summarizer.model) state.summarizerModel = `${summarizer.model.model.vendor}/${summarizer.model.model.id}`;
 	const ctx: RequestContext = {
 		request,
 		stream,
@@ -120,11 +126,15 @@ async function handleRequest(
 		toolsLeftOut: selection.leftOut,
 		ratio,
 		instructions,
+		summarizer,
 		invokeTool,
 		...services,
+		// Every summarization event says which model wrote it.
+		telemetry: withSummarizerKind(services.telemetry, summarizer.kind),
 	};
 	const command = request.command ? COMMANDS[request.command] : undefined;
 	try {
+		await useSavedEdits(ctx, services.edits);
 		return await (command ?? agentRequest)(ctx);
 	} catch (error) {
 		if (token.isCancellationRequested || error instanceof vscode.CancellationError) {
@@ -156,6 +166,21 @@ function pastConversation(chatContext: vscode.ChatContext, request: string | und
 	const turns = kept.map(k => k.turn);
 	const pastLedgers = kept.map(k => k.ledger);
 	return { conversation: { turns, activeRounds: conversation.activeRounds }, ledger: ledgerAtRequestStart(turns, pastLedgers, request) };
+}
+
+/**
+ * The summary edits the user saved since the last request, for blocks of this chat: in use from
+ * this request on and stored in its record (summaryEdits.ts). Saves are checked against the
+ * summary budget of this request's model, which is also what the next save is checked against.
+ */
+async function useSavedEdits(ctx: RequestContext, edits: SummaryEditStore): Promise<void> {
+	const limit = summaryBudget(budgetFor(ctx.request.model, toChatTools(ctx.tools), ctx.ratio));
+	noteSummaryLimit(limit);
+	const used = await edits.applyTo(ctx.state.conversation, limit, countTokens);
+	ctx.state.conversation = used.conversation;
+	ctx.state.newSummaries.push(...used.blocks);
+	for (const edit of used.applied) summaryEditApplied(edit.roundId, edit.text);
+	for (const message of used.messages) ctx.stream.markdown(`*${message}*\n\n`);
 }
 
 function describeError(error: unknown): string {

@@ -26,9 +26,11 @@ export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatRe
 			token: ctx.token,
 			focus: request.prompt.trim() || undefined,
 			minKeep: settings.minRecentRounds,
+			summarizerModel: ctx.summarizer.model,
 		},
 		stream,
 	);
+	if (ctx.summarizer.notice) stream.markdown(`*${ctx.summarizer.notice}*\n\n`);
 	if (outcome.kind === 'nothing-to-summarize') {
 		stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
 		return resultFor(state, settings, { storeLedger: false });

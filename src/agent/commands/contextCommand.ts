@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { contextReport } from '../contextReport';
 import { resultFor } from '../requestResult';
-import { OPEN_SUMMARY_COMMAND } from '../summaryDocuments';
+import { OPEN_SUMMARY_COMMAND, RESTORE_SUMMARY_COMMAND } from '../summaryDocuments';
 import type { RequestContext } from './requestContext';
 
 export async function contextCommand(ctx: RequestContext): Promise<vscode.ChatResult> {
@@ -20,9 +20,10 @@ export async function contextCommand(ctx: RequestContext): Promise<vscode.ChatRe
 			calibration: ctx.calibration.calibration(request.model),
 			telemetryRecorded: ctx.telemetry.recording,
 			instructions: ctx.instructions,
+			summarizerLine: ctx.summarizer.line,
 		}),
 	);
-	report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND] };
+	report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND, RESTORE_SUMMARY_COMMAND] };
 	ctx.stream.markdown(report);
 	return resultFor(state, settings, { storeLedger: false });
 }

@@ -4,6 +4,7 @@
 import type * as vscode from 'vscode';
 import type { InstructionFilesRead } from '../instructionFiles';
 import type { RequestState } from '../requestState';
+import type { ResolvedSummarizer } from '../summarizerModel';
 import type { LonghaulSettings } from '../settings';
 import type { LonghaulTelemetry } from '../telemetry';
 import type { TokenCalibration } from '../tokenCalibration';
@@ -21,6 +22,8 @@ export interface RequestContext {
 	readonly ratio: number;
 	readonly telemetry: LonghaulTelemetry;
 	readonly calibration: TokenCalibration;
+	/** The model that writes summaries in this request (`longhaul.summarizerModel`). */
+	readonly summarizer: ResolvedSummarizer;
 	/** The workspace's instruction files, read at the start of this request (instructionFiles.ts). */
 	readonly instructions: InstructionFilesRead;
 	/** Invokes a tool for the agent (vscode.lm.invokeTool, recorded as a part of the response). */

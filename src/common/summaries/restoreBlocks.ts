@@ -40,10 +40,11 @@ export function parseRestoreArgs(prompt: string): RestoreRequest | { readonly er
 		if (n && Number(n[1]) > 0) newest = Number(n[1]);
 		else if (/^id:\S+$/.test(word)) target = { kind: 'round', roundId: word.slice(3) };
 		else if (/^\d+$/.test(word) && Number(word) > 0) target = { kind: 'request', request: Number(word) };
-		else
+		else {
 			return {
 				error: `"${word}" is not something /restore understands. Use /restore alone for the newest summary, /restore N for the summary of request N as /context lists it.`,
 			};
+		}
 	}
 	return { target, ...(newest !== undefined ? { newest } : {}) };
 }
