@@ -12,6 +12,7 @@ import { createParticipant } from './agent/participant';
 import { log } from './agent/log';
 import { registerSummaryDocuments } from './agent/summaryDocuments';
 import { SummaryEditStore } from './agent/summaryEdits';
+import { ContextMeter } from './agent/contextMeter';
 import { createTelemetry } from './agent/telemetry';
 import { TokenCalibration } from './agent/tokenCalibration';
 import { registerTools } from './tools/registerTools';
@@ -24,10 +25,13 @@ export function activate(context: vscode.ExtensionContext): LonghaulApi {
 	const calibration = new TokenCalibration(context.globalState);
 	// Summary edits saved in the editor wait for the next request of their chat (workspaceState).
 	const edits = new SummaryEditStore(context.workspaceState);
+	// The status bar's context meter, for the chat of the newest @longhaul request.
+	const meter = new ContextMeter();
 	context.subscriptions.push(
 		handled,
 		telemetry,
-		createParticipant(context, { telemetry, calibration, edits }, h => handled.fire(h)),
+		meter,
+		createParticipant(context, { telemetry, calibration, edits, meter }, h => handled.fire(h)),
 		registerSummaryDocuments(edits),
 		...registerTools(),
 	);
@@ -35,6 +39,9 @@ export function activate(context: vscode.ExtensionContext): LonghaulApi {
 		onDidHandleRequest: handled.event,
 		tokenRatio: model => calibration.ratio(model),
 		forgetTokenRatios: () => calibration.forget(),
+		get contextMeter() {
+			return meter.shown;
+		},
 	};
 }
 

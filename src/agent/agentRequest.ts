@@ -18,7 +18,8 @@ export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResu
 	const attached = withoutInstructionReferences(request.references, ctx.instructions);
 	const references = await referencesAsText(attached.references);
 	const pinned = pinnedFor(attached.read, budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio).messages);
-	for (const notice of [...instructionNotices(attached.read, pinned), ...(ctx.summarizer.notice ? [ctx.summarizer.notice] : [])]) stream.markdown(`*${notice}*\n\n`);
+	const notices = [...instructionNotices(attached.read, pinned), ...(ctx.summarizer.notice ? [ctx.summarizer.notice] : [])];
+	for (const notice of notices) stream.markdown(`*${notice}*\n\n`);
 	const run = {
 		request,
 		references,

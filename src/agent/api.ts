@@ -22,4 +22,6 @@ export interface LonghaulApi {
 	tokenRatio(model: { readonly vendor: string; readonly id: string }): number;
 	/** Forgets what was learned about every model's token count (tests start from scratch with it). */
 	forgetTokenRatios(): Promise<void>;
+	/** What the status bar's context meter shows now. */
+	readonly contextMeter: { readonly text: string; readonly visible: boolean };
 }

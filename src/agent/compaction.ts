@@ -68,9 +68,7 @@ export function modelSummarizer(ctx: SummarizerContext, token: vscode.Cancellati
 		return produceSummary<RenderedPrompt>(
 			{
 				render: async mode =>
-					asPrompt(
-						await renderSummarizer({ mode, entries, previousSummary: request.previousSummary?.text, focus: ctx.focus, length }, promptBudget),
-					),
+					asPrompt(await renderSummarizer({ mode, entries, previousSummary: request.previousSummary?.text, focus: ctx.focus, length }, promptBudget)),
 				renderCondense: async summary => asPrompt(await renderCondense({ summary, length }, promptBudget)),
 				send: async prompt => {
 					try {

@@ -26,6 +26,7 @@ import { restoreCommand } from './commands/restoreCommand';
 import type { CommandHandler, RequestContext } from './commands/requestContext';
 import { readChatHistory } from './historyReader';
 import { readInstructionFiles } from './instructionFiles';
+import { meterFigures, type ContextMeter } from './contextMeter';
 import { resolveSummarizer, withSummarizerKind } from './summarizerModel';
 import { log } from './log';
 import { PARTICIPANT_ID } from './participantId';
@@ -56,6 +57,7 @@ export interface Services {
 	readonly calibration: TokenCalibration;
 	/** Summary edits saved since the last request (summaryEdits.ts). */
 	readonly edits: SummaryEditStore;
+	readonly meter: ContextMeter;
 }
 
 export function createParticipant(context: vscode.ExtensionContext, services: Services, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
@@ -67,13 +69,18 @@ export function createParticipant(context: vscode.ExtensionContext, services: Se
 			parts.push({ kind: 'tool', text: '' });
 			return vscode.lm.invokeTool(name, options, callToken);
 		};
-		const result = await handleRequest(request, chatContext, recording, token, services, invokeTool);
+		// The meter spins from a "Summarizing…" progress message until the next text.
+		const summarizing = () => {
+			const last = parts.map(p => p.kind === 'progress' || p.kind === 'markdown').lastIndexOf(true);
+			return last >= 0 && parts[last].kind === 'progress' && /^Summarizing/.test(parts[last].text);
+		};
+		const result = await handleRequest(request, chatContext, recording, token, services, invokeTool, summarizing);
 		onHandled({
 			prompt: request.prompt,
 			command: request.command,
-			markdown: parts.map(p => p.text).join(''),
+			markdown: parts.flatMap(p => (p.kind === 'markdown' ? [p.text] : [])).join(''),
 			buttons: parts.flatMap(p => (p.command ? [p.command] : [])),
-			parts: parts.map(p => ({ kind: p.kind, text: p.text })),
+			parts: parts.map(p => ({ kind: p.kind, text: p.kind === 'markdown' ? p.text : '' })),
 			metadata: result.metadata,
 			errorMessage: result.errorDetails?.message,
 		});
@@ -96,7 +103,41 @@ async function handleRequest(
 	token: vscode.CancellationToken,
 	services: Services,
 	invokeTool: typeof vscode.lm.invokeTool,
+	summarizing: () => boolean,
 ): Promise<vscode.ChatResult> {
+	const ctx = await requestContext(request, chatContext, stream, token, services, invokeTool);
+	const { state, settings } = ctx;
+	const command = request.command ? COMMANDS[request.command] : undefined;
+	const watching = services.meter.watch(state, summarizing);
+	try {
+		await useSavedEdits(ctx, services.edits);
+		return await (command ?? agentRequest)(ctx);
+	} catch (error) {
+		if (token.isCancellationRequested || error instanceof vscode.CancellationError) {
+			state.cancelled = true;
+			return resultFor(state, settings);
+		}
+		const message = error instanceof PromptTooLargeError || error instanceof PromptRejectedError ? error.message : describeError(error);
+		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
+		return resultFor(state, settings, { errorMessage: message, refused: error instanceof PromptTooLargeError });
+	} finally {
+		watching.dispose();
+		await meterFigures(ctx).then(
+			figures => services.meter.show(figures),
+			error => log().info(`context meter not updated: ${error instanceof Error ? error.name : 'error'}`),
+		);
+	}
+}
+
+/** What the request's handler works with: the settings, the conversation so far, the tools, the instruction files, the summarizer. */
+async function requestContext(
+	request: vscode.ChatRequest,
+	chatContext: vscode.ChatContext,
+	stream: vscode.ChatResponseStream,
+	token: vscode.CancellationToken,
+	services: Services,
+	invokeTool: typeof vscode.lm.invokeTool,
+): Promise<RequestContext> {
 	const settings = readSettings(request.model);
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
 	const state = newRequestState(past.conversation, past.ledger);
@@ -116,7 +157,7 @@ async function handleRequest(
 	const instructions = await readInstructionFiles(settings.instructionFiles);
 	const summarizer = await resolveSummarizer(settings.summarizerModel, request.model, services.calibration);
 	if (summarizer.kind === 'setting' && summarizer.model) state.summarizerModel = `${summarizer.model.model.vendor}/${summarizer.model.model.id}`;
-	const ctx: RequestContext = {
+	return {
 		request,
 		stream,
 		token,
@@ -128,23 +169,10 @@ async function handleRequest(
 		instructions,
 		summarizer,
 		invokeTool,
-		...services,
+		calibration: services.calibration,
 		// Every summarization event says which model wrote it.
 		telemetry: withSummarizerKind(services.telemetry, summarizer.kind),
 	};
-	const command = request.command ? COMMANDS[request.command] : undefined;
-	try {
-		await useSavedEdits(ctx, services.edits);
-		return await (command ?? agentRequest)(ctx);
-	} catch (error) {
-		if (token.isCancellationRequested || error instanceof vscode.CancellationError) {
-			state.cancelled = true;
-			return resultFor(state, settings);
-		}
-		const message = error instanceof PromptTooLargeError || error instanceof PromptRejectedError ? error.message : describeError(error);
-		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
-		return resultFor(state, settings, { errorMessage: message, refused: error instanceof PromptTooLargeError });
-	}
 }
 
 /**

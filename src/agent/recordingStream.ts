@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import type { ResponsePart } from '../common/response/finalAnswer';
 
+/** A part of the response; `text` is the markdown of a markdown part, the message of a progress part, empty otherwise. */
 export interface RecordedPart extends ResponsePart {
 	/** The button's command, for `button` parts. */
 	readonly command?: vscode.Command;
@@ -36,7 +37,7 @@ export function recordingStream(stream: vscode.ChatResponseStream, onPart: (part
 		return forward;
 	};
 	forward.progress = (value: string, ...rest: unknown[]) => {
-		onPart({ kind: 'progress', text: '' });
+		onPart({ kind: 'progress', text: String(value) });
 		return (stream.progress as (...args: unknown[]) => unknown)(value, ...rest);
 	};
 	for (const key of OTHER_PARTS) {

@@ -40,10 +40,29 @@ export async function send(page, text, { timeoutMs = 120_000, onProgress } = {})
 	// After a slash command the suggestion list may still be open: the first Enter only accepts it.
 	await page.waitForTimeout(500);
 	if ((await input.innerText().catch(() => '')).includes(text.split(' ').pop())) await page.keyboard.press('Enter');
+	return waitForNewResponse(page, previous, { timeoutMs, onProgress, what: JSON.stringify(text) });
+}
+
+/** The visible text of the newest response now (before an action that adds one). */
+export async function newestResponseText(page) {
+	return (await responses(page).count())
+		? await responses(page)
+				.last()
+				.innerText()
+				.catch(() => '')
+		: undefined;
+}
+
+/**
+ * Waits for a new response after `previous` (the newest response's text before the action, see
+ * {@link newestResponseText}) and for it to finish.
+ */
+export async function waitForNewResponse(page, previous, { timeoutMs = 120_000, onProgress, what = 'the action' } = {}) {
+	const text = what;
 	const deadline = Date.now() + timeoutMs;
 	const response = responses(page).last();
 	for (;;) {
-		if (Date.now() > deadline) throw new Error(`no response to ${JSON.stringify(text)} within ${timeoutMs} ms`);
+		if (Date.now() > deadline) throw new Error(`no response to ${text} within ${timeoutMs} ms`);
 		if ((await responses(page).count()) > 0) {
 			const loading = /\bchat-response-loading\b/.test((await response.getAttribute('class').catch(() => '')) ?? '');
 			if (previous === undefined || loading || (await response.innerText().catch(() => previous)) !== previous) break;
@@ -52,7 +71,7 @@ export async function send(page, text, { timeoutMs = 120_000, onProgress } = {})
 	}
 	while (/\bchat-response-loading\b/.test((await response.getAttribute('class')) ?? '')) {
 		if (Date.now() > deadline)
-			throw new Error(`the response to ${JSON.stringify(text)} did not finish within ${timeoutMs} ms; it shows: ${JSON.stringify(await response.innerText())}`);
+			throw new Error(`the response to ${text} did not finish within ${timeoutMs} ms; it shows: ${JSON.stringify(await response.innerText())}`);
 		onProgress?.(await response.innerText().catch(() => ''));
 		await page.waitForTimeout(50);
 	}
