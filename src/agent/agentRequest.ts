@@ -1,7 +1,7 @@
 // A chat request for the agent (no slash command): the agent loop (agentLoop.ts), then the end of
 // the response (responseEpilogue.ts): the stop notice, the recap of this response's summaries and
 // the token line, text first and buttons last, so the final answer stays in view.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { layoutPrompt } from '../common/conversation/promptLayout';
 import { tokenCountLine } from '../common/stats/tokenCountLine';
 import { budgetFor, runAgentLoop } from './agentLoop';
@@ -11,18 +11,20 @@ import type { RequestContext } from './commands/requestContext';
 import { referencesAsText } from './references';
 import { resultFor } from './requestResult';
 import { ResponseEpilogue } from './responseEpilogue';
-import { summaryRecap } from './summaryDocuments';
+import { SUMMARY_SCHEME, summaryRecap } from './summaryDocuments';
 
 export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResult> {
 	const { request, state, settings, stream, token } = ctx;
-	const attached = withoutInstructionReferences(request.references, ctx.instructions);
-	const references = await referencesAsText(attached.references);
+	// An open summary document that VS Code attaches as context is already in the prompt, as its block.
+	const references = request.references.filter(ref => !(ref.value instanceof vscode.Uri && ref.value.scheme === SUMMARY_SCHEME));
+	const attached = withoutInstructionReferences(references, ctx.instructions);
+	const attachments = await referencesAsText(attached.references);
 	const pinned = pinnedFor(attached.read, budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio).messages);
 	const notices = [...instructionNotices(attached.read, pinned), ...(ctx.summarizer.notice ? [ctx.summarizer.notice] : [])];
 	for (const notice of notices) stream.markdown(`*${notice}*\n\n`);
 	const run = {
 		request,
-		references,
+		references: attachments,
 		tools: ctx.tools,
 		settings,
 		stream,
