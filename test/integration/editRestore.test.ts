@@ -52,7 +52,13 @@ async function editAndSave(editor: vscode.TextEditor, text: string): Promise<boo
 	assert.ok(line > 0, 'the document has the separator line');
 	const range = new vscode.Range(new vscode.Position(line + 1, 0), document.lineAt(document.lineCount - 1).range.end);
 	assert.ok(await editor.edit(b => b.replace(range, `\n${text}\n`)));
-	return document.save();
+	// Under load the editor may still be settling after it opened; the save is what is tested.
+	await new Promise(r => setTimeout(r, 300));
+	const saved = await document.save();
+	if (!saved && text.length < 1000 && text !== '') {
+		assert.fail(`the save did not go through: dirty ${document.isDirty}, closed ${document.isClosed}, text ${JSON.stringify(document.getText().slice(-200))}`);
+	}
+	return saved;
 }
 
 describe('Summary edit and restore', function () {
