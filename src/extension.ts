@@ -1,8 +1,18 @@
+// Longhaul's entry point. `activate` builds what lives as long as the window (the telemetry sender,
+// the learned token ratios, the summary edits waiting for the next request) and registers the
+// @longhaul participant, the summary documents and the tools.
+//
+// One request: VS Code calls the participant's handler (agent/participant.ts), which rebuilds the
+// conversation from the chat history, runs a slash command (agent/commands/) or the agent loop
+// (agent/agentRequest.ts → agent/agentLoop.ts, which fits each prompt to the window with
+// common/fitting/fitPrompt.ts), and stores the turn's record in the response's metadata.
 import * as vscode from 'vscode';
 import type { HandledRequest, LonghaulApi } from './agent/api';
 import { createParticipant } from './agent/participant';
 import { log } from './agent/log';
 import { registerSummaryDocuments } from './agent/summaryDocuments';
+import { SummaryEditStore } from './agent/summaryEdits';
+import { ContextMeter } from './agent/contextMeter';
 import { createTelemetry } from './agent/telemetry';
 import { TokenCalibration } from './agent/tokenCalibration';
 import { registerTools } from './tools/registerTools';
@@ -18,17 +28,25 @@ export function activate(context: vscode.ExtensionContext): LonghaulApi {
 	const telemetry = createTelemetry(vscode.env.createTelemetryLogger, line => log().info(line));
 	// The model's tokens per local token, per model, kept across sessions (globalState).
 	const calibration = new TokenCalibration(context.globalState);
+	// Summary edits saved in the editor wait for the next request of their chat (workspaceState).
+	const edits = new SummaryEditStore(context.workspaceState);
+	// The status bar's context meter, for the chat of the newest @longhaul request.
+	const meter = new ContextMeter();
 	context.subscriptions.push(
 		handled,
 		telemetry,
-		createParticipant(context, telemetry, calibration, h => handled.fire(h)),
-		registerSummaryDocuments(),
+		meter,
+		createParticipant(context, { telemetry, calibration, edits, meter }, h => handled.fire(h)),
+		registerSummaryDocuments(edits),
 		...registerTools(),
 	);
 	return {
 		onDidHandleRequest: handled.event,
 		tokenRatio: model => calibration.ratio(model),
 		forgetTokenRatios: () => calibration.forget(),
+		get contextMeter() {
+			return meter.shown;
+		},
 	};
 }
 

@@ -59,6 +59,7 @@ export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<
 		currentRequest: run.request.prompt,
 		token: run.token,
 		minKeep: run.settings.minRecentRounds,
+		summarizerModel: run.summarizerModel,
 	};
 	// The model's own window (maxInputTokens), whatever token ratio the budget uses at the time.
 	const telemetryContext = { windowTokens: model.maxInputTokens, minRecentRounds: run.settings.minRecentRounds };

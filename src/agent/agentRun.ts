@@ -6,6 +6,7 @@ import type { ReferenceAttachment } from '../prompts';
 import type { LonghaulSettings } from './settings';
 import type { LonghaulTelemetry } from './telemetry';
 import type { TokenCalibration } from './tokenCalibration';
+import type { SummarizerModel } from './compaction';
 
 export interface AgentRun {
 	readonly request: vscode.ChatRequest;
@@ -19,4 +20,8 @@ export interface AgentRun {
 	/** The model's tokens per local token, learned per model; the budget is scaled by it. */
 	readonly calibration: TokenCalibration;
 	readonly telemetry: LonghaulTelemetry;
+	/** The workspace's instruction files, pinned in every prompt's instructions. */
+	readonly pinnedInstructions?: string;
+	/** Another model that writes the summaries (`longhaul.summarizerModel`). */
+	readonly summarizerModel?: SummarizerModel;
 }

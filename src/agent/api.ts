@@ -10,6 +10,8 @@ export interface HandledRequest {
 	readonly buttons: readonly vscode.Command[];
 	/** Every progress line it streamed (`stream.progress`), in order. */
 	readonly progress: readonly string[];
+	/** Every part it streamed, in order (markdown text, buttons, progress, tool invocations, others): what VS Code folds. */
+	readonly parts: readonly { readonly kind: 'markdown' | 'button' | 'progress' | 'tool' | 'other'; readonly text: string }[];
 	/** The `ChatResult.metadata` it returned. */
 	readonly metadata: unknown;
 	readonly errorMessage?: string;
@@ -22,4 +24,6 @@ export interface LonghaulApi {
 	tokenRatio(model: { readonly vendor: string; readonly id: string }): number;
 	/** Forgets what was learned about every model's token count (tests start from scratch with it). */
 	forgetTokenRatios(): Promise<void>;
+	/** What the status bar's context meter shows now. */
+	readonly contextMeter: { readonly text: string; readonly visible: boolean };
 }

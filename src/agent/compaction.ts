@@ -35,6 +35,15 @@ export interface SummarizerContext {
 	readonly focus?: string;
 	/** The fewest rounds half-context keeps verbatim (default 2); one value for the overflow, the background and /compact. */
 	readonly minKeep?: number;
+	/** Another model that writes the summaries (`longhaul.summarizerModel`, summarizerModel.ts); without it, `model` does. */
+	readonly summarizerModel?: SummarizerModel;
+}
+
+/** A model other than the request's that writes summaries, and what a summarizer prompt may take with it. */
+export interface SummarizerModel {
+	readonly model: vscode.LanguageModelChat;
+	/** Its own window in local tokens (by its own token ratio), less the reserve: read at each summary. */
+	promptBudget(): number;
 }
 
 export type SummaryReason = 'overflow' | 'command' | 'background';
@@ -57,21 +66,21 @@ export function modelSummarizer(ctx: SummarizerContext, token: vscode.Cancellati
 		const budget = ctx.budget;
 		const cap = summaryBudget(budget);
 		const length = summaryLength(cap);
+		const model = ctx.summarizerModel?.model ?? ctx.model;
+		const promptBudget = ctx.summarizerModel?.promptBudget() ?? summarizerPromptBudget(budget);
 		const asPrompt = (rendered: RenderedPrompt) => ({ prompt: rendered, tokenCount: rendered.tokenCount });
 		return produceSummary<RenderedPrompt>(
 			{
 				render: async mode =>
-					asPrompt(
-						await renderSummarizer({ mode, entries, previousSummary: request.previousSummary?.text, focus: ctx.focus, length }, summarizerPromptBudget(budget)),
-					),
-				renderCondense: async summary => asPrompt(await renderCondense({ summary, length }, summarizerPromptBudget(budget))),
+					asPrompt(await renderSummarizer({ mode, entries, previousSummary: request.previousSummary?.text, focus: ctx.focus, length }, promptBudget)),
+				renderCondense: async summary => asPrompt(await renderCondense({ summary, length }, promptBudget)),
 				send: async prompt => {
 					try {
-						return extractSummary(await callModelQuietly(ctx.model, prompt.messages, token));
+						return extractSummary(await callModelQuietly(model, prompt.messages, token));
 					} catch (error) {
 						// The provider counted the summarizer prompt over its limit: the next ones are counted tighter.
 						const tooLong = token.isCancellationRequested ? undefined : recognizePromptTooLong(error);
-						if (tooLong) ctx.calibration?.rejected(ctx.model, tooLong, prompt.tokenCount);
+						if (tooLong) ctx.calibration?.rejected(model, tooLong, prompt.tokenCount);
 						throw error;
 					}
 				},
@@ -95,8 +104,8 @@ export function modelCondenser(ctx: SummarizerContext, token: vscode.Cancellatio
 	return async (block, targetTokens) => {
 		if (token.isCancellationRequested) throw new vscode.CancellationError();
 		try {
-			const rendered = await renderCondenseBlock(block, targetTokens, summarizerPromptBudget(ctx.budget));
-			const text = extractSummary(await callModelQuietly(ctx.model, rendered.messages, token));
+			const rendered = await renderCondenseBlock(block, targetTokens, ctx.summarizerModel?.promptBudget() ?? summarizerPromptBudget(ctx.budget));
+			const text = extractSummary(await callModelQuietly(ctx.summarizerModel?.model ?? ctx.model, rendered.messages, token));
 			if (token.isCancellationRequested) throw new vscode.CancellationError();
 			return text;
 		} catch (error) {

@@ -1,90 +1,96 @@
+// The @longhaul chat participant: one handler for every request.
+//
+// One request, in order:
+//   1. VS Code calls the handler (createParticipant) with the request, the chat history and a stream.
+//   2. handleRequest reads the settings (settings.ts), rebuilds the conversation and the done-ledger
+//      from the turn records stored in the history's metadata (pastConversation → metadata.ts), and
+//      picks the tools to offer (toolCatalog.ts).
+//   3. A slash command runs its handler (commands/*.ts: /context, /compact, /restore); any other
+//      request runs the agent (agentRequest.ts → agentLoop.ts: render the prompt, fitting it to the
+//      window when it overflows (fitPrompt), ask the model, run its tool calls, repeat), then writes
+//      the end of the response (responseEpilogue.ts).
+//   4. The returned ChatResult stores this turn's record (requestResult.ts), which step 2 of the
+//      next request reads back.
 import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedger';
-import { loadBashParser } from '../common/shell/bashParser';
-import { encodeTurnRecord, rebuildConversation, summaryChanges } from '../common/persistence/metadata';
-import { PromptRejectedError, PromptTooLargeError, budgetFor, runAgentLoop } from './agentLoop';
-import type { TokenCalibration } from './tokenCalibration';
+import { rebuildConversation } from '../common/persistence/metadata';
+import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
+import { summaryBudget } from '../common/tokens/budget';
+import { budgetFor, PromptRejectedError, PromptTooLargeError } from './agentLoop';
+import { agentRequest } from './agentRequest';
 import type { HandledRequest } from './api';
-import { compactNow } from './compaction';
-import { ProviderUnavailableError, showWaitsFor } from './modelCall';
-import { condensedNotice, describePlan } from '../common/fitting/fitNotices';
-import { localize } from './l10n';
-import { describeAttemptsForUser } from '../common/summaries/summarizationFlow';
-import { contextReport } from './contextReport';
+import { compactCommand } from './commands/compactCommand';
+import { contextCommand } from './commands/contextCommand';
+import { restoreCommand } from './commands/restoreCommand';
+import type { CommandHandler, RequestContext } from './commands/requestContext';
 import { readChatHistory } from './historyReader';
+import { readInstructionFiles } from './instructionFiles';
+import { meterFigures, type ContextMeter } from './contextMeter';
+import { resolveSummarizer, withSummarizerKind } from './summarizerModel';
 import { log } from './log';
 import { PARTICIPANT_ID } from './participantId';
-import { referencesAsText } from './references';
-import { newRequestState, type RequestState } from './requestState';
-import { readSettings, type LonghaulSettings } from './settings';
-import { percentile } from '../common/stats/percentile';
-import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
-import { selectTools, toChatTools } from './toolCatalog';
-import { OPEN_SUMMARY_COMMAND, rememberSummary, summaryButton, summaryRecap } from './summaryDocuments';
+import { recordingStream, type RecordedPart } from './recordingStream';
+import { ProviderUnavailableError, showWaitsFor } from './modelCall';
+import { loadBashParser } from '../common/shell/bashParser';
+import { resultFor, type LonghaulResultMetadata } from './requestResult';
+import { newRequestState } from './requestState';
+import { readSettings } from './settings';
 import type { LonghaulTelemetry } from './telemetry';
-import { summarization } from '../common/stats/fitTelemetry';
-import { tokenCountLine } from '../common/stats/tokenCountLine';
-import { layoutPrompt } from '../common/conversation/promptLayout';
+import { countTokens } from '../common/tokens/tokenizer';
+import { noteSummaryLimit, summaryEditApplied } from './summaryDocuments';
+import type { SummaryEditStore } from './summaryEdits';
+import { selectTools, toChatTools } from './toolCatalog';
+import type { TokenCalibration } from './tokenCalibration';
 
 export { PARTICIPANT_ID };
+export type { LonghaulResultMetadata };
 
-/** What every Longhaul response stores in `ChatResult.metadata`. */
-export interface LonghaulResultMetadata {
-	readonly summarizationMode: LonghaulSettings['summarizationMode'];
-	/** This turn's rounds and the summaries made during it (src/common/persistence/metadata.ts). */
-	readonly longhaul: unknown;
-	readonly summarizations: number;
-	readonly toolCalls: number;
-	/** Summaries prepared in the background during this request, and what became of them. */
-	readonly background: RequestState['background'];
-	/** Longhaul's own time per round in this request (from a model reply to the next request, less tool runs and summary waits), ms. */
-	readonly ownTimeMs: { readonly rounds: number; readonly p50: number; readonly p95: number; readonly max: number };
-	/** Rounds dropped without a model summary, the last step of truncation. */
-	readonly droppedRounds: number;
-	/** Old tool results replaced by placeholders in this request (cheap-first compaction). */
-	readonly masking: { readonly maskings: number; readonly maskedResults: number; readonly freedTokens: number };
-	/** Why the loop breaker stopped model summaries in this request, if it did. */
-	readonly loopBreaker?: string;
-	/** Steps the provider rejected as too long and that went through after recounting. */
-	readonly recoveries: number;
-	/** Condense passes (a too-long summary shortened by the model) in this request. */
-	readonly condensePasses: number;
-	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
-	readonly truncationsAfterFailedSummary: number;
-	/** The model's tokens per local token (token calibration) at the start and end of the request, and when it changed. */
-	readonly tokenRatio: RequestState['tokenRatio'];
+/** The slash commands (declared in package.json), by name. */
+const COMMANDS: Readonly<Record<string, CommandHandler>> = {
+	context: contextCommand,
+	compact: compactCommand,
+	restore: restoreCommand,
+};
+
+/** What lives as long as the extension and every request uses. */
+export interface Services {
+	readonly telemetry: LonghaulTelemetry;
+	readonly calibration: TokenCalibration;
+	/** Summary edits saved since the last request (summaryEdits.ts). */
+	readonly edits: SummaryEditStore;
+	readonly meter: ContextMeter;
 }
 
-export function createParticipant(
-	context: vscode.ExtensionContext,
-	telemetry: LonghaulTelemetry,
-	calibration: TokenCalibration,
-	onHandled: (handled: HandledRequest) => void,
-): vscode.ChatParticipant {
+export function createParticipant(context: vscode.ExtensionContext, services: Services, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
 	const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, chatContext, stream, token) => {
-		let markdown = '';
-		const buttons: vscode.Command[] = [];
-		const progress: string[] = [];
-		const recording = recordingStream(stream, {
-			markdown: value => (markdown += value),
-			button: command => buttons.push(command),
-			progress: value => progress.push(value),
-		});
+		const parts: RecordedPart[] = [];
+		const recording = recordingStream(stream, part => parts.push(part));
+		// Tool invocations show in the response as parts of their own (they end a run of text, like buttons).
+		const invokeTool: typeof vscode.lm.invokeTool = (name, options, callToken) => {
+			parts.push({ kind: 'tool', text: '' });
+			return vscode.lm.invokeTool(name, options, callToken);
+		};
+		// The meter spins from a "Summarizing…" progress message until the next text.
+		const summarizing = () => {
+			const last = parts.map(p => p.kind === 'progress' || p.kind === 'markdown').lastIndexOf(true);
+			return last >= 0 && parts[last].kind === 'progress' && /^Summarizing/.test(parts[last].text);
+		};
 		// A rate-limited model call of this request says in the chat that it waits (modelCall.ts).
 		const waits = showWaitsFor(token, text => recording.progress(text));
 		let result: vscode.ChatResult;
 		try {
-			result = await handleRequest(request, chatContext, recording, token, telemetry, calibration);
+			result = await handleRequest(request, chatContext, recording, token, services, invokeTool, summarizing);
 		} finally {
 			waits.dispose();
 		}
 		onHandled({
 			prompt: request.prompt,
 			command: request.command,
-			markdown,
-			buttons,
-			progress,
+			markdown: parts.flatMap(p => (p.kind === 'markdown' ? [p.text] : [])).join(''),
+			buttons: parts.flatMap(p => (p.command ? [p.command] : [])),
+			parts: parts.map(p => ({ kind: p.kind, text: p.kind === 'markdown' ? p.text : '' })),
+			progress: parts.flatMap(p => (p.kind === 'progress' ? [p.text] : [])),
 			metadata: result.metadata,
 			errorMessage: result.errorDetails?.message,
 		});
@@ -100,41 +106,88 @@ export function createParticipant(
 	return participant;
 }
 
-/**
- * The same stream, also reporting every markdown text and button. VS Code hands out a frozen object
- * (no patching, and a Proxy may not change its read-only members), so this is a new object
- * that forwards every member.
- */
-function recordingStream(
+async function handleRequest(
+	request: vscode.ChatRequest,
+	chatContext: vscode.ChatContext,
 	stream: vscode.ChatResponseStream,
-	on: { markdown: (text: string) => void; button: (command: vscode.Command) => void; progress: (text: string) => void },
-): vscode.ChatResponseStream {
-	const forward: Record<string, unknown> = {};
-	for (let o: object | null = stream; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-		for (const key of Object.getOwnPropertyNames(o)) {
-			if (key !== 'constructor' && !(key in forward)) {
-				const member = (stream as unknown as Record<string, unknown>)[key];
-				forward[key] = typeof member === 'function' ? member.bind(stream) : member;
-			}
+	token: vscode.CancellationToken,
+	services: Services,
+	invokeTool: typeof vscode.lm.invokeTool,
+	summarizing: () => boolean,
+): Promise<vscode.ChatResult> {
+	// The done-ledger reads shell command lines with the bash parser; it is loaded at activation, awaited here once.
+	await loadBashParser();
+	const ctx = await requestContext(request, chatContext, stream, token, services, invokeTool);
+	const { state, settings } = ctx;
+	const command = request.command ? COMMANDS[request.command] : undefined;
+	const watching = services.meter.watch(state, summarizing);
+	try {
+		await useSavedEdits(ctx, services.edits);
+		return await (command ?? agentRequest)(ctx);
+	} catch (error) {
+		if (token.isCancellationRequested || error instanceof vscode.CancellationError) {
+			state.cancelled = true;
+			return resultFor(state, settings);
 		}
+		const message =
+			error instanceof PromptTooLargeError || error instanceof PromptRejectedError || error instanceof ProviderUnavailableError
+				? error.message
+				: describeError(error);
+		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
+		return resultFor(state, settings, { errorMessage: message, refused: error instanceof PromptTooLargeError });
+	} finally {
+		watching.dispose();
+		await meterFigures(ctx).then(
+			figures => services.meter.show(figures),
+			error => log().info(`context meter not updated: ${error instanceof Error ? error.name : 'error'}`),
+		);
 	}
-	forward.markdown = (value: string | vscode.MarkdownString) => {
-		on.markdown(typeof value === 'string' ? value : value.value);
-		stream.markdown(value);
-		return forward;
+}
+
+/** What the request's handler works with: the settings, the conversation so far, the tools, the instruction files, the summarizer. */
+async function requestContext(
+	request: vscode.ChatRequest,
+	chatContext: vscode.ChatContext,
+	stream: vscode.ChatResponseStream,
+	token: vscode.CancellationToken,
+	services: Services,
+	invokeTool: typeof vscode.lm.invokeTool,
+): Promise<RequestContext> {
+	const settings = readSettings(request.model);
+	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
+	const state = newRequestState(past.conversation, past.ledger);
+	const ratio = services.calibration.ratio(request.model);
+	state.tokenRatio.start = state.tokenRatio.end = ratio;
+	const selection = selectTools(vscode.lm.tools, {
+		trusted: vscode.workspace.isTrusted,
+		// The model's whole window in local tokens; selectTools keeps the definitions within TOOL_DEFINITIONS_SHARE of it.
+		maxInputTokens: Math.floor(request.model.maxInputTokens / ratio),
+		attached: new Set(request.toolReferences.map(t => t.name)),
+	});
+	if (selection.leftOut.length) {
+		log().info(
+			`tools: ${selection.tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`,
+		);
+	}
+	const instructions = await readInstructionFiles(settings.instructionFiles);
+	const summarizer = await resolveSummarizer(settings.summarizerModel, request.model, services.calibration);
+	if (summarizer.kind === 'setting' && summarizer.model) state.summarizerModel = `${summarizer.model.model.vendor}/${summarizer.model.model.id}`;
+	return {
+		request,
+		stream,
+		token,
+		state,
+		settings,
+		tools: selection.tools,
+		toolsLeftOut: selection.leftOut,
+		ratio,
+		instructions,
+		summarizer,
+		invokeTool,
+		calibration: services.calibration,
+		// Every summarization event says which model wrote it.
+		telemetry: withSummarizerKind(services.telemetry, summarizer.kind),
 	};
-	forward.button = (command: vscode.Command) => {
-		on.button(command);
-		stream.button(command);
-		return forward;
-	};
-	const progress = stream.progress.bind(stream) as (value: string, ...rest: unknown[]) => unknown;
-	forward.progress = (value: string, ...rest: unknown[]) => {
-		on.progress(value);
-		progress(value, ...rest);
-		return forward;
-	};
-	return forward as unknown as vscode.ChatResponseStream;
 }
 
 /**
@@ -151,172 +204,26 @@ function pastConversation(chatContext: vscode.ChatContext, request: string | und
 	for (const issue of issues) {
 		log().warn(`history: ${issue.kind} at ${issue.path}: ${issue.message}`);
 	}
-	// Command turns (/compact, /context) carry summaries but are not part of the conversation.
+	// Command turns (/compact, /context, /restore) carry summaries but are not part of the conversation.
 	const kept = conversation.turns.map((turn, i) => ({ turn, ledger: doneLedgers[i] })).filter(({ turn }) => turn.user !== '' || turn.rounds.length > 0);
 	const turns = kept.map(k => k.turn);
-	const past = kept.map(k => k.ledger);
-	return { conversation: { turns, activeRounds: conversation.activeRounds }, ledger: ledgerAtRequestStart(turns, past, request) };
+	const pastLedgers = kept.map(k => k.ledger);
+	return { conversation: { turns, activeRounds: conversation.activeRounds }, ledger: ledgerAtRequestStart(turns, pastLedgers, request) };
 }
 
-/** Commands (/context, /compact) store no ledger: the next request takes the previous one. */
-function resultFor(state: RequestState, settings: LonghaulSettings, errorMessage?: string, refused = false, storeLedger = true): vscode.ChatResult {
-	const metadata: LonghaulResultMetadata = {
-		summarizationMode: settings.summarizationMode,
-		longhaul: encodeTurnRecord({
-			rounds: state.conversation.activeRounds,
-			maxToolCallsExceeded: state.maxToolCallsExceeded || undefined,
-			cancelled: state.cancelled || undefined,
-			refused: refused || undefined,
-			summaryBlocks: state.newSummaries,
-			doneLedger: storeLedger ? state.ledger : undefined,
-		}),
-		summarizations: state.tally.summarizations,
-		toolCalls: state.toolCallCount,
-		background: state.background,
-		masking: { maskings: state.tally.masking.maskings, maskedResults: state.tally.masking.maskedResults, freedTokens: state.tally.masking.freedTokens },
-		droppedRounds: state.tally.droppedRounds,
-		ownTimeMs: timeSummary(state.ownTimeMs),
-		...(state.fit.modelSummariesStopped ? { loopBreaker: state.fit.modelSummariesStopped } : {}),
-		recoveries: state.recoveries,
-		condensePasses: state.tally.condensePasses,
-		truncationsAfterFailedSummary: state.tally.truncationsAfterFailedSummary,
-		tokenRatio: state.tokenRatio,
-	};
-	return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
-}
-
-async function handleRequest(
-	request: vscode.ChatRequest,
-	chatContext: vscode.ChatContext,
-	stream: vscode.ChatResponseStream,
-	token: vscode.CancellationToken,
-	telemetry: LonghaulTelemetry,
-	calibration: TokenCalibration,
-): Promise<vscode.ChatResult> {
-	const settings = readSettings();
-	// The done-ledger reads shell command lines with the bash parser; it is loaded at activation, awaited here once.
-	await loadBashParser();
-	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
-	const state = newRequestState(past.conversation, past.ledger);
-	const ratio = calibration.ratio(request.model);
-	state.tokenRatio.start = state.tokenRatio.end = ratio;
-	const selection = selectTools(vscode.lm.tools, {
-		trusted: vscode.workspace.isTrusted,
-		// A quarter of what the model really takes, in local tokens.
-		maxInputTokens: Math.floor(request.model.maxInputTokens / ratio),
-		attached: new Set(request.toolReferences.map(t => t.name)),
-	});
-	const tools = selection.tools;
-	if (selection.leftOut.length) {
-		log().info(
-			`tools: ${tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`,
-		);
-	}
-	try {
-		if (request.command === 'context') {
-			// Trusted for one command only: the links that open summary blocks.
-			const report = new vscode.MarkdownString(
-				await contextReport(
-					state.conversation,
-					request.model,
-					tools,
-					settings,
-					selection.leftOut,
-					state.ledger,
-					calibration.calibration(request.model),
-					telemetry.recording,
-				),
-			);
-			report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND] };
-			stream.markdown(report);
-			return resultFor(state, settings, undefined, false, false);
-		}
-		if (request.command === 'compact') {
-			const budget = budgetFor(request.model, toChatTools(tools), ratio);
-			const outcome = await compactNow(
-				state.conversation,
-				{
-					model: request.model,
-					budget,
-					calibration,
-					mode: settings.summarizationMode,
-					currentRequest: '',
-					token,
-					focus: request.prompt.trim() || undefined,
-					minKeep: settings.minRecentRounds,
-				},
-				stream,
-			);
-			if (outcome.kind !== 'nothing-to-summarize') {
-				const outcomeName = outcome.kind === 'summarized' ? 'summarized' : 'failed';
-				telemetry.send(
-					summarization('command', outcomeName, outcome.prepared, { windowTokens: request.model.maxInputTokens, minRecentRounds: settings.minRecentRounds }),
-				);
-			}
-			if (outcome.kind === 'nothing-to-summarize') {
-				stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
-			} else if (outcome.kind === 'failed') {
-				stream.markdown(
-					`The conversation could not be summarized (${describeAttemptsForUser(outcome.prepared.attempts)}). Nothing was changed; you can go on as before.`,
-				);
-			} else {
-				state.newSummaries.push(...summaryChanges(state.conversation, outcome.conversation));
-				state.conversation = outcome.conversation;
-				state.tally.summarizations++;
-				stream.markdown(`\n\n*${localize(describePlan(outcome.prepared.plan))}*\n\n`);
-				if (outcome.condensed.length) stream.markdown(`*${localize(condensedNotice(outcome.condensed.map(b => b.turnIndex)))}*\n\n`);
-				const { plan, blocks } = outcome.prepared;
-				const anchorTurn = plan.anchor.source === 'history' ? state.conversation.turns[plan.anchor.turnIndex]?.user : undefined;
-				summaryButton(
-					stream,
-					rememberSummary({
-						roundId: plan.anchorRoundId,
-						text: blocks.join('\n\n'),
-						location: plan.anchor,
-						request: anchorTurn,
-						summarizedRounds: plan.stats.summarizedRoundCount,
-					}),
-				);
-			}
-			return resultFor(state, settings, undefined, false, false);
-		}
-		const references = await referencesAsText(request.references);
-		await runAgentLoop({ request, references, tools, settings, stream, token, invokeTool: vscode.lm.invokeTool, telemetry, calibration }, state);
-		if (state.maxToolCallsExceeded) {
-			stream.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
-		}
-		summaryRecap(stream, state.madeSummaries);
-		if (settings.showTokenCount && state.lastPromptTokens !== undefined) {
-			const summaryBlocks = layoutPrompt(state.conversation).filter(entry => entry.kind === 'summary').length;
-			// With a token ratio in use, the local count is converted to the model's tokens to compare with its window.
-			const promptRatio = state.lastPromptRatio ?? 1;
-			const calibrated = promptRatio > 1;
-			const count = tokenCountLine({
-				promptTokens: calibrated ? Math.round(state.lastPromptTokens * promptRatio) : state.lastPromptTokens,
-				windowTokens: request.model.maxInputTokens,
-				summaryBlocks,
-				...(calibrated ? { calibrationRatio: promptRatio } : {}),
-			});
-			stream.markdown(`\n\n${count}`);
-		}
-		return resultFor(state, settings);
-	} catch (error) {
-		if (token.isCancellationRequested || error instanceof vscode.CancellationError) {
-			state.cancelled = true;
-			return resultFor(state, settings);
-		}
-		const message =
-			error instanceof PromptTooLargeError || error instanceof PromptRejectedError || error instanceof ProviderUnavailableError
-				? error.message
-				: describeError(error);
-		log().error(`request failed: ${error instanceof Error ? error.name : 'error'}: ${message}`);
-		return resultFor(state, settings, message, error instanceof PromptTooLargeError);
-	}
-}
-
-function timeSummary(times: readonly number[]): LonghaulResultMetadata['ownTimeMs'] {
-	const at = (p: number) => Math.round(percentile(times, p) * 10) / 10;
-	return { rounds: times.length, p50: at(50), p95: at(95), max: at(100) };
+/**
+ * The summary edits the user saved since the last request, for blocks of this chat: in use from
+ * this request on and stored in its record (summaryEdits.ts). Saves are checked against the
+ * summary budget of this request's model, which is also what the next save is checked against.
+ */
+async function useSavedEdits(ctx: RequestContext, edits: SummaryEditStore): Promise<void> {
+	const limit = summaryBudget(budgetFor(ctx.request.model, toChatTools(ctx.tools), ctx.ratio));
+	noteSummaryLimit(limit);
+	const used = await edits.applyTo(ctx.state.conversation, limit, countTokens);
+	ctx.state.conversation = used.conversation;
+	ctx.state.newSummaries.push(...used.blocks);
+	for (const edit of used.applied) summaryEditApplied(edit.roundId, edit.text);
+	for (const message of used.messages) ctx.stream.markdown(`*${message}*\n\n`);
 }
 
 function describeError(error: unknown): string {

@@ -93,6 +93,7 @@ function promptProps(ctx: FitContext, conversation: Conversation, budget: Prompt
 		// Tight (FitSession.tight): every past request whose work is summarized is shortened.
 		olderRequestsMaxTokens: state.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),
 		doneLedger: state.ledgerShown?.text,
+		pinnedInstructions: run.pinnedInstructions,
 	});
 }
 

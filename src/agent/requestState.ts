@@ -43,6 +43,8 @@ export interface RequestState {
 	lastPromptRatio?: number;
 	/** The summaries made in this request, oldest first, offered again at the end of the response. */
 	readonly madeSummaries: SummaryDocument[];
+	/** The model that wrote this request's summaries when `longhaul.summarizerModel` picked another one (vendor/id). */
+	summarizerModel?: string;
 }
 
 export function newRequestState(past: Conversation, ledger: DoneLedger): RequestState {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { SummarizationMode } from '../common/planning/plan';
+import { DEFAULT_THRESHOLD_PERCENT, thresholdFor } from '../common/settings/thresholdByModel';
 
 /** The seeds' 2 in max(2, ceil(N/2)): half-context never keeps fewer rounds verbatim. */
 export const MIN_RECENT_ROUNDS_FLOOR = 2;
@@ -12,7 +13,7 @@ export interface LonghaulSettings {
 	readonly doneLedger: boolean;
 	/** Mask old tool results before asking the model for a summary. */
 	readonly maskOldToolResults: boolean;
-	/** Share of the message budget (0..1) past which the summary is prepared in the background; 0 is off. */
+	/** Share of the message budget (0..1) past which the summary is prepared in the background, for the request's model; 0 is off. */
 	readonly backgroundSummarizationThreshold: number;
 	/** Ask the model for a summary when the prompt overflows; off: mask and truncate only (`/compact` still summarizes). */
 	readonly autoSummarize: boolean;
@@ -20,21 +21,32 @@ export interface LonghaulSettings {
 	readonly showTokenCount: boolean;
 	/** The fewest rounds half-context keeps verbatim (at least {@link MIN_RECENT_ROUNDS_FLOOR}). */
 	readonly minRecentRounds: number;
+	/** Instruction files to pin besides AGENTS.md and .github/copilot-instructions.md, relative to each workspace folder. */
+	readonly instructionFiles: readonly string[];
+	/** `longhaul.summarizerModel` as written: a model selector, a model id or family, or null (summarizerModel.ts). */
+	readonly summarizerModel: unknown;
 }
 
-export function readSettings(): LonghaulSettings {
+/** The settings for a request to `model` (the background threshold may be set per model family). */
+export function readSettings(model: { readonly family: string; readonly id: string }): LonghaulSettings {
 	const config = vscode.workspace.getConfiguration('longhaul');
-	const percent = config.get<number>('backgroundSummarizationThreshold', 80);
 	return {
 		summarizationMode: config.get<boolean>('halfContextSummarization', false) ? 'half-context' : 'legacy',
 		maxToolCallsPerRequest: Math.max(1, Math.floor(config.get<number>('maxToolCallsPerRequest', 200))),
 		doneLedger: config.get<boolean>('doneLedger', true),
 		maskOldToolResults: config.get<boolean>('maskOldToolResults', false),
-		backgroundSummarizationThreshold: Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) / 100 : 0.8,
+		backgroundSummarizationThreshold: thresholdFor(config.get<unknown>('backgroundSummarizationThreshold', DEFAULT_THRESHOLD_PERCENT), model),
 		autoSummarize: config.get<boolean>('autoSummarize', true) !== false,
 		showTokenCount: config.get<boolean>('showTokenCount', false) === true,
 		minRecentRounds: minRecentRoundsOf(config.get<number>('minRecentRounds', MIN_RECENT_ROUNDS_FLOOR)),
+		instructionFiles: stringsOf(config.get<unknown>('instructionFiles', [])),
+		summarizerModel: config.get<unknown>('summarizerModel', null),
 	};
+}
+
+/** The non-empty strings of a list (a hand-edited settings.json may hold anything). */
+function stringsOf(value: unknown): string[] {
+	return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map(v => v.trim()) : [];
 }
 
 /** A hand-edited settings.json may hold anything: not a number, a fraction, below the floor. */

@@ -1,12 +1,16 @@
-// Readable summaries: every summary Longhaul makes or finds in the chat history can be opened as
-// a read-only document (`longhaul-summary:` scheme). The chat offers an "Open summary" button after
-// each summarization notice (it carries the text, so it still works after a window reload), and
-// `/context` links every summary block (by key: the request that printed the links loaded them).
+// Readable, editable summaries: every summary Longhaul makes or finds in the chat history can be
+// opened as a document (`longhaul-summary:` scheme, summaryFileSystem.ts), edited and saved. The
+// chat offers "Open summary" and "Restore" buttons after each summarization notice (the open button
+// carries the text, so it still works after a window reload), and `/context` links every summary
+// block (by key: the request that printed the links loaded them).
 import * as vscode from 'vscode';
-import { summaryDocument, type SummaryDocument, type SummaryToShow } from '../common/summaries/summaryDocument';
+import { parseSummaryKey, summaryDocument, withSummaryText, type SummaryDocument, type SummaryToShow } from '../common/summaries/summaryDocument';
+import { SummaryFileSystem, type SummaryDocumentStore } from './summaryFileSystem';
+import type { SummaryEditStore } from './summaryEdits';
 
 export const SUMMARY_SCHEME = 'longhaul-summary';
 export const OPEN_SUMMARY_COMMAND = 'longhaul.openSummary';
+export const RESTORE_SUMMARY_COMMAND = 'longhaul.restoreSummary';
 
 /** Summaries kept for the documents; the oldest are forgotten past this many (buttons carry their own text). */
 const MAX_SUMMARIES = 200;
@@ -14,7 +18,23 @@ const MAX_SUMMARIES = 200;
 /** What the open command takes: a key the store knows, or a whole document (buttons). */
 export type SummaryReference = { readonly key: string } | SummaryDocument;
 
+/** What the restore command takes: the block's anchor round (none: the newest block), and how many of the newest rounds. */
+export interface RestoreReference {
+	readonly roundId?: string;
+	readonly newest?: number;
+}
+
 const documents = new Map<string, SummaryDocument>();
+let summaryLimit: number | undefined;
+let fileSystem: SummaryFileSystem | undefined;
+
+const store: SummaryDocumentStore = {
+	get: key => documents.get(key),
+	set: remember,
+	get summaryLimit() {
+		return summaryLimit;
+	},
+};
 
 /** Remembers a summary so its document can be opened; returns the document. */
 export function rememberSummary(summary: SummaryToShow): SummaryDocument {
@@ -29,6 +49,20 @@ function remember(document: SummaryDocument): void {
 	while (documents.size > MAX_SUMMARIES) documents.delete(documents.keys().next().value!);
 }
 
+/** The largest summary a block may hold with the model of the newest request: what an edit is checked against. */
+export function noteSummaryLimit(tokens: number): void {
+	summaryLimit = tokens;
+}
+
+/** An edit is in use: every open document of that block shows the user's text, marked as theirs. */
+export function summaryEditApplied(roundId: string, text: string): void {
+	for (const [key, document] of [...documents]) {
+		if (parseSummaryKey(key)?.roundId !== roundId) continue;
+		documents.set(key, withSummaryText(document, text, 'You edited this summary: the model remembers your text. Edit and save again to change it.'));
+		fileSystem?.touch(key, summaryUri(document));
+	}
+}
+
 export function summaryUri(document: Pick<SummaryDocument, 'key' | 'title'>): vscode.Uri {
 	return vscode.Uri.from({ scheme: SUMMARY_SCHEME, path: '/' + document.title, query: document.key });
 }
@@ -39,47 +73,76 @@ export function summaryLink(document: SummaryDocument, label: string): string {
 	return `[${label}](command:${OPEN_SUMMARY_COMMAND}?${args})`;
 }
 
+/** A markdown link that restores a block (the MarkdownString must trust {@link RESTORE_SUMMARY_COMMAND}). */
+export function restoreLink(reference: RestoreReference, label: string): string {
+	return `[${label}](command:${RESTORE_SUMMARY_COMMAND}?${encodeURIComponent(JSON.stringify([reference]))})`;
+}
+
+/** The `/restore` request a restore reference stands for. */
+export function restoreQuery(reference: RestoreReference = {}): string {
+	const words = ['@longhaul /restore', ...(reference.roundId ? [`id:${reference.roundId}`] : []), ...(reference.newest ? [`newest:${reference.newest}`] : [])];
+	return words.join(' ');
+}
+
 /** Summaries offered again at the end of a response, newest last. */
 export const RECAP_LIMIT = 3;
 
+/** Where notices and buttons go: the response stream, or the end of the response (responseEpilogue.ts). */
+export interface ResponseSink {
+	markdown(text: string): void;
+	button(command: vscode.Command): void;
+}
+
 /**
- * VS Code 1.139 folds everything before a response's last tool call into "Completed N steps", the
+ * VS Code 1.139 folds everything before a response's final answer into "Completed N steps", the
  * summarization notices and their buttons included. The end of the response says how often it
- * summarized and offers the newest summaries again, where the user sees them.
+ * summarized and offers the newest summaries again, and a way to undo the newest, where the user sees them.
  */
-export function summaryRecap(stream: vscode.ChatResponseStream, made: readonly SummaryDocument[]): void {
+export function summaryRecap(stream: ResponseSink, made: readonly SummaryDocument[]): void {
 	if (made.length === 0) return;
 	const shown = made.slice(-RECAP_LIMIT);
 	const times = made.length === 1 ? 'once' : `${made.length} times`;
 	const which = made.length === 1 ? 'Open it to read' : shown.length === made.length ? 'Open them to read' : `Open the newest ${shown.length} to read`;
-	stream.markdown(`\n\n*This response summarized the conversation ${times}. ${which} what the model now remembers in place of the older rounds.*\n\n`);
-	shown.forEach((document, i) =>
-		summaryButton(stream, document, made.length === 1 ? 'Open summary' : `Open summary ${made.length - shown.length + i + 1} of ${made.length}`),
+	stream.markdown(
+		`\n\n*This response summarized the conversation ${times}. ${which} (or correct) what the model now remembers in place of the older rounds; Restore brings the rounds back instead.*\n\n`,
 	);
+	shown.forEach((document, i) =>
+		openButton(stream, document, made.length === 1 ? 'Open summary' : `Open summary ${made.length - shown.length + i + 1} of ${made.length}`),
+	);
+	restoreButton(stream, { roundId: parseSummaryKey(made[made.length - 1].key)?.roundId }, 'Restore newest summary');
 }
 
-/** The "Open summary" button under a summarization notice. */
-export function summaryButton(stream: vscode.ChatResponseStream, document: SummaryDocument, title = 'Open summary'): void {
+/** The "Open summary" and "Restore" buttons under a summarization notice. */
+export function summaryButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument, title = 'Open summary'): void {
+	openButton(stream, document, title);
+	restoreButton(stream, { roundId: parseSummaryKey(document.key)?.roundId }, 'Restore');
+}
+
+function openButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument, title: string): void {
 	stream.button({
 		command: OPEN_SUMMARY_COMMAND,
 		title,
-		tooltip: 'Show what the model now remembers of the older rounds',
+		tooltip: 'Show (and edit) what the model now remembers of the older rounds',
 		arguments: [document],
 	});
 }
 
-/** Registers the document provider and the open command. */
-export function registerSummaryDocuments(): vscode.Disposable {
-	const provider: vscode.TextDocumentContentProvider = {
-		provideTextDocumentContent(uri) {
-			return (
-				documents.get(uri.query)?.content ??
-				'# Longhaul summary\n\nThis summary is not loaded in this window. Run `@longhaul /context` in the chat it belongs to and open it from there.\n'
-			);
-		},
-	};
+/** A button that undoes a summary: the rounds it replaced come back word for word, if they fit. */
+export function restoreButton(stream: Pick<ResponseSink, 'button'>, reference: RestoreReference, title: string): void {
+	stream.button({
+		command: RESTORE_SUMMARY_COMMAND,
+		title,
+		tooltip: 'Take this summary away and bring back the rounds it replaced, if they fit',
+		arguments: [reference],
+	});
+}
+
+/** Registers the summary file system and the open and restore commands. */
+export function registerSummaryDocuments(edits: SummaryEditStore): vscode.Disposable {
+	fileSystem = new SummaryFileSystem(store, edits);
 	return vscode.Disposable.from(
-		vscode.workspace.registerTextDocumentContentProvider(SUMMARY_SCHEME, provider),
+		fileSystem,
+		vscode.workspace.registerFileSystemProvider(SUMMARY_SCHEME, fileSystem, { isCaseSensitive: true }),
 		vscode.commands.registerCommand(OPEN_SUMMARY_COMMAND, async (reference?: SummaryReference) => {
 			if (!reference || typeof reference.key !== 'string') {
 				void vscode.window.showInformationMessage('Open a Longhaul summary from the chat: the button under a summarization notice, or a link in /context.');
@@ -89,6 +152,10 @@ export function registerSummaryDocuments(): vscode.Disposable {
 			const title = documents.get(reference.key)?.title ?? 'Longhaul summary.md';
 			const document = await vscode.workspace.openTextDocument(summaryUri({ key: reference.key, title }));
 			await vscode.window.showTextDocument(document, { preview: true });
+		}),
+		vscode.commands.registerCommand(RESTORE_SUMMARY_COMMAND, async (reference?: RestoreReference) => {
+			// A chat request of its own (/restore), so the change is stored in the chat like any other.
+			await vscode.commands.executeCommand('workbench.action.chat.open', { query: restoreQuery(reference ?? {}) });
 		}),
 	);
 }

@@ -8,6 +8,8 @@ export interface AgentInstructionsInput {
 	readonly workspace: string;
 	/** Mentions the done ledger only when the prompt carries one. */
 	readonly hasDoneLedger: boolean;
+	/** The workspace's instruction files, as one section (src/common/instructions/pinnedInstructions.ts), given word for word. */
+	readonly pinned?: string;
 }
 
 export function agentInstructions(input: AgentInstructionsInput): string {
@@ -44,6 +46,7 @@ export function agentInstructions(input: AgentInstructionsInput): string {
 			'- A tool result may be shortened, marked "[... N tokens of tool output truncated ...]". Call the tool again with narrower arguments if you need the missing part.',
 			'- A tool result saying the call was interrupted means it did not finish: check its effect before relying on it.',
 		].join('\n'),
+		...(input.pinned?.trim() ? [input.pinned.trim()] : []),
 	];
 	return sections.join('\n\n');
 }

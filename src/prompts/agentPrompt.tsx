@@ -27,6 +27,8 @@ export interface AgentPromptProps {
 	 * shortened (promptLayout.ts, olderRequestsBudget); without it, every request is shown whole.
 	 */
 	readonly olderRequestsMaxTokens?: number;
+	/** The workspace's instruction files, pinned in the system instructions of every prompt (never summarized). */
+	readonly pinnedInstructions?: string;
 }
 
 export interface AgentPromptElementProps extends AgentPromptProps, BasePromptElementProps {
@@ -35,11 +37,12 @@ export interface AgentPromptElementProps extends AgentPromptProps, BasePromptEle
 
 export class AgentPrompt extends PromptElement<AgentPromptElementProps> {
 	render() {
-		const { conversation, request, references, toolNames, workspace, doneLedger, maxToolResultTokens, olderRequestsMaxTokens, tokenizer } = this.props;
+		const { conversation, request, references, toolNames, workspace, doneLedger, maxToolResultTokens, olderRequestsMaxTokens, pinnedInstructions, tokenizer } =
+			this.props;
 		const hasDoneLedger = !!doneLedger?.trim();
 		return (
 			<>
-				<SystemMessage priority={PRIORITY.instructions}>{agentInstructions({ toolNames, workspace, hasDoneLedger })}</SystemMessage>
+				<SystemMessage priority={PRIORITY.instructions}>{agentInstructions({ toolNames, workspace, hasDoneLedger, pinned: pinnedInstructions })}</SystemMessage>
 				<SummarizedConversationHistory
 					entries={layoutPrompt(conversation, { olderRequestsMaxTokens, countTokens: text => tokenizer.countTokens(text) })}
 					request={request}

@@ -89,4 +89,19 @@ describe('Settings', function () {
 			assert.ok(Number(line[4]) >= 1, 'two requests of reading overflow the small window: the prompt holds a summary');
 		});
 	});
+
+	it('longhaul.backgroundSummarizationThreshold by model family: the scripted model gets its own value, others the default', async () => {
+		const run = async (setting: unknown) => {
+			const script = createSessionScript({ toolCalls: 30, dataFile: DATA_FILE, finalText: 'DONE' });
+			await setHandler(script.handler);
+			const session = await withSetting('backgroundSummarizationThreshold', setting, () => sendChat('@longhaul read the data file', { timeoutMs: 90_000 }));
+			return (session.metadata as unknown as { background: { started: number } }).background.started;
+		};
+		// The scripted model's family is 'scripted' (test/fixtures/scripted-model/src/api.ts MODEL_ID).
+		assert.ok((await run({ default: 0, scripted: 40 })) >= 1, 'its own threshold (40%) prepares summaries in the background');
+		assert.strictEqual(await run({ default: 40, scripted: 0 }), 0, 'its own threshold (0) turns them off, whatever the default');
+		assert.ok((await run({ default: 40, 'other-family': 0 })) >= 1, 'an unlisted family gets the default');
+		const context = await withSetting('backgroundSummarizationThreshold', { default: 80, scripted: 55 }, () => sendChat('@longhaul /context'));
+		assert.match(context.markdown, /background from 55% of the window/);
+	});
 });

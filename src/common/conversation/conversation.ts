@@ -41,6 +41,8 @@ export interface Round {
 	 * Longhaul 0.1.0 did (metadata schema 1): it stands for all of them, and earlier blocks are not shown.
 	 */
 	readonly summarySpansTurns?: boolean;
+	/** The block's text was written by the user (saved from the summary document), not by a model. */
+	readonly summaryEdited?: boolean;
 }
 
 /** A finished request: the user's message and the rounds the agent made answering it. */

@@ -45,7 +45,15 @@ export type PromptEntry =
 	/** The place of the request in progress (the renderer adds its prompt and references). */
 	| { readonly kind: 'request' }
 	/** A turn's summary block (summaryBlocks.ts), standing in for the rounds it covers. `roundId` is its anchor. */
-	| { readonly kind: 'summary'; readonly roundId: string; readonly text: string; readonly location: RoundLocation; readonly condensed?: boolean }
+	| {
+			readonly kind: 'summary';
+			readonly roundId: string;
+			readonly text: string;
+			readonly location: RoundLocation;
+			readonly condensed?: boolean;
+			/** The user wrote its text (a saved edit). */
+			readonly edited?: boolean;
+	  }
 	/** A round kept verbatim. `interrupted` when some of its calls have no result. */
 	| { readonly kind: 'round'; readonly round: Round; readonly location: RoundLocation; readonly interrupted: boolean };
 
@@ -62,7 +70,14 @@ export function layoutPrompt(conversation: Conversation, options: LayoutOptions 
 	const pushTurn = (turnIndex: number, count: number) => {
 		const block = blockOf.get(turnIndex);
 		if (block) {
-			entries.push({ kind: 'summary', roundId: block.roundId, text: block.text, location: block.anchor, ...(block.condensed ? { condensed: true } : {}) });
+			entries.push({
+				kind: 'summary',
+				roundId: block.roundId,
+				text: block.text,
+				location: block.anchor,
+				...(block.condensed ? { condensed: true } : {}),
+				...(block.edited ? { edited: true } : {}),
+			});
 		}
 		for (let i = 0; i < count; i++, flatIndex++) {
 			if (flatIndex <= covered) continue;

@@ -30,6 +30,8 @@ export interface SummaryBlock {
 	readonly text: string;
 	readonly condensed: boolean;
 	readonly spansTurns: boolean;
+	/** The user wrote its text (an edit saved from the summary document). */
+	readonly edited: boolean;
 }
 
 /** The turn index of a flattened round in block numbering (the request in progress is `turns.length`). */
@@ -74,6 +76,7 @@ export function blocksOf(flat: readonly FlatRound[], turnCount: number): Summary
 			text: at.round.summary!,
 			condensed: at.round.summaryCondensed === true,
 			spansTurns: at.round.summarySpansTurns === true,
+			edited: at.round.summaryEdited === true,
 		};
 	});
 }

@@ -11,6 +11,7 @@
 // A round is folded in once, when it is new: later elision or summarization of its results
 // never changes the ledger.
 import type { Conversation, Round, Turn } from '../conversation/conversation';
+import { standsFor } from './standInCalls';
 import { toolCallFacts } from './toolCallFacts';
 
 /** Where an entry was last touched: the tool-call counter and the round. Merging takes the oldest first. */
@@ -127,7 +128,7 @@ export function extendLedger(ledger: DoneLedger, round: Round): DoneLedger {
 		const step = next.steps + 1;
 		const stamp = { last: step, round: clip(round.id) };
 		next = { ...next, steps: step };
-		for (const raw of toolCallFacts(call)) {
+		for (const raw of toolCallFacts(standsFor(call))) {
 			const fact = clipTexts(raw);
 			switch (fact.kind) {
 				case 'read':

@@ -6,7 +6,7 @@ import type { Conversation, Round, ToolCall, Turn } from '../conversation/conver
 import type { DoneLedger } from '../ledger/doneLedger';
 import { decodeDoneLedger } from '../ledger/doneLedgerCodec';
 import { flattenRounds } from '../conversation/flatten';
-import { withSummary } from '../summaries/applySummary';
+import { withSummary, withoutSummary } from '../summaries/applySummary';
 import { decodeRound, isObject, join, readObject, type DecodeIssue } from './roundDecoder';
 
 export { formatIssue } from './roundDecoder';
@@ -37,6 +37,10 @@ export interface StoredSummaryBlock {
 	readonly condensed?: boolean;
 	/** Absorbed every earlier round and summary (0.1.0 summaries, and blocks that absorbed one). */
 	readonly spansTurns?: boolean;
+	/** The user wrote this text (an edit saved from the summary document). */
+	readonly edited?: boolean;
+	/** The summary on this round was taken away (restored: its rounds are back word for word); `text` is empty. */
+	readonly removed?: boolean;
 }
 
 export interface TurnRecord {
@@ -70,7 +74,25 @@ export interface TurnRecordInput {
 
 /** A block as plain JSON: flags only when set. */
 function plainBlock(block: StoredSummaryBlock): StoredSummaryBlock {
-	return { roundId: block.roundId, text: block.text, ...(block.condensed ? { condensed: true } : {}), ...(block.spansTurns ? { spansTurns: true } : {}) };
+	if (block.removed) return { roundId: block.roundId, text: '', removed: true };
+	return {
+		roundId: block.roundId,
+		text: block.text,
+		...(block.condensed ? { condensed: true } : {}),
+		...(block.spansTurns ? { spansTurns: true } : {}),
+		...(block.edited ? { edited: true } : {}),
+	};
+}
+
+/** The block a round carries, as stored. */
+function storedBlockOf(round: Round): StoredSummaryBlock {
+	return plainBlock({
+		roundId: round.id,
+		text: round.summary ?? '',
+		condensed: round.summaryCondensed,
+		spansTurns: round.summarySpansTurns,
+		edited: round.summaryEdited,
+	});
 }
 
 /**
@@ -86,10 +108,16 @@ export function summaryChanges(before: Conversation, after: Conversation): Store
 		const round = at.round;
 		if (round.summary === undefined) continue;
 		const was = old.get(round.id);
-		if (was && was.summary === round.summary && !was.summaryCondensed === !round.summaryCondensed && !was.summarySpansTurns === !round.summarySpansTurns) {
+		if (
+			was &&
+			was.summary === round.summary &&
+			!was.summaryCondensed === !round.summaryCondensed &&
+			!was.summarySpansTurns === !round.summarySpansTurns &&
+			!was.summaryEdited === !round.summaryEdited
+		) {
 			continue;
 		}
-		changes.push(plainBlock({ roundId: round.id, text: round.summary, condensed: round.summaryCondensed, spansTurns: round.summarySpansTurns }));
+		changes.push(storedBlockOf(round));
 	}
 	return changes;
 }
@@ -104,7 +132,7 @@ export function encodeTurnRecord(input: TurnRecordInput, maxResultChars = STORED
 	const listed = new Set(summaryBlocks.map(s => s.roundId));
 	const rounds = input.rounds.map(round => {
 		if (round.summary !== undefined && !listed.has(round.id)) {
-			summaryBlocks.push(plainBlock({ roundId: round.id, text: round.summary, condensed: round.summaryCondensed, spansTurns: round.summarySpansTurns }));
+			summaryBlocks.push(storedBlockOf(round));
 		}
 		return plainRound(cutForStorage(round, maxResultChars));
 	});
@@ -217,7 +245,9 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 		const text = s.string('text');
 		const condensed = legacy ? undefined : s.optionalBoolean('condensed');
 		const spansTurns = legacy ? true : s.optionalBoolean('spansTurns');
-		if (errors.length === before) summaryBlocks.push(plainBlock({ roundId: roundId!, text: text!, condensed, spansTurns }));
+		const edited = legacy ? undefined : s.optionalBoolean('edited');
+		const removed = legacy ? undefined : s.optionalBoolean('removed');
+		if (errors.length === before) summaryBlocks.push(plainBlock({ roundId: roundId!, text: text!, condensed, spansTurns, edited, removed }));
 	});
 
 	const maxToolCallsExceeded = r.optionalBoolean('maxToolCallsExceeded');
@@ -302,7 +332,7 @@ export function rebuildConversation(
 				return;
 			}
 			const rounds = turnRounds[at.turn];
-			rounds[at.round] = withSummary(rounds[at.round], block.text, block);
+			rounds[at.round] = block.removed ? withoutSummary(rounds[at.round]) : withSummary(rounds[at.round], block.text, block);
 		});
 	});
 

@@ -4,6 +4,7 @@
 // limit and a work limit and says where it stopped; a regular expression runs on RE2
 // (recallSearch.ts). The extension runs the search in a worker thread it stops at the time limit
 // (`runSearch`); without one it runs here, pausing between rounds.
+import { standsFor } from '../ledger/standInCalls';
 import type { Conversation, Round } from '../conversation/conversation';
 import { RECALL_TOOL_NAME, type RecallInput } from './recallInput';
 import { describeQuery, searchSteps, type SearchJob, type SearchOutcome } from './recallSearch';
@@ -46,7 +47,7 @@ export async function recall(conversation: Conversation, input: RecallInput, opt
 /** A round as recall shows it: the agent's text, then each call with its arguments and its result, word for word. */
 export function roundRecord(round: Round): string {
 	const parts = [`Agent's text: ${round.response.trim() === '' ? '(none)' : round.response}`];
-	round.toolCalls.forEach((call, i) => {
+	round.toolCalls.map(standsFor).forEach((call, i) => {
 		parts.push(`--- call ${i + 1} of ${round.toolCalls.length}: ${call.name} ${call.arguments}`);
 		parts.push(call.result === undefined ? '(no result: the call was interrupted before it finished)' : call.result);
 	});

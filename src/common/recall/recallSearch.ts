@@ -6,6 +6,7 @@
 // 100,000 characters is seconds in one call), so in the extension the search runs in a worker
 // thread that is stopped at the time limit (src/tools/recallWorker.ts); here it is a generator
 // that yields between rounds, so whoever drives it can pause, cancel, or report progress.
+import { standsFor } from '../ledger/standInCalls';
 import { RE2JS } from 're2js';
 import type { Round } from '../conversation/conversation';
 import { DEFAULT_RESULTS, type RecallInput } from './recallInput';
@@ -98,7 +99,7 @@ function searchableParts(round: Round, input: RecallInput): { label: string; tex
 	const parts: { label: string; text: string }[] = [];
 	const filtered = input.tool !== undefined || input.path !== undefined;
 	if (!filtered) parts.push({ label: "agent's text", text: round.response });
-	round.toolCalls.forEach((call, i) => {
+	round.toolCalls.map(standsFor).forEach((call, i) => {
 		if (input.tool !== undefined && !call.name.toLowerCase().includes(input.tool.toLowerCase())) return;
 		if (input.path !== undefined && !call.arguments.toLowerCase().includes(input.path.toLowerCase().replace(/^\.\//, ''))) return;
 		const name = `call ${i + 1} ${call.name} ${oneLine(call.arguments, 120)}`;
@@ -117,7 +118,7 @@ function snippet(line: string, match: { start: number; end: number }): string {
 
 /** A round's calls in one line (a hit of a search without a query). */
 function roundOverview(entry: SummarizedRound): string {
-	const calls = entry.round.toolCalls.map(c => `${c.name} ${oneLine(c.arguments, 60)}`);
+	const calls = entry.round.toolCalls.map(standsFor).map(c => `${c.name} ${oneLine(c.arguments, 60)}`);
 	return calls.length ? calls.join('; ') : `agent's text: ${oneLine(entry.round.response, 100)}`;
 }
 

@@ -17,6 +17,8 @@ export interface SummarizationFacts {
 	readonly durationMs: number;
 	readonly windowTokens: number;
 	readonly minRecentRounds: number;
+	/** Which model wrote it (`longhaul.summarizerModel`); the request's own when not said. */
+	readonly summarizerModel?: EventData<'summarization'>['summarizerModel'];
 }
 
 export function summarizationEvent(facts: SummarizationFacts): TelemetryEvent<'summarization'> {
@@ -46,6 +48,7 @@ export function summarizationEvent(facts: SummarizationFacts): TelemetryEvent<'s
 		condensePasses: condensePasses(facts.attempts),
 		durationMs: facts.durationMs,
 		windowTokens: facts.windowTokens,
+		summarizerModel: facts.summarizerModel ?? 'request',
 	});
 }
 

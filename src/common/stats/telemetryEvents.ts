@@ -64,6 +64,10 @@ export const TELEMETRY_EVENTS = {
 			),
 			durationMs: measurement('Time from planning to the last summarizer reply, in milliseconds.'),
 			windowTokens: measurement("The model's context window in tokens (its own maxInputTokens, whatever the token ratio), to compare sizes across models."),
+			summarizerModel: property(
+				['request', 'setting', 'fallback'],
+				"Which model wrote the summary: the request's own, the one longhaul.summarizerModel picks, or the request's own because that one was not available.",
+			),
 		},
 	},
 	fallback: {

@@ -120,14 +120,29 @@ export function updateRounds(conversation: Conversation, changes: ReadonlyMap<st
 }
 
 /** The round carrying `text` as its summary, with exactly the given flags. */
-export function withSummary(round: Round, text: string, flags: { readonly condensed?: boolean; readonly spansTurns?: boolean } = {}): Round {
+export function withSummary(
+	round: Round,
+	text: string,
+	flags: { readonly condensed?: boolean; readonly spansTurns?: boolean; readonly edited?: boolean } = {},
+): Round {
 	const next: Round = {
 		id: round.id,
 		response: round.response,
 		...(round.thinking !== undefined ? { thinking: round.thinking } : {}),
 		toolCalls: round.toolCalls,
 	};
-	return { ...next, summary: text, ...(flags.condensed ? { summaryCondensed: true } : {}), ...(flags.spansTurns ? { summarySpansTurns: true } : {}) };
+	return {
+		...next,
+		summary: text,
+		...(flags.condensed ? { summaryCondensed: true } : {}),
+		...(flags.spansTurns ? { summarySpansTurns: true } : {}),
+		...(flags.edited ? { summaryEdited: true } : {}),
+	};
+}
+
+/** The round without a summary (a restored block: its rounds are back in the prompt word for word). */
+export function withoutSummary(round: Round): Round {
+	return { id: round.id, response: round.response, ...(round.thinking !== undefined ? { thinking: round.thinking } : {}), toolCalls: round.toolCalls };
 }
 
 /**

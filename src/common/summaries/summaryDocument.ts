@@ -1,6 +1,7 @@
-// A summary as a read-only document the user can open from the chat (the `longhaul-summary:`
-// scheme, src/agent/summaryDocuments.ts): what the model will remember in place of the older
-// rounds, with one line saying what it stands for. Pure, so the text is tested in Node.
+// A summary as a document the user can open from the chat (the `longhaul-summary:` scheme,
+// src/agent/summaryDocuments.ts): what the model will remember in place of the older rounds, with
+// a header saying what it stands for, above a line; the user may edit the text below the line and
+// save it (summaryEdit.ts). Pure, so the text is tested in Node.
 import type { RoundLocation } from '../planning/plan';
 
 export interface SummaryDocument {
@@ -21,7 +22,12 @@ export interface SummaryToShow {
 	readonly request?: string;
 	/** How many rounds it absorbed when it was made, when known. */
 	readonly summarizedRounds?: number;
+	/** The user wrote this text (a saved edit). */
+	readonly edited?: boolean;
 }
+
+/** The line between the header and the summary text. */
+export const SUMMARY_SEPARATOR = '---';
 
 /** Longer requests are cut to this many characters in the header. */
 const REQUEST_QUOTE_CHARS = 80;
@@ -31,20 +37,46 @@ export function summaryDocument(summary: SummaryToShow): SummaryDocument {
 	const request = summary.request?.trim() ? ` (the request "${shorten(summary.request.trim().replace(/\s+/g, ' '))}")` : '';
 	const covered =
 		summary.summarizedRounds === undefined ? '' : ` It was made from ${summary.summarizedRounds} older round${summary.summarizedRounds === 1 ? '' : 's'}.`;
+	const intro = `The model sees this text in place of the conversation up to ${where}${request}.${covered}`;
 	return {
 		key: `${summary.roundId}-${textHash(summary.text)}`,
 		title: `Longhaul summary (${where}).md`,
-		content: [
-			'# Longhaul summary',
-			'',
-			`The model sees this text in place of the conversation up to ${where}${request}.${covered} Read-only.`,
-			'',
-			'---',
-			'',
-			summary.text,
-			'',
-		].join('\n'),
+		content: documentContent(intro, summary.edited ? EDITED_NOTE : EDIT_HINT, summary.text),
 	};
+}
+
+const EDIT_HINT = 'To correct it, edit the text below the line and save: from the next request on, the model remembers your text instead.';
+const EDITED_NOTE = 'You edited this summary: the model remembers your text. Edit and save again to change it.';
+/** What the header says after a save, until the next request uses the edit. */
+export const SAVED_NOTE = 'You edited this summary: the model remembers your text from your next request in this chat on.';
+
+function documentContent(intro: string, note: string, text: string): string {
+	return ['# Longhaul summary', '', `${intro} ${note}`, '', SUMMARY_SEPARATOR, '', text, ''].join('\n');
+}
+
+/** The summary text of a document's content: everything below the separator line, trimmed; undefined when the line is gone. */
+export function summaryTextOf(content: string): string | undefined {
+	const lines = content.replace(/\r\n?/g, '\n').split('\n');
+	const at = lines.findIndex(line => line.trim() === SUMMARY_SEPARATOR);
+	return at < 0
+		? undefined
+		: lines
+				.slice(at + 1)
+				.join('\n')
+				.trim();
+}
+
+/** The document with `text` below the line and `note` in place of the header's last sentence or two. */
+export function withSummaryText(document: SummaryDocument, text: string, note: string): SummaryDocument {
+	const header = document.content.split('\n')[2] ?? '';
+	const intro = header.replace(` ${EDIT_HINT}`, '').replace(` ${EDITED_NOTE}`, '').replace(` ${SAVED_NOTE}`, '');
+	return { ...document, content: documentContent(intro, note, text) };
+}
+
+/** The anchor round and the text hash a document key names (`<roundId>-<hash>`). */
+export function parseSummaryKey(key: string): { roundId: string; hash: string } | undefined {
+	const m = /^(.+)-([0-9a-f]{8})$/.exec(key);
+	return m ? { roundId: m[1], hash: m[2] } : undefined;
 }
 
 /** "turn 3, round 12", 1-based like the chat; rounds of the request in progress have no turn number yet. */

@@ -63,8 +63,10 @@ describe('telemetry events', () => {
 				condensePasses: 0,
 				durationMs: 1235,
 				windowTokens: 16000,
+				summarizerModel: 'request',
 			},
 		);
+		assert.equal(summarizationEvent({ ...facts, summarizerModel: 'setting' }).data.summarizerModel, 'setting');
 	});
 
 	it('summarization: a legacy fallback, a narrowed plan, a failure with no summary', () => {

@@ -14,7 +14,7 @@ describe('summary documents', () => {
 		assert.match(document.content, /^# Longhaul summary\n/);
 		assert.match(
 			document.content,
-			/in place of the conversation up to turn 3, round 12 \(the request "fix the failing tests"\)\. It was made from 42 older rounds\. Read-only\./,
+			/in place of the conversation up to turn 3, round 12 \(the request "fix the failing tests"\)\. It was made from 42 older rounds\. To correct it, edit the text below the line and save/,
 		);
 		assert.equal(document.title, 'Longhaul summary (turn 3, round 12).md');
 	});

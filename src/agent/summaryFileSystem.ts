@@ -1,0 +1,99 @@
+// The `longhaul-summary:` documents as a small file system: reading one gives the summary (with a
+// header saying what it stands for), and saving one is the user's edit of that summary. A save is
+// checked (summaryEdit.ts) and kept for the next request of its chat (summaryEdits.ts); a save that
+// fails the check is refused with its reason, so the editor stays dirty and nothing changes.
+// Nothing else can be done here: no folders, no deleting or renaming.
+import * as vscode from 'vscode';
+import { checkSummaryEdit } from '../common/summaries/summaryEdit';
+import { parseSummaryKey, SAVED_NOTE, summaryTextOf, withSummaryText, type SummaryDocument } from '../common/summaries/summaryDocument';
+import { countTokens } from '../common/tokens/tokenizer';
+import type { SummaryEditStore } from './summaryEdits';
+
+/** What the file system reads and writes through: the summaries this window knows. */
+export interface SummaryDocumentStore {
+	get(key: string): SummaryDocument | undefined;
+	set(document: SummaryDocument): void;
+	/** The largest summary a block may hold, from the newest request's budget (undefined before the first). */
+	readonly summaryLimit: number | undefined;
+}
+
+export const NOT_LOADED =
+	'# Longhaul summary\n\nThis summary is not loaded in this window. Run `@longhaul /context` in the chat it belongs to and open it from there.\n';
+
+export class SummaryFileSystem implements vscode.FileSystemProvider {
+	private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+	readonly onDidChangeFile = this.changed.event;
+	private readonly times = new Map<string, number>();
+
+	constructor(
+		private readonly store: SummaryDocumentStore,
+		private readonly edits: SummaryEditStore,
+	) {}
+
+	/** The document's text as the editor shows it: with the user's saved edit when one is waiting. */
+	content(key: string): string {
+		const document = this.store.get(key);
+		if (!document) return NOT_LOADED;
+		const parsed = parseSummaryKey(key);
+		const pending = parsed ? this.edits.pendingFor(parsed.roundId) : undefined;
+		return pending ? withSummaryText(document, pending.text, SAVED_NOTE).content : document.content;
+	}
+
+	/** Tells open editors that a document's text changed (an edit saved or put in use). */
+	touch(key: string, uri: vscode.Uri): void {
+		this.times.set(key, Date.now());
+		this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+	}
+
+	stat(uri: vscode.Uri): vscode.FileStat {
+		const time = this.times.get(uri.query) ?? 0;
+		return { type: vscode.FileType.File, ctime: 0, mtime: time, size: Buffer.byteLength(this.content(uri.query), 'utf8') };
+	}
+
+	readFile(uri: vscode.Uri): Uint8Array {
+		return Buffer.from(this.content(uri.query), 'utf8');
+	}
+
+	async writeFile(uri: vscode.Uri, bytes: Uint8Array): Promise<void> {
+		const key = uri.query;
+		const parsed = parseSummaryKey(key);
+		if (!this.store.get(key) || !parsed) {
+			throw refuse('This summary is not loaded in this window: open it from the chat (the Open summary button, or a link in /context), then edit it.');
+		}
+		const shown = summaryTextOf(this.content(key)) ?? '';
+		const check = checkSummaryEdit(Buffer.from(bytes).toString('utf8'), shown, this.store.summaryLimit, countTokens);
+		if (check.kind === 'invalid') throw refuse(check.message);
+		if (check.kind === 'ok') await this.edits.save({ roundId: parsed.roundId, base: parsed.hash, text: check.text });
+		this.touch(key, uri);
+	}
+
+	watch(): vscode.Disposable {
+		return new vscode.Disposable(() => undefined);
+	}
+
+	readDirectory(): [string, vscode.FileType][] {
+		return [];
+	}
+
+	createDirectory(): void {
+		throw refuse('Longhaul summaries are single documents.');
+	}
+
+	delete(): void {
+		throw refuse('A Longhaul summary cannot be deleted: to bring back the rounds it replaced, use Restore (@longhaul /restore).');
+	}
+
+	rename(): void {
+		throw refuse('A Longhaul summary cannot be renamed.');
+	}
+
+	dispose(): void {
+		this.changed.dispose();
+	}
+}
+
+/** The error VS Code shows when a save fails; the message is shown as a notification too, where it is easier to read. */
+function refuse(message: string): vscode.FileSystemError {
+	void vscode.window.showErrorMessage(message);
+	return vscode.FileSystemError.NoPermissions(message);
+}

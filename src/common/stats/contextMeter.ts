@@ -1,0 +1,66 @@
+// The status bar's context meter: how full the chat's window is, in one short text, and the
+// /context figures behind it in the tooltip. Pure, so the texts are tested in Node.
+
+export interface MeterFigures {
+	readonly modelName: string;
+	/** The model's window, in its own tokens. */
+	readonly windowTokens: number;
+	/** The next prompt (messages and tool definitions) in the model's tokens. */
+	readonly usedTokens: number;
+	readonly summaryBlocks: number;
+	readonly summaryTokens: number;
+	readonly ledgerTokens: number;
+	readonly instructionTokens: number;
+	readonly verbatimRounds: number;
+	readonly verbatimTokens: number;
+	readonly toolTokens: number;
+	/** Edited by the user, among the blocks. */
+	readonly editedBlocks: number;
+}
+
+export type MeterActivity = 'idle' | 'working' | 'summarizing' | 'background';
+
+export function usedShare(figures: Pick<MeterFigures, 'usedTokens' | 'windowTokens'>): number {
+	return figures.windowTokens > 0 ? Math.round((100 * figures.usedTokens) / figures.windowTokens) : 0;
+}
+
+/** `$(…) 52% · 2 summaries`, with a spinning icon while a summary is being written. */
+export function meterText(figures: MeterFigures, activity: MeterActivity): string {
+	const icon = activity === 'summarizing' || activity === 'background' ? '$(sync~spin)' : '$(layers)';
+	const blocks = `${figures.summaryBlocks} ${figures.summaryBlocks === 1 ? 'summary' : 'summaries'}`;
+	const busy = activity === 'background' ? ' · summarizing in background' : activity === 'summarizing' ? ' · summarizing' : '';
+	return `${icon} ${usedShare(figures)}% · ${blocks}${busy}`;
+}
+
+/** The tooltip: the figures of /context for the chat's next prompt. */
+export function meterTooltip(figures: MeterFigures, activity: MeterActivity): string {
+	const n = (x: number) => x.toLocaleString('en-US');
+	const rows: [string, number][] = [
+		['Tool definitions', figures.toolTokens],
+		['Workspace instructions', figures.instructionTokens],
+		[
+			`Summaries (${figures.summaryBlocks} block${figures.summaryBlocks === 1 ? '' : 's'}${figures.editedBlocks ? `, ${figures.editedBlocks} edited by you` : ''})`,
+			figures.summaryTokens,
+		],
+		['Done-ledger', figures.ledgerTokens],
+		[`Verbatim rounds (${figures.verbatimRounds})`, figures.verbatimTokens],
+	];
+	const state =
+		activity === 'background'
+			? 'A summary is being prepared in the background.'
+			: activity === 'summarizing'
+				? 'Summarizing the older rounds now.'
+				: activity === 'working'
+					? 'A request is running.'
+					: '';
+	return [
+		`**Longhaul context: ${usedShare(figures)}% of ${figures.modelName}'s window** (${n(figures.usedTokens)} of ${n(figures.windowTokens)} tokens, for the next prompt of the last @longhaul chat)`,
+		'',
+		'| Part | Tokens |',
+		'| --- | ---: |',
+		...rows.map(([name, tokens]) => `| ${name} | ${n(tokens)} |`),
+		'',
+		...(state ? [state, ''] : []),
+		'Click for `/context`.',
+	].join('\n');
+}

@@ -1,0 +1,175 @@
+// The user in charge of the summaries: a summary opened from the chat can be edited and saved, and
+// the next prompt holds the saved text (stored like any block, marked as edited); a save that is
+// empty or over the summary budget changes nothing. /restore and the Restore buttons bring back the
+// rounds a block stood for, word for word, when they fit, and otherwise offer the newest part.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { HandledRequest } from '../../src/agent/api';
+import type { ScriptedRequest } from '../fixtures/scripted-model/src/api';
+import { lastRequest, scriptedModel, sendChat, setHandler, smallWindowSessions } from './helpers';
+import { DATA_FILE, createSessionScript } from './sessionScript';
+
+interface Metadata {
+	summarizations: number;
+	longhaul: { summaryBlocks: { roundId: string; text: string; edited?: boolean; removed?: boolean }[]; doneLedger?: { steps: number } };
+}
+
+const meta = (handled: HandledRequest) => handled.metadata as unknown as Metadata;
+const textOf = (request: ScriptedRequest) => request.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'text' ? [p.value] : []))).join('\n');
+/** The first agent request (not a summarizer's) after the user's message `user`: the prompt the chat had when the request started. */
+function firstAgentRequest(requests: readonly ScriptedRequest[], user: string): ScriptedRequest {
+	const found = requests.find(r => !/You write the memory/.test(textOf(r)) && r.messages.at(-1)?.role === 'user' && textOf(r).trimEnd().endsWith(user));
+	assert.ok(found, `no agent request for "${user}"`);
+	return found;
+}
+
+const summariesIn = (request: ScriptedRequest) =>
+	request.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'text' && p.value.startsWith('<conversation-summary>') ? [p.value] : [])));
+
+/** A session in the small window that summarizes; its newest summary's Open summary button. */
+async function summarizedSession(): Promise<{ session: HandledRequest; open: vscode.Command; restore: vscode.Command }> {
+	const script = createSessionScript({ toolCalls: (n: number) => (n === 1 ? 30 : 1), dataFile: DATA_FILE, finalText: 'DONE' });
+	await setHandler(script.handler);
+	const session = await sendChat('@longhaul read the data file', { timeoutMs: 90_000 });
+	assert.ok(meta(session).summarizations >= 1, 'the session summarizes');
+	const open = session.buttons.filter(b => b.command === 'longhaul.openSummary').at(-1);
+	const restore = session.buttons.filter(b => b.command === 'longhaul.restoreSummary').at(-1);
+	assert.ok(open && restore, `the response offers Open summary and Restore: ${session.buttons.map(b => b.title).join(', ')}`);
+	return { session, open, restore };
+}
+
+async function openFromButton(button: vscode.Command): Promise<vscode.TextEditor> {
+	await vscode.commands.executeCommand(button.command, ...(button.arguments ?? []));
+	const editor = vscode.window.activeTextEditor;
+	assert.ok(editor && editor.document.uri.scheme === 'longhaul-summary', 'the button opens the summary document');
+	return editor;
+}
+
+/** Replaces the summary text (below the line) in the editor and saves; resolves with whether the save went through. */
+async function editAndSave(editor: vscode.TextEditor, text: string): Promise<boolean> {
+	const document = editor.document;
+	const line = document.getText().split('\n').indexOf('---');
+	assert.ok(line > 0, 'the document has the separator line');
+	const range = new vscode.Range(new vscode.Position(line + 1, 0), document.lineAt(document.lineCount - 1).range.end);
+	assert.ok(await editor.edit(b => b.replace(range, `\n${text}\n`)));
+	// Under load the editor may still be settling after it opened; the save is what is tested.
+	await new Promise(r => setTimeout(r, 300));
+	const saved = await document.save();
+	if (!saved && text.length < 1000 && text !== '') {
+		assert.fail(`the save did not go through: dirty ${document.isDirty}, closed ${document.isClosed}, text ${JSON.stringify(document.getText().slice(-200))}`);
+	}
+	return saved;
+}
+
+describe('Summary edit and restore', function () {
+	this.timeout(180_000);
+	smallWindowSessions();
+	afterEach(async () => {
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	});
+
+	it('a saved edit is what the next prompt holds, stored as edited, and marked in /context and the document', async () => {
+		const { session, open } = await summarizedSession();
+		const original = meta(session).longhaul.summaryBlocks.at(-1)!;
+		const editor = await openFromButton(open);
+		assert.match(editor.document.getText(), /edit the text below the line and save/);
+		const corrected = 'USER-CORRECTED SUMMARY: the data file has 200 records; records 1-150 were read; nothing was changed.';
+		assert.strictEqual(await editAndSave(editor, corrected), true, 'the save goes through');
+
+		const api = await scriptedModel();
+		const next = await sendChat('@longhaul go on');
+		assert.match(next.markdown, /Your edit of the summary up to .* is what the model remembers from this request on/);
+		const summaries = summariesIn(firstAgentRequest(api.requests, 'go on'));
+		assert.ok(
+			summaries.some(s => s.includes(corrected)),
+			`the next prompt holds the edited text: ${summaries.map(s => s.slice(0, 120)).join(' | ')}`,
+		);
+		assert.ok(!summaries.some(s => s.includes(original.text)), 'and no longer the model’s text');
+		assert.deepStrictEqual(
+			meta(next)
+				.longhaul.summaryBlocks.filter(b => b.edited)
+				.map(b => b.roundId),
+			[original.roundId],
+			'the edit is stored with that turn',
+		);
+
+		const context = await sendChat('@longhaul /context');
+		assert.match(context.markdown, /edited by you/);
+		const link = /\[Summary up to [^\]]+\]\(command:longhaul\.openSummary\?([^)\s]+)\)[^\n]*edited by you/.exec(context.markdown);
+		assert.ok(link, 'the /context link of the edited block says so');
+		await vscode.commands.executeCommand('longhaul.openSummary', ...(JSON.parse(decodeURIComponent(link[1])) as unknown[]));
+		assert.match(
+			vscode.window.activeTextEditor?.document.getText() ?? '',
+			/You edited this summary: the model remembers your text\.[\s\S]*USER-CORRECTED SUMMARY/,
+		);
+		await sendChat('@longhaul and once more');
+		assert.ok(
+			summariesIn(lastRequest(api)).some(s => s.includes(corrected)),
+			'the edit stays in later prompts (rebuilt from the stored record)',
+		);
+	});
+
+	it('a save that is too long or empty is refused and changes nothing', async () => {
+		const { session, open } = await summarizedSession();
+		const original = meta(session).longhaul.summaryBlocks.at(-1)!;
+		const editor = await openFromButton(open);
+		assert.strictEqual(await editAndSave(editor, 'far too long. '.repeat(3000)), false, 'a summary over the budget is not saved');
+		assert.strictEqual(await editAndSave(editor, ''), false, 'an empty summary is not saved');
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+		const api = await scriptedModel();
+		const next = await sendChat('@longhaul go on');
+		assert.doesNotMatch(next.markdown, /Your edit/);
+		assert.ok(
+			summariesIn(firstAgentRequest(api.requests, 'go on')).some(s => s.includes(original.text)),
+			'the model’s summary is unchanged',
+		);
+	});
+
+	it('/restore brings the rounds back word for word when they fit, and the block is gone from the prompt and /context', async () => {
+		const { session } = await summarizedSession();
+		const block = meta(session).longhaul.summaryBlocks.at(-1)!;
+		const api = await scriptedModel();
+		await api.setMaxInputTokens(128_000);
+		const restored = await sendChat('@longhaul /restore');
+		assert.match(restored.markdown, /Restored the \d+ rounds? of the summary up to/, restored.markdown);
+		assert.deepStrictEqual(meta(restored).longhaul.summaryBlocks.filter(b => b.removed).length > 0, true, 'the removal is stored with the /restore turn');
+		const context = await sendChat('@longhaul /context');
+		assert.match(context.markdown, /\| Summaries \(0 blocks\) \| 0 \|/);
+		const next = await sendChat('@longhaul go on');
+		const prompt = firstAgentRequest(api.requests, 'go on');
+		assert.deepStrictEqual(summariesIn(prompt), [], 'no summary in the next prompt');
+		assert.ok(!textOf(prompt).includes(block.text), 'the block’s text is gone');
+		const results = prompt.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'toolResult' ? [p.text] : [])));
+		assert.ok(
+			results.some(r => /record 0001: alpha/.test(r)),
+			`the rounds it replaced are back word for word (${results.length} tool results: ${results.map(r => r.slice(0, 40)).join(' | ')})`,
+		);
+		// The ledger counts each tool call once: the restored rounds are not folded in again.
+		assert.strictEqual(meta(next).longhaul.doneLedger?.steps, (meta(session).longhaul.doneLedger?.steps ?? 0) + 1);
+	});
+
+	it('a restore that does not fit changes nothing and offers the newest rounds that do, whose button restores them', async () => {
+		const { restore } = await summarizedSession();
+		const api = await scriptedModel();
+		await api.setMaxInputTokens(20_000);
+		const refused = await sendChat('@longhaul /restore');
+		assert.match(
+			refused.markdown,
+			/Nothing was restored\. Bringing back the \d+ rounds of the summary up to .* would make the next prompt [\d,]+ tokens, but it may take [\d,]+ .*: [\d,]+ tokens would not fit\./,
+		);
+		assert.deepStrictEqual(meta(refused).longhaul.summaryBlocks, [], 'nothing is stored');
+		const offer = refused.buttons.find(b => b.command === 'longhaul.restoreSummary');
+		assert.ok(offer, 'a button offers the newest rounds that fit');
+		const count = Number(/Restore the newest (\d+) rounds?/.exec(offer.title)?.[1]);
+		assert.ok(count >= 1, offer.title);
+		// The button sends `/restore id:… newest:N` to the chat; the same request, typed:
+		const reference = offer.arguments?.[0] as { roundId: string; newest: number };
+		const partial = await sendChat(`@longhaul /restore id:${reference.roundId} newest:${reference.newest}`);
+		assert.match(partial.markdown, new RegExp(`Restored the newest ${count} of the \\d+ rounds`));
+		const next = await sendChat('@longhaul go on');
+		assert.strictEqual(next.errorMessage, undefined);
+		assert.ok(summariesIn(lastRequest(api)).length >= 1, 'the older rounds stay summarized');
+		assert.ok(restore.arguments?.[0], 'the notice’s Restore button names its block');
+	});
+});

@@ -1,0 +1,35 @@
+import * as assert from 'node:assert/strict';
+import { meterText, meterTooltip, type MeterFigures } from '../../../../src/common/stats/contextMeter';
+
+const figures: MeterFigures = {
+	modelName: 'GPT-4o',
+	windowTokens: 16_000,
+	usedTokens: 8_320,
+	summaryBlocks: 2,
+	summaryTokens: 1_200,
+	ledgerTokens: 300,
+	instructionTokens: 150,
+	verbatimRounds: 12,
+	verbatimTokens: 4_000,
+	toolTokens: 2_000,
+	editedBlocks: 1,
+};
+
+describe('context meter', () => {
+	it('shows the share of the window and the summary blocks, spinning while summarizing', () => {
+		assert.equal(meterText(figures, 'idle'), '$(layers) 52% · 2 summaries');
+		assert.equal(meterText({ ...figures, summaryBlocks: 1 }, 'working'), '$(layers) 52% · 1 summary');
+		assert.equal(meterText(figures, 'summarizing'), '$(sync~spin) 52% · 2 summaries · summarizing');
+		assert.equal(meterText(figures, 'background'), '$(sync~spin) 52% · 2 summaries · summarizing in background');
+		assert.equal(meterText({ ...figures, windowTokens: 0 }, 'idle'), '$(layers) 0% · 2 summaries');
+	});
+
+	it('gives the /context figures in the tooltip', () => {
+		const tooltip = meterTooltip(figures, 'background');
+		assert.match(tooltip, /52% of GPT-4o's window\*\* \(8,320 of 16,000 tokens/);
+		assert.match(tooltip, /\| Summaries \(2 blocks, 1 edited by you\) \| 1,200 \|/);
+		assert.match(tooltip, /\| Verbatim rounds \(12\) \| 4,000 \|/);
+		assert.match(tooltip, /prepared in the background/);
+		assert.match(tooltip, /Click for `\/context`/);
+	});
+});
