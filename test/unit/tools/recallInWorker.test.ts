@@ -8,29 +8,11 @@ import type { RecallInput } from '../../../src/common/recall/recallInput';
 import { recallableRounds } from '../../../src/common/recall/summarizedRounds';
 import { TiktokenTokenizer } from '../../../src/common/tokens/tokenizer';
 import { RECALL_GRACE_MS, searchRecallInWorker } from '../../../src/tools/recallInWorker';
+import { maxLag } from '../helpers/eventLoopLag';
 
 const tokenizer = new TiktokenTokenizer();
 const countTokens = (t: string) => tokenizer.countTokens(t);
 
-/** Runs `body` and reports the longest time the event loop was blocked meanwhile. */
-async function maxLag<T>(body: () => Promise<T>): Promise<{ result: T; lagMs: number; tookMs: number }> {
-	const started = Date.now();
-	let last = started;
-	let lagMs = 0;
-	const tick = setInterval(() => {
-		const now = Date.now();
-		lagMs = Math.max(lagMs, now - last - 10);
-		last = now;
-	}, 10);
-	try {
-		const result = await body();
-		// A body that never yields blocks every tick: the time since the last one counts too.
-		lagMs = Math.max(lagMs, Date.now() - last - 10);
-		return { result, lagMs, tookMs: Date.now() - started };
-	} finally {
-		clearInterval(tick);
-	}
-}
 
 let n = 0;
 const round = (id: string, response: string, result: string, summary?: string): Round => ({

@@ -7,25 +7,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { compileQuery, SearchRequest, searchInWorker } from '../../../src/tools/textSearch';
+import { maxLag } from '../helpers/eventLoopLag';
 
 const SECRET = 'OUTSIDE-SECRET';
 
-/** Runs `body` and reports the longest time the event loop was blocked meanwhile. */
-async function maxLag<T>(body: () => Promise<T>): Promise<{ result: T; lagMs: number }> {
-	let last = Date.now();
-	let lagMs = 0;
-	const tick = setInterval(() => {
-		const now = Date.now();
-		lagMs = Math.max(lagMs, now - last - 10);
-		last = now;
-	}, 10);
-	try {
-		const result = await body();
-		return { result, lagMs };
-	} finally {
-		clearInterval(tick);
-	}
-}
 
 describe('textSearch: guarded files, linear-time matching off the main thread (issue 17)', () => {
 	let base: string;
