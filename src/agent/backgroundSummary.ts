@@ -2,7 +2,7 @@
 // life, when a prepared summary still applies); this file gives it the model's summarizer with a
 // cancellation token tied to the request, real time, the log, and the learned speed of summaries.
 import * as vscode from 'vscode';
-import { BackgroundSummaries, dropCarried, type BackgroundStats, type CarriedJob } from '../common/background/backgroundJob';
+import { BackgroundSummaries, dropCarried, newBackgroundStats, type BackgroundStats, type CarriedJob } from '../common/background/backgroundJob';
 import type { SummarizationPlan } from '../common/planning/plan';
 import { callDurationMs, learnedRates, observeSummary, UNLEARNED_SPEED, type LearnedSpeed } from '../common/background/latency';
 import type { Conversation } from '../common/conversation/conversation';
@@ -155,14 +155,20 @@ export class BackgroundSummarizer implements vscode.Disposable {
 		const carried = lastRoundId ? this.core.handOver() : undefined;
 		if (carried && lastRoundId) {
 			dropCarry(this.core.stats);
-			const stats = this.core.stats;
 			const holder = new BackgroundSummaries({
 				plan: () => undefined,
 				summarize: () => ({ done: Promise.resolve(undefined), cancel: () => {} }),
 				now: () => performance.now(),
 			});
 			holder.adopt(carried);
-			carry = { core: holder, lastRoundId, modelId: this.ctx.model.id, carried, onUnused: this.onUnused, timer: setTimeout(() => dropCarry(stats), CARRY_MS) };
+			carry = {
+				core: holder,
+				lastRoundId,
+				modelId: this.ctx.model.id,
+				carried,
+				onUnused: this.onUnused,
+				timer: setTimeout(() => dropCarry(newBackgroundStats()), CARRY_MS),
+			};
 		} else {
 			this.core.dispose();
 		}

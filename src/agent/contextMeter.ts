@@ -3,6 +3,8 @@
 // from its first request on: the share of the window its next prompt takes, its summary blocks,
 // and a spinning icon while a summary is written (at an overflow, or prepared in the background).
 // The tooltip gives the /context figures; a click runs /context.
+import { windowTokensUsed } from '../common/tokens/budget';
+import { jobsUnderWay } from '../common/background/backgroundJob';
 import * as vscode from 'vscode';
 import { blockRows } from '../common/conversation/blockListing';
 import { roundText } from '../common/conversation/conversation';
@@ -37,7 +39,7 @@ export class ContextMeter implements vscode.Disposable {
 	/** While a request runs: follows its background summaries and its summarizing progress. */
 	watch(state: RequestState, summarizing: () => boolean): vscode.Disposable {
 		const update = () => {
-			const background = state.background.started - state.background.used - state.background.discarded > 0;
+			const background = jobsUnderWay(state.background) > 0;
 			this.setActivity(summarizing() ? 'summarizing' : background ? 'background' : 'working');
 		};
 		update();
@@ -93,7 +95,7 @@ export async function meterFigures(ctx: RequestContext): Promise<MeterFigures> {
 	return {
 		modelName: request.model.name,
 		windowTokens: budget.window,
-		usedTokens: total + budget.toolTokens,
+		usedTokens: windowTokensUsed(total, budget),
 		summaryBlocks: blocks.length,
 		summaryTokens: blocks.reduce((n, b) => n + b.tokens, 0),
 		editedBlocks: blocks.filter(b => b.block.edited).length,

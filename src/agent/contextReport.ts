@@ -6,7 +6,7 @@ import { roundText, type Conversation } from '../common/conversation/conversatio
 import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
 import { blockRows, type BlockRow } from '../common/conversation/blockListing';
 import { blockTokens } from '../common/summaries/condenseBlocks';
-import { summaryBudget, type PromptBudget } from '../common/tokens/budget';
+import { summaryBudget, windowTokensUsed, type PromptBudget } from '../common/tokens/budget';
 import { budgetFor } from './agentLoop';
 import { countTokens } from '../common/tokens/tokenizer';
 import { backgroundLine } from './backgroundSummary';
@@ -61,7 +61,7 @@ export async function contextReport(input: ContextInput): Promise<string> {
 	const pinnedTokens = pinned?.text ? countTokens(pinned.text) : 0;
 	const total = await nextPromptTokens(next, ledgerText);
 	const system = Math.max(0, total - summaries - tally.rounds - tally.requests - ledgerTokens - pinnedTokens);
-	const used = total + budget.toolTokens + budget.providerTokens;
+	const used = windowTokensUsed(total, budget);
 	const pct = (n: number) => (budget.window ? ((100 * n) / budget.window).toFixed(1) : '0.0') + '%';
 	const rows: [string, number][] = [
 		['System instructions and message framing', system],

@@ -2,7 +2,7 @@
 // the chat's next prompt takes and its summary blocks; while a summary is written it spins; after
 // /restore it counts the blocks left.
 import * as assert from 'assert';
-import { longhaul, scriptedModel, sendChat, setHandler, smallWindowSessions } from './helpers';
+import { longhaul, scriptedModel, sendChat, setHandler, smallWindowSessions, suiteSettings } from './helpers';
 import { DATA_FILE, createSessionScript } from './sessionScript';
 
 const METER = /^\$\(layers\) (\d+)% · (\d+) summar(y|ies)$/;
@@ -10,6 +10,8 @@ const METER = /^\$\(layers\) (\d+)% · (\d+) summar(y|ies)$/;
 describe('Context meter', function () {
 	this.timeout(150_000);
 	smallWindowSessions();
+	// The spinner follows a summary the user waits for; one prepared in the background would leave nothing to wait for.
+	suiteSettings({ backgroundSummarizationThreshold: 0 });
 
 	it('shows the window share and the summary blocks after a request, spins while summarizing, and follows /restore', async () => {
 		const { api } = await longhaul();

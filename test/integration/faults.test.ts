@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model/src/api';
 import type { HandledRequest } from '../../src/agent/api';
-import { resetSession, scriptedModel, sendChat, setHandler, withSetting } from './helpers';
+import { resetSession, scriptedModel, sendChat, setHandler, suiteSettings, withSetting } from './helpers';
 import {
 	DATA_DIR,
 	agentScript,
@@ -83,6 +83,9 @@ function assertFellBackToTruncation(result: Awaited<ReturnType<typeof summarizer
 }
 
 describe('Faults: the summarizer fails', () => {
+	// The forecast starts a background summary early against this instant test model; these tests
+	// count the summarizer requests of the overflow itself, so nothing is prepared in the background.
+	suiteSettings({ backgroundSummarizationThreshold: 0 });
 	before(createDataFiles);
 	after(removeDataFiles);
 	beforeEach(resetSession);
@@ -273,6 +276,9 @@ describe('Faults: tools that fail or flood', () => {
 });
 
 describe('Faults: a request larger than the window', () => {
+	// The forecast starts a background summary early against this instant test model; these tests
+	// count the summarizer requests of the overflow itself, so nothing is prepared in the background.
+	suiteSettings({ backgroundSummarizationThreshold: 0 });
 	before(createDataFiles);
 	after(removeDataFiles);
 	beforeEach(resetSession);

@@ -36,7 +36,16 @@ interface Metadata {
 	condensePasses: number;
 	truncationsAfterFailedSummary: number;
 	tokenRatio: { start: number; end: number; changes: { modelCall: number; ratio: number }[] };
-	background: { started: number; readyAtOverflow: number; awaitedAtOverflow: number; used: number; discarded: number; waitedMs?: number };
+	background: {
+		started: number;
+		readyAtOverflow: number;
+		awaitedAtOverflow: number;
+		used: number;
+		discarded: number;
+		carriedIn: number;
+		handedOver: number;
+		waitedMs?: number;
+	};
 	droppedRounds: number;
 }
 const metadataOf = (h: HandledRequest) => h.metadata as unknown as Metadata;

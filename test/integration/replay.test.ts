@@ -38,7 +38,7 @@ interface Metadata {
 	summarizationMode: string;
 	summarizations: number;
 	toolCalls: number;
-	background: { started: number; readyAtOverflow: number; awaitedAtOverflow: number; used: number; discarded: number };
+	background: { started: number; readyAtOverflow: number; awaitedAtOverflow: number; used: number; discarded: number; carriedIn: number; handedOver: number };
 	ownTimeMs: { rounds: number; p50: number; p95: number; max: number };
 }
 
@@ -69,7 +69,7 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 	for (const { mode, background, window: WINDOW, inSample } of CONFIGS) {
 		const k = `${WINDOW / 1000}k`;
 		const title = background
-			? `${mode} with background summarization at ${background}%: ${SESSION} plays every round at a ${k} window, 0 overflows, every summary used or discarded, the share ready before the overflow printed`
+			? `${mode} with background summarization at ${background}%: ${SESSION} plays every round at a ${k} window, 0 overflows, every summary used, discarded or handed on, the share ready before the overflow printed`
 			: `${mode}: ${SESSION} plays every round at a ${k} window, 0 overflows, the summarizations the Node replay predicts`;
 		const test = matrixIt(inSample); // it, or it.skip outside the sample
 		test(title, async function () {
@@ -117,8 +117,10 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 					awaitedAtOverflow: t.awaitedAtOverflow + m.background.awaitedAtOverflow,
 					used: t.used + m.background.used,
 					discarded: t.discarded + m.background.discarded,
+					carriedIn: t.carriedIn + m.background.carriedIn,
+					handedOver: t.handedOver + m.background.handedOver,
 				}),
-				{ started: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0 },
+				{ started: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0, carriedIn: 0, handedOver: 0 },
 			);
 			const agentRequests = scripted.requests.filter(r => !isSummarizationRequest(r));
 			const offeredNames = agentRequests.length ? agentRequests[agentRequests.length - 1].tools : [];
@@ -141,7 +143,7 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 				`      Node replay at that window: ${expected.requests} requests, verbatimHorizonRounds ${expected.verbatimHorizonRounds}, verbatimAfterSummaryRounds ${expected.verbatimAfterSummaryRounds}, renderMs p50 ${expected.renderMsP50} p95 ${expected.renderMsP95}`,
 				...(background
 					? [
-							`      background: started ${bg.started}, ready at the overflow ${bg.readyAtOverflow}, still running at the overflow ${bg.awaitedAtOverflow}, used ${bg.used}, discarded ${bg.discarded}; summaries ready before the overflow: ${stored ? ((100 * bg.readyAtOverflow) / stored).toFixed(0) : 0}% of ${stored}`,
+							`      background: started ${bg.started}, ready at the overflow ${bg.readyAtOverflow}, still running at the overflow ${bg.awaitedAtOverflow}, used ${bg.used}, discarded ${bg.discarded}, handed on ${bg.handedOver}; summaries ready before the overflow: ${stored ? ((100 * bg.readyAtOverflow) / stored).toFixed(0) : 0}% of ${stored}`,
 						]
 					: []),
 				...(report.problems.length ? [`      replay problems: ${report.problems.slice(0, 5).join(' | ')}`] : []),
@@ -225,11 +227,18 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 				}
 			});
 			if (background) {
-				// Every summary prepared in the background was either used at an overflow or discarded, and
-				// every stored summary came from the background or from a summarization at the overflow.
+				// Every summary prepared in the background was used at an overflow, discarded or handed on to
+				// the next request (which carries it in), and every stored summary came from the background
+				// or from a summarization at the overflow.
 				assert.ok(bg.started > 0, 'the prompt passed the threshold, so summaries should be prepared in the background');
 				assert.strictEqual(bg.used, backgroundSummaries, 'each used background summary is announced in the chat');
-				assert.strictEqual(bg.used + bg.discarded, bg.started, 'each background summary is used or discarded');
+				assert.strictEqual(bg.used + bg.discarded + bg.handedOver, bg.started + bg.carriedIn, 'each background summary is used, discarded or handed on');
+				const lastHandedOver = metadata[metadata.length - 1].background.handedOver;
+				assert.strictEqual(
+					bg.handedOver - bg.carriedIn,
+					lastHandedOver,
+					"every request carries in what the one before handed on; only the last request's jobs are left",
+				);
 				assert.ok(bg.used > 0, 'at least one background summary should be used');
 				// A job discarded at the end of a turn may be cancelled before its request goes out.
 				assert.ok(

@@ -50,12 +50,21 @@ export interface BackgroundStats {
 	used: number;
 	/** Failed, or no longer right for the conversation, or never needed. */
 	discarded: number;
+	/** Received from the previous request of the chat (adopted, or dropped when this request does not continue it). */
+	carriedIn: number;
+	/** Passed on, under way or ready, to the next request of the chat. */
+	handedOver: number;
 	/** Time the user waited for jobs still running at an overflow, ms. */
 	waitedMs: number;
 }
 
 export function newBackgroundStats(): BackgroundStats {
-	return { started: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0, waitedMs: 0 };
+	return { started: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0, carriedIn: 0, handedOver: 0, waitedMs: 0 };
+}
+
+/** Jobs neither used, discarded nor handed over yet: started or carried in, less what became of them. */
+export function jobsUnderWay(stats: BackgroundStats): number {
+	return stats.started + stats.carriedIn - stats.used - stats.discarded - stats.handedOver;
 }
 
 /** What /context and the status line say of the background work. */
@@ -90,8 +99,9 @@ export interface CarriedJob {
 	readonly jobs: readonly Job[];
 }
 
-/** Ends jobs nobody adopted: cancelled, and made for nothing if they were done. */
+/** Ends jobs nobody adopted: cancelled, and made for nothing if they were done (counted as carried in, then discarded). */
 export function dropCarried(carried: CarriedJob, steps: Pick<BackgroundSteps, 'onUnused'>, stats: BackgroundStats): void {
+	stats.carriedIn += carried.jobs.length;
 	for (const job of carried.jobs) dropJob(job, steps, stats);
 }
 
@@ -251,6 +261,7 @@ export class BackgroundSummaries {
 		const jobs = this.jobs;
 		this.jobs = [];
 		this.disposed = true;
+		this.stats.handedOver += jobs.length;
 		return jobs.length ? { jobs } : undefined;
 	}
 
@@ -258,6 +269,7 @@ export class BackgroundSummaries {
 	adopt(carried: CarriedJob): boolean {
 		if (this.jobs.length || this.disposed) return false;
 		this.jobs = [...carried.jobs];
+		this.stats.carriedIn += carried.jobs.length;
 		return true;
 	}
 

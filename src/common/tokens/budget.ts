@@ -42,6 +42,11 @@ export function computeBudget(maxInputTokens: number, toolTokens: number, ratio 
 	return { window, ratio: scale, toolTokens, providerTokens, reserve, messages: Math.max(0, window - toolTokens - providerTokens - reserve) };
 }
 
+/** What a prompt of `messageTokens` takes of the window: its messages, the tool definitions and the provider's hold-back. */
+export function windowTokensUsed(messageTokens: number, budget: PromptBudget): number {
+	return messageTokens + budget.toolTokens + budget.providerTokens;
+}
+
 /** The largest summary we accept: a fifth of the message budget, so the summary never crowds out the kept rounds. */
 export function summaryBudget(budget: PromptBudget): number {
 	return Math.max(256, Math.floor(budget.messages * 0.2));

@@ -2,7 +2,7 @@
 // waited for at the overflow, chained while the conversation grows, discarded when another summary
 // made them wrong, handed over to the next request.
 import * as assert from 'node:assert/strict';
-import { BackgroundSummaries, type BackgroundSteps } from '../../../../src/common/background/backgroundJob';
+import { BackgroundSummaries, dropCarried, jobsUnderWay, type BackgroundSteps } from '../../../../src/common/background/backgroundJob';
 import type { Conversation, Round } from '../../../../src/common/conversation/conversation';
 import { attachSummary, makeSummary } from '../../../../src/common/fitting/preparedSummary';
 import { UNLEARNED_SPEED } from '../../../../src/common/background/latency';
@@ -99,16 +99,31 @@ describe('background summaries: the job rule shared by the agent and the benchma
 		const carried = h.core.handOver();
 		assert.ok(carried);
 		assert.equal(h.core.busy, false);
+		assert.deepEqual([h.core.stats.started, h.core.stats.handedOver, jobsUnderWay(h.core.stats)], [1, 1, 0]);
 		const next = harness(1000);
 		assert.equal(next.core.adopt(carried), true);
 		assert.equal(next.core.state().kind, 'preparing');
 		next.at(5000);
 		assert.equal(next.core.state().kind, 'ready');
+		assert.deepEqual([next.core.stats.carriedIn, jobsUnderWay(next.core.stats)], [1, 1]);
 		next.core.dispose();
 		assert.equal(next.core.stats.discarded, 1);
+		assert.equal(jobsUnderWay(next.core.stats), 0);
 		assert.deepEqual(
 			next.unused.map(u => u.split(':')[0]),
 			['discarded'],
 		);
+	});
+
+	it('jobs a request does not continue are counted as carried in and discarded, so every job is accounted for', async () => {
+		const h = harness(1000);
+		h.core.start({ turns: [], activeRounds: rounds(8) });
+		const carried = h.core.handOver()!;
+		const other = harness(1000);
+		other.core.start({ turns: [], activeRounds: rounds(8, 100) });
+		assert.equal(other.core.adopt(carried), false, 'a request with its own job adopts nothing');
+		dropCarried(carried, {}, other.core.stats);
+		const s = other.core.stats;
+		assert.deepEqual([s.started, s.carriedIn, s.discarded, jobsUnderWay(s)], [1, 1, 1, 1]);
 	});
 });

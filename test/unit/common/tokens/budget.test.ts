@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { PROVIDER_INSTRUCTIONS_TOKENS, computeBudget, summarizerPromptBudget, summaryBudget, toolResultBudget } from '../../../../src/common/tokens/budget';
+import {
+	PROVIDER_INSTRUCTIONS_TOKENS,
+	computeBudget,
+	summarizerPromptBudget,
+	summaryBudget,
+	toolResultBudget,
+	windowTokensUsed,
+} from '../../../../src/common/tokens/budget';
 
 describe('prompt budgets', () => {
 	it("holds back 5% + 200 tokens, the tool definitions and the provider's own instructions from the window", () => {
@@ -31,5 +38,11 @@ describe('prompt budgets', () => {
 		assert.equal(b.messages, 0);
 		assert.equal(summarizerPromptBudget(b), 0);
 		assert.equal(summaryBudget(b), 256);
+	});
+
+	it("counts a prompt's share of the window as /context and the meter both show it: messages, tools and the provider's hold-back", () => {
+		const b = computeBudget(16_000, 4_000);
+		assert.equal(windowTokensUsed(b.messages, b), 16_000 - b.reserve);
+		assert.equal(windowTokensUsed(0, b), 4_300);
 	});
 });
