@@ -9,7 +9,7 @@ import { attachSummary, type PreparedSummary } from '../fitting/preparedSummary'
 import type { SummarizationPlan } from '../planning/plan';
 import { summaryPlanApplicability } from '../planning/summaryApplicability';
 import { callDurationMs, learnedRates, type LearnedSpeed } from './latency';
-import { EARLIEST_SHARE, PACE_WINDOW, shouldStartBackground, type PromptSample } from './startRule';
+import { EARLIEST_SHARE, MIN_EARLY_SLICE_SHARE, PACE_WINDOW, shouldStartBackground, type PromptSample } from './startRule';
 
 /** What consider() needs to know of the prompt just fitted. */
 export interface ConsiderInput {
@@ -173,6 +173,7 @@ export class BackgroundSummaries {
 		const history = this.history.map(sample => ({ ...sample, tokens: sample.tokens - freed }));
 		const decision = shouldStartBackground({ history, messageBudget: now.messageBudget, latestShare: now.latestShare, summaryMs });
 		if (!decision.start) return undefined;
+		if (decision.why === 'forecast' && plan.stats.tokens && plan.stats.tokens.summarized < MIN_EARLY_SLICE_SHARE * now.messageBudget) return undefined;
 		this.startPlanned(base, plan, summaryMs);
 		this.steps.log?.(
 			`background summary started (${decision.why}${done.length ? `, after ${done.length} ready` : ''}, expected ${Math.round(summaryMs / 1000)} s)`,

@@ -18,6 +18,12 @@ export const PACE_WINDOW = 6;
 export const SAFETY_FACTOR = 1.5;
 /** Never earlier than this share of the message budget: a summary of a nearly empty window frees little. */
 export const EARLIEST_SHARE = 0.4;
+/**
+ * Every summary is a model request the user pays for: one started early (by the forecast) must
+ * replace at least this share of the message budget. Otherwise a fast agent with a slow summarizer
+ * would chain a new summary of one or two rounds after every round.
+ */
+export const MIN_EARLY_SLICE_SHARE = 0.1;
 
 export interface StartInput {
 	/** The prompts of this request so far, oldest first, the one just fitted last. */

@@ -77,6 +77,16 @@ describe('background summaries: the job rule shared by the agent and the benchma
 		assert.equal(h.core.stats.used, 2);
 	});
 
+	it('an early (forecast) start needs a slice worth a model request: a tenth of the message budget', () => {
+		// Rounds arrive instantly and the prompt grows: the forecast says any summary would be late.
+		const early = (conversation: Conversation) => {
+			const h = harness(1000);
+			return [4500, 4700, 4900].map(promptTokens => h.core.consider(conversation, { ...consider, promptTokens })).find(why => why !== undefined);
+		};
+		assert.equal(early({ turns: [], activeRounds: rounds(8) }), undefined, 'four short rounds (about 450 tokens) are not worth a summary yet');
+		assert.equal(early({ turns: [], activeRounds: rounds(40) }), 'forecast', 'twenty rounds are');
+	});
+
 	it('a prepared summary made wrong by another summary is discarded, never attached', async () => {
 		const h = harness(1000);
 		const conversation: Conversation = { turns: [], activeRounds: rounds(8) };
