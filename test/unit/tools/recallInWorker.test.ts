@@ -13,7 +13,6 @@ import { maxLag } from '../helpers/eventLoopLag';
 const tokenizer = new TiktokenTokenizer();
 const countTokens = (t: string) => tokenizer.countTokens(t);
 
-
 let n = 0;
 const round = (id: string, response: string, result: string, summary?: string): Round => ({
 	id,

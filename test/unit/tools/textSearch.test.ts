@@ -11,7 +11,6 @@ import { maxLag } from '../helpers/eventLoopLag';
 
 const SECRET = 'OUTSIDE-SECRET';
 
-
 describe('textSearch: guarded files, linear-time matching off the main thread (issue 17)', () => {
 	let base: string;
 	let ws: string;
