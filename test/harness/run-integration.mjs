@@ -3,7 +3,7 @@
 // opened by headless Chromium. Longhaul is the development extension (extensionDevelopmentPath);
 // the scripted-model fixture is installed from a VSIX, because the workbench payload honours only
 // one extensionDevelopmentPath.
-// Env: LONGHAUL_TEST_GREP (only matching tests), LONGHAUL_INTEGRATION_TIMEOUT_MS (default 30 min),
+// Env: LONGHAUL_TEST_GREP (only matching tests), LONGHAUL_INTEGRATION_TIMEOUT_MS (default 45 min, a guard against a hang),
 // LONGHAUL_VERBOSE=1 (also show the workbench's own log), LONGHAUL_KEEP_TMP=1 (keep the server's
 // temp folder), LONGHAUL_TEST_CACHE (install cache).
 // --untrusted (or LONGHAUL_UNTRUSTED=1) opens the workspace untrusted (restricted mode): workspace
@@ -26,7 +26,7 @@ import { exposeAutomation, workbenchUrl } from './workbench.mjs';
 import { log, repoRoot, resultsDir } from './util.mjs';
 import { copyWorkspace } from './workspace.mjs';
 
-const timeoutMs = Number(process.env.LONGHAUL_INTEGRATION_TIMEOUT_MS) || 30 * 60 * 1000;
+const timeoutMs = Number(process.env.LONGHAUL_INTEGRATION_TIMEOUT_MS) || 45 * 60 * 1000;
 const workbenchLog = join(resultsDir, 'integration-workbench.log');
 
 let page;
