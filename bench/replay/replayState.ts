@@ -28,7 +28,7 @@ import { UNLEARNED_SPEED, type LearnedSpeed } from '../../src/common/background/
 
 /** The tools named in the instructions before anything is summarized. */
 export const TOOL_NAMES = ['bash'];
-/** Every tool the replayed agent is charged for (session.ts benchToolTokens); recall is offered once something is summarized. */
+/** The tools the instructions name (the charge is the product catalogue's, toolCharge.ts); recall is named once something is summarized. */
 const BENCH_TOOL_NAMES = [...TOOL_NAMES, RECALL_TOOL_NAME].map(name => ({ name }));
 export const WORKSPACE = 'Workspace folders: /testbed';
 
