@@ -59,7 +59,7 @@ export function replayMetrics(session: string, r: ReplayState, records: readonly
 		messageBudget: r.budget.messages,
 		toolTokens: r.budget.toolTokens,
 		loopBreaks: tally.requestLoopBreaks + counters.repeatLoopBreaks,
-		droppedRounds: tally.droppedRounds,
+		droppedRounds: tally.droppedRounds + counters.referenceDroppedRounds,
 		modelTokenRatio: r.options.modelTokenRatio ?? null,
 		calibratedRatio: round3(calibrationRatio(r.calibration)),
 		modelRejections: counters.modelRejections,

@@ -9,11 +9,7 @@ import { summaryLength } from '../../src/common/summaries/summaryLength';
 import { isBudgetExceededError, renderCondenseBlockPrompt, renderCondensePrompt, renderSummarizerPrompt, type RenderedPrompt } from '../../src/prompts/render';
 import { promptTooLongError } from './standInModel';
 import { cutToLength, standInCondense, standInLength, standInSummary, statedTarget, summarySeed } from './standInSummary';
-import { budgetNow, learnRefusal, modelCount, refusedByModel, type ReplayState } from './replayState';
-
-function promptText(prompt: RenderedPrompt): string {
-	return prompt.messages.map(m => m.content.map(part => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('')).join('\n');
-}
+import { budgetNow, learnRefusal, modelCount, promptText, refusedByModel, type ReplayState } from './replayState';
 
 export interface ReplaySummary {
 	readonly summary?: string;
@@ -37,12 +33,13 @@ export async function summarizeInReplay(r: ReplayState, entries: SummarizerEntry
 				asSent(await renderSummarizerPrompt({ mode, rounds: entries, previousSummary, length }, { tokenizer: tok, budget: summarizerPromptBudget(current) })),
 			renderCondense: async summary => asSent(await renderCondensePrompt({ summary, length }, { tokenizer: tok, budget: summarizerPromptBudget(current) })),
 			send: async prompt => {
-				if (refusedByModel(r, prompt.tokenCount)) {
-					r.counters.summarizerRejections++;
-					learnRefusal(r, prompt.tokenCount);
-					throw promptTooLongError(modelCount(r, prompt.tokenCount), r.window);
-				}
 				const text = promptText(prompt);
+				const sent = { tokens: prompt.tokenCount, text };
+				if (refusedByModel(r, sent)) {
+					r.counters.summarizerRejections++;
+					learnRefusal(r, sent);
+					throw promptTooLongError(modelCount(r, sent), r.window);
+				}
 				const condense = /<summary-to-condense>\n([\s\S]*?)\n<\/summary-to-condense>/.exec(text)?.[1];
 				if (condense !== undefined) return standInCondense(condense, standInLength(statedTarget(text), condense), tok);
 				return standInSummary(entries, previousSummary, standInLength(statedTarget(text), summarySeed(text)), tok);
