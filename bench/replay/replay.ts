@@ -25,6 +25,7 @@ import { MIN_KEPT_ROUNDS } from '../../src/common/planning/halfContextPlanner';
 import { MASKED_STRATEGIES, productSettings, type MaskingMetrics } from './masking';
 import type { ContinuityMetrics, LedgerOffComparison } from './continuity';
 import type { BlockOrderMetrics } from './blockOrder';
+import type { FaultMetrics } from './summarizerFaults';
 import type { Session } from './session';
 import { HEAD_ROUNDS, fitHeadTail, fitProduct, fitTruncateHalf } from './strategies';
 import {
@@ -68,7 +69,7 @@ export interface RequestRecord {
 	readonly newTokens: number;
 }
 
-export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockOrderMetrics {
+export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockOrderMetrics, FaultMetrics {
 	readonly session: string;
 	readonly window: number;
 	readonly strategy: StrategyName;
@@ -179,6 +180,8 @@ export interface ReplayOptions {
 	readonly calibrate?: boolean;
 	/** The virtual clock (clock.ts) and, with it, background summaries; default none (no clock, no background work). */
 	readonly clock?: ClockName;
+	/** --summarizer-faults P: the share of summarizer replies that fail (summarizerFaults.ts); default 0. */
+	readonly summarizerFaults?: number;
 }
 
 /** The product's settings behind a strategy name (the replay uses the product's defaults for the rest). */

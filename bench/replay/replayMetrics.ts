@@ -3,6 +3,7 @@
 import { calibrationRatio } from '../../src/common/tokens/calibration';
 import { percentile } from '../../src/common/stats/percentile';
 import { productSettings } from './masking';
+import { faultMetrics } from './summarizerFaults';
 import type { ReplayMetrics, RequestRecord } from './replay';
 import type { ReplayState } from './replayState';
 
@@ -77,6 +78,7 @@ export function replayMetrics(session: string, r: ReplayState, records: readonly
 		multiTurnSummarizations: tally.multiTurnSummarizations,
 		keptTokensMean: tally.keptTokens.length ? Math.round(mean(tally.keptTokens)) : null,
 		...timeMetrics(r),
+		...faultMetrics(r.faults, perRequest.overflows, counters.refusedInTheEnd),
 	};
 }
 

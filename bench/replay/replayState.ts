@@ -16,6 +16,7 @@ import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { toolDefinitionsText } from '../../src/common/tools/toolDefinitions';
 import { productCatalogue } from './toolCharge';
 import { standInCount } from './standInModel';
+import { newFaultState, type FaultState } from './summarizerFaults';
 import { toolsOfferedNow } from '../../src/common/tools/toolSelection';
 import type { AgentPromptProps } from '../../src/prompts/agentPrompt';
 import type { RenderedPrompt } from '../../src/prompts/render';
@@ -120,6 +121,8 @@ export interface ReplayState {
 	fit: FitSession;
 	readonly tally: FitTally;
 	readonly counters: ReplayCounters;
+	/** --summarizer-faults: which summarizer replies fail, and how each fault ended (summarizerFaults.ts). */
+	readonly faults: FaultState;
 	readonly masking: MaskingCounter;
 	readonly continuity: ContinuityProbe;
 	readonly blocks: BlockOrderProbe;
@@ -189,6 +192,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		fit: newFitSession(),
 		tally: newFitTally(),
 		counters: newCounters(),
+		faults: newFaultState(options.summarizerFaults ?? 0, session.name),
 		masking: maskingCounter(),
 		continuity: continuityProbe({
 			enabled: productSettings(options.strategy) !== undefined && options.doneLedger !== false,

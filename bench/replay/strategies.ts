@@ -247,7 +247,7 @@ export async function fitHeadTail(r: ReplayState, request: string, afterRefusal 
 		const middle = headTailMiddle(r, tailShare);
 		if (middle.length === 0) return { prompt, overflow: !forced, ...verbatimFromLayout(entries) };
 		const plan = { summarizeRoundIds: middle } as unknown as SummarizationPlan;
-		const made = await inCompaction(r, () => summarizeInReplay(r, summarizerEntries(r.conversation, plan, request), r.headTailSummary?.text));
+		const made = await inCompaction(r, () => summarizeInReplay(r, summarizerEntries(r.conversation, plan, request), r.headTailSummary?.text, 'reference'));
 		userWaits(r);
 		countReferenceCondensePasses(r, made);
 		if (made.summary === undefined) return { prompt, overflow: prompt.tokenCount > r.budget.messages, ...verbatimFromLayout(entries) };
