@@ -6,7 +6,7 @@
 // summaryOfReply after the product's quiet retry; --summarizer-faults makes some of them fail
 // (summarizerFaults.ts).
 import { summarizerPromptBudget, summaryBudget } from '../../src/common/tokens/budget';
-import { condensePasses, produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
+import { condensePasses, describeAttempts, produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
 import type { SummarizerEntry } from '../../src/common/summaries/summarizerInput';
 import { summaryLength } from '../../src/common/summaries/summaryLength';
 import { isBudgetExceededError, renderCondenseBlockPrompt, renderCondensePrompt, renderSummarizerPrompt, type RenderedPrompt } from '../../src/prompts/render';
@@ -81,11 +81,13 @@ export async function summarizeInReplay(
 		if (attempt.outcome === 'summary-too-large') r.counters.summaryTooLarge++;
 	}
 	for (const hit of call.hits) {
-		r.faults.endings[endingOf(hit, result, caller)]++;
-		if (process.env.LONGHAUL_BENCH_DEBUG)
+		const ending = endingOf(hit, result, caller);
+		r.faults.endings[ending]++;
+		if (process.env.LONGHAUL_BENCH_DEBUG) {
 			process.stderr.write(
-				`fault ${hit.kind} at ${hit.mode}${hit.pass ? '/' + hit.pass : ''} (${caller}): ${endingOf(hit, result, caller)} after ${result.attempts.map(a => a.mode + (a.pass ? '/c' : '') + ':' + a.outcome).join(', ')}\n`,
+				`fault ${hit.kind} at ${hit.mode}${hit.pass ? '/condense' : ''} (${caller}): ${ending} after ${describeAttempts(result.attempts)}\n`,
 			);
+		}
 	}
 	return result;
 }
