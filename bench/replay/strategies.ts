@@ -2,7 +2,12 @@
 // own adapter and pipeline (fitAgentPrompt → fitPrompt), as the agent does; the two reference
 // strategies are other agents' rules: truncate-half (Cline) drops the oldest half of the visible
 // rounds until the prompt fits; keep-head-tail (OpenHands) keeps the first rounds and the newest up
-// to half the budget and summarizes the middle.
+// to half the budget and summarizes the middle. When the stand-in model refuses a reference's prompt
+// (--model-token-ratio), it re-fits once as its agent does on a context-window error: truncate-half
+// drops three quarters of the visible rounds (Cline keeps a quarter), keep-head-tail summarizes once
+// more with a tail of a quarter of the budget (OpenHands' condensation request); replay.ts
+// fitReference counts the refusal and what follows. Every strategy pays the same tool charge
+// (toolCharge.ts) and counts the rounds it drops (droppedRounds).
 import type { Conversation } from '../../src/common/conversation/conversation';
 import { flattenRounds } from '../../src/common/conversation/flatten';
 import { layoutPrompt, type PromptEntry } from '../../src/common/conversation/promptLayout';
