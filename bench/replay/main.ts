@@ -278,6 +278,7 @@ async function playConcat({ files, windows, strategies, replayOptions }: RunPlan
 		}
 	}
 	process.stdout.write(formatTable(rows, CONCAT_COLUMNS) + '\n');
+	process.stdout.write(`\nSame rules for every strategy:\n${formatRules(summarizeRules(rows))}\n`);
 	return 0;
 }
 
