@@ -39,7 +39,7 @@ export function newReplayBackground(r: ReplayState, settings: FitSettings, reque
 			const done = makeSummary(conversation, plan, (c, part) =>
 				inCompaction(r, async () => {
 					const before = r.timing.callMs;
-					const made = await summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text);
+					const made = await summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text, 'background');
 					durationMs += r.timing.callMs - before;
 					r.timing.callMs = before;
 					return made;

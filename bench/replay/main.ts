@@ -19,6 +19,7 @@ import { formatRealModels, summarizeRealModels } from './realModels';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { CLOCKS, type ClockName } from './clock';
 import { formatTime, summarizeTime } from './timeTable';
+import { formatFaults, formatRules, summarizeRules } from './rulesTable';
 import { EXIT_OK, parseTokenCount, readCommandLine, stopMessage, UsageError } from '../../src/cli/commandLine';
 
 export interface CliArgs {
@@ -37,6 +38,8 @@ export interface CliArgs {
 	readonly variants: boolean;
 	/** --model-token-ratio R (replay.ts ReplayOptions.modelTokenRatio). */
 	readonly modelTokenRatio?: number;
+	/** --summarizer-faults P (replay.ts ReplayOptions.summarizerFaults). */
+	readonly summarizerFaults: number;
 	/** --no-calibration: the product modes do not sample the model's count. */
 	readonly calibrate: boolean;
 	readonly out: string;
@@ -62,8 +65,18 @@ stdout, bench/results/latest.json and one SVG chart per session. Options take th
   --no-ledger               the product strategies without the done-ledger (default: with it, plus a
                             ledger-off run of legacy and half-context for comparison)
   --ledger-live             the ledger rendered again for every request, not only at each summary
-  --model-token-ratio R     the stand-in model counts R times the local tokens (0.5 to 4) and refuses a
-                            request over the window by its count; the product modes learn the ratio
+  --model-token-ratio R     the stand-in model counts about R times the local tokens (0.5 to 4) and refuses
+                            a request over the window by its count. The count follows content, line by line
+                            (bench/replay/standInModel.ts): a code-like line (indented, dense in symbols, or
+                            one long path or hash) counts R × 1.064, a prose line R × 0.936, so R is their
+                            mean (1.175 is the test model's realistic profile); the same prompt always gets
+                            the same count. The product modes learn the ratio; the reference strategies
+                            count a refusal as a rejection and re-fit once as their agents do
+  --summarizer-faults P     a share P (0 to 1, default 0) of summarizer replies fail as real ones do: an
+                            error, an empty reply, no <summary> tags, twice the cap, cut off mid-sentence;
+                            chosen by a hash of the session and the call's index (bench/replay/summarizerFaults.ts).
+                            The replies go through the product's own reading and fallbacks; the output
+                            counts the faults and how each ended
   --no-calibration          with --model-token-ratio: no sampled counts, only recovery from refusals
   --concat                  the day-long chat: every session of the corpus, in file-name order, as consecutive
                             turns of one chat (session name concat); with --window, --strategy and --json
@@ -97,6 +110,7 @@ const OPTIONS = {
 	variants: 'boolean',
 	'model-token-ratio': 'string',
 	'no-calibration': 'boolean',
+	'summarizer-faults': 'string',
 	out: 'string',
 	concat: 'boolean',
 	'half-split': 'string',
@@ -117,6 +131,10 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 		if (!Number.isFinite(modelTokenRatio) || modelTokenRatio < 0.5 || modelTokenRatio > 4) {
 			throw new UsageError(`--model-token-ratio must be a number between 0.5 and 4; got ${JSON.stringify(given['model-token-ratio'])}`);
 		}
+	}
+	const summarizerFaults = given['summarizer-faults'] === undefined ? 0 : Number(given['summarizer-faults']);
+	if (!Number.isFinite(summarizerFaults) || summarizerFaults < 0 || summarizerFaults > 1) {
+		throw new UsageError(`--summarizer-faults must be a number between 0 and 1; got ${JSON.stringify(given['summarizer-faults'])}`);
 	}
 	const clock = (given.clock ?? 'field') as ClockName;
 	if (!(CLOCKS as readonly string[]).includes(clock)) throw new UsageError(`--clock must be one of ${CLOCKS.join(', ')}; got ${JSON.stringify(clock)}`);
@@ -139,6 +157,7 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 		...(halfSplit ? { halfSplit } : {}),
 		modelTokenRatio,
 		calibrate: given['no-calibration'] !== true,
+		summarizerFaults,
 		clock,
 	};
 	if (args.concat && args.session) throw new UsageError('--concat plays the whole corpus; it takes --corpus DIR, not --session');
@@ -170,9 +189,11 @@ const COLUMNS: [string, keyof ReplayMetrics][] = [
 	['tok/new', 'tokenizedPerNewToken'],
 	['tok/new*', 'tokenizedPerNewTokenOutsideCompaction'],
 	['elided', 'elidedToolResults'],
+	['drop', 'droppedRounds'],
 	['masked', 'maskedToolResults'],
 	['rej', 'modelRejections'],
 	['recov', 'recoveries'],
+	['lost', 'requestsLost'],
 	['cond', 'condensePasses'],
 	['tooLg', 'summaryTooLarge'],
 	['truncF', 'truncationsAfterFailedSummary'],
@@ -189,7 +210,7 @@ const CONCAT_COLUMNS: [string, keyof ReplayMetrics][] = [
 	...COLUMNS.filter(([, key]) => key !== 'maskedToolResults'),
 	['blocks', 'summaryBlocks'],
 	['order!', 'orderViolations'],
-	['lost', 'summariesLost'],
+	['sumLost', 'summariesLost'],
 	['condensed', 'condensedBlocks'],
 	['multiTurn', 'multiTurnSummarizations'],
 ];
@@ -211,6 +232,7 @@ function sharedReplayOptions(args: CliArgs) {
 		modelTokenRatio: args.modelTokenRatio,
 		calibrate: args.calibrate,
 		clock: args.clock,
+		summarizerFaults: args.summarizerFaults,
 	};
 }
 
@@ -240,6 +262,7 @@ async function playOneAsJson({ args, files, windows, strategies, replayOptions }
 	const session = args.concat ? concatSessions(files.map(loadSession)) : loadSession(files[0]);
 	const { metrics } = await replaySession(session, { window: windows[0], strategy: strategies[0], ...replayOptions });
 	process.stdout.write(JSON.stringify(metrics) + '\n');
+	if (metrics.summarizerFaults > 0) process.stderr.write(formatFaults({ ...metrics, summariesLost: metrics.summariesLost ?? 0 }).trim() + '\n');
 	return 0;
 }
 
@@ -255,6 +278,7 @@ async function playConcat({ files, windows, strategies, replayOptions }: RunPlan
 		}
 	}
 	process.stdout.write(formatTable(rows, CONCAT_COLUMNS) + '\n');
+	process.stdout.write(`\nSame rules for every strategy:\n${formatRules(summarizeRules(rows))}\n`);
 	return 0;
 }
 
@@ -300,6 +324,8 @@ function printSummaries(results: ReplayMetrics[], clock: ClockName) {
 	if (continuity.length) process.stdout.write(`\nContinuity after compaction (done-ledger on vs off, corpus):\n${formatContinuity(continuity)}\n`);
 	const masking = compareMasking(results);
 	if (masking.length) process.stdout.write(`\nCheap-first compaction (without → with masking, sums over the sessions):\n${formatMasking(masking)}\n`);
+	const rules = summarizeRules(results);
+	process.stdout.write(`\nSame rules for every strategy (sums over the sessions):\n${formatRules(rules)}\n`);
 	const time = summarizeTime(results);
 	if (time.length) process.stdout.write(`\nTime (clock ${clock}; sums and shares over the sessions):\n${formatTime(time)}\n`);
 	const realModels = summarizeRealModels(results);
@@ -308,13 +334,13 @@ function printSummaries(results: ReplayMetrics[], clock: ClockName) {
 			`\nReal models (refusals after recovery, overflows, truncations after a failed summary; sums over the sessions):\n${formatRealModels(realModels)}\n`,
 		);
 	}
-	return { targets, continuity, masking, time, realModels };
+	return { targets, continuity, masking, time, realModels, rules };
 }
 
 /** bench/results/latest.json: the full run's settings, summaries and sorted results. */
 function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<typeof printSummaries>, sorted: ReplayMetrics[]): void {
 	const { args, files, windows, strategies } = plan;
-	const { targets, continuity, masking, time, realModels } = summaries;
+	const { targets, continuity, masking, time, realModels, rules } = summaries;
 	const report = {
 		generatedAt: new Date().toISOString(),
 		node: process.version,
@@ -329,6 +355,8 @@ function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<ty
 		modelTokenRatio: args.modelTokenRatio ?? null,
 		calibrate: args.calibrate,
 		realModels,
+		rules,
+		summarizerFaults: args.summarizerFaults,
 		clock: args.clock,
 		time,
 		results: sorted,

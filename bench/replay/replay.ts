@@ -4,9 +4,12 @@
 // When the prompt does not fit, the product modes call the product's own adapter and overflow
 // pipeline (fitAgentPrompt → fitPrompt), as src/agent/promptFitting.ts does, with the real planners
 // and prompt-tsx prompts; only the summarizer's reply is a stand-in (replaySummarizer.ts). With
-// `modelTokenRatio` R, the stand-in model counts R× the local tokens and refuses what is over the
-// window by its count (standInModel.ts); the product modes then learn the ratio (sampled counts,
-// rejections: src/common/tokens/calibration.ts) and recover from a refusal as the agent does.
+// `modelTokenRatio` R, the stand-in model counts about R× the local tokens (more for code-like lines
+// than for prose, standInModel.ts) and refuses what is over the window by its count; the product
+// modes then learn the ratio (sampled counts, rejections: src/common/tokens/calibration.ts) and
+// recover from a refusal as the agent does; the references are refused too and re-fit as their
+// agents do (fitReference). With `summarizerFaults` P, a share P of summarizer replies fail
+// (summarizerFaults.ts) and the product's own flow decides what happens next.
 // One replay is a few stages over one state record (replayState.ts): fit the request's prompt
 // (strategies.ts), send it to the stand-in model, measure what it shows (this file), add the
 // recorded reply, end the turn; then the metrics (replayMetrics.ts). See bench/RESULTS.md.
@@ -22,9 +25,21 @@ import { MIN_KEPT_ROUNDS } from '../../src/common/planning/halfContextPlanner';
 import { MASKED_STRATEGIES, productSettings, type MaskingMetrics } from './masking';
 import type { ContinuityMetrics, LedgerOffComparison } from './continuity';
 import type { BlockOrderMetrics } from './blockOrder';
+import type { FaultMetrics } from './summarizerFaults';
 import type { Session } from './session';
 import { HEAD_ROUNDS, fitHeadTail, fitProduct, fitTruncateHalf } from './strategies';
-import { budgetNow, learnRefusal, messageKey, modelCount, newReplayState, refusedByModel, roundTokens, type Fitted, type ReplayState } from './replayState';
+import {
+	budgetNow,
+	learnRefusal,
+	messageKey,
+	modelCount,
+	newReplayState,
+	refusedByModel,
+	roundTokens,
+	sentRequest,
+	type Fitted,
+	type ReplayState,
+} from './replayState';
 import { replayMetrics } from './replayMetrics';
 import { loadBashParser } from '../../src/common/shell/bashParser';
 import type { ClockName } from './clock';
@@ -54,7 +69,7 @@ export interface RequestRecord {
 	readonly newTokens: number;
 }
 
-export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockOrderMetrics {
+export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockOrderMetrics, FaultMetrics {
 	readonly session: string;
 	readonly window: number;
 	readonly strategy: StrategyName;
@@ -86,7 +101,7 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	readonly toolTokens: number;
 	/** Chat requests in which the loop breaker stopped model summaries (src/common/fitting/loopBreaker.ts). */
 	readonly loopBreaks: number;
-	/** Rounds dropped without a summary, the last step of truncation (src/common/shrinking/dropOlderRounds.ts). */
+	/** Rounds dropped without a summary: the product's last step of truncation (src/common/shrinking/dropOlderRounds.ts), truncate-half's every step. */
 	readonly droppedRounds: number;
 	/** The same replay with the done-ledger off (set by main.ts for legacy and half-context). */
 	readonly ledgerOff?: LedgerOffComparison;
@@ -102,9 +117,9 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	readonly modelTokenRatio: number | null;
 	/** The ratio the product had learned by the end of the replay (1 without --model-token-ratio). */
 	readonly calibratedRatio: number;
-	/** Agent requests the stand-in model still refused as too long after the product's recovery (the product ends the request with an error). */
+	/** Product modes: agent requests the stand-in model still refused after the product's recovery (the request ends with an error). References: requests refused at all (they have no recovery; replay.ts fitReference). */
 	readonly modelRejections: number;
-	/** Agent requests the model refused as too long that the product recounted, refit and sent again. */
+	/** Agent requests the model refused as too long that the product recounted, refit and sent again (references: re-fit as their agent does and sent again). */
 	readonly recoveries: number;
 	/** Summarizer requests the model refused as too long (the flow then tries the next mode). */
 	readonly summarizerRejections: number;
@@ -165,6 +180,8 @@ export interface ReplayOptions {
 	readonly calibrate?: boolean;
 	/** The virtual clock (clock.ts) and, with it, background summaries; default none (no clock, no background work). */
 	readonly clock?: ClockName;
+	/** --summarizer-faults P: the share of summarizer replies that fail (summarizerFaults.ts); default 0. */
+	readonly summarizerFaults?: number;
 }
 
 /** The product's settings behind a strategy name (the replay uses the product's defaults for the rest). */
@@ -218,30 +235,49 @@ async function fitRequest(r: ReplayState, request: string, callIndex: number): P
 	if (r.options.modelTokenRatio === undefined || fitted.overflow) return fitted;
 	// The stand-in model's hard limit, and the product's recovery (src/agent/modelRetry.ts): recount
 	// with what the refusal says, refit at the tightened count, send once more.
-	const sentTokens = () => fitted.prompt.tokenCount + budgetNow(r).toolTokens;
-	if (refusedByModel(r, sentTokens())) {
+	if (refusedByModel(r, sentRequest(r, fitted.prompt))) {
 		const before = budgetNow(r);
-		learnRefusal(r, sentTokens());
+		learnRefusal(r, sentRequest(r, fitted.prompt));
 		r.counters.recoveries++;
 		const after = budgetNow(r);
 		fitted = await fitProduct(r, settings, request, retryMessageBudget(fitted.prompt.tokenCount, before.ratio, after.ratio, after.messages));
-		if (!fitted.overflow && refusedByModel(r, sentTokens())) {
+		if (!fitted.overflow && refusedByModel(r, sentRequest(r, fitted.prompt))) {
 			r.counters.modelRejections++;
-			learnRefusal(r, sentTokens());
+			r.counters.refusedInTheEnd++;
+			learnRefusal(r, sentRequest(r, fitted.prompt));
 		}
 	}
 	// The product's background sample of the model's count, ready for the next request.
 	if (r.options.calibrate !== false && shouldSample(callIndex)) {
-		r.calibration = observeSample(r.calibration, sentTokens(), modelCount(r, sentTokens()), 0);
+		const sent = sentRequest(r, fitted.prompt);
+		r.calibration = observeSample(r.calibration, sent.tokens, modelCount(r, sent), 0);
 	}
 	return fitted;
 }
 
-/** The reference strategies; keep-head-tail's summaries are waits like the product's (the clock's). */
+/**
+ * The reference strategies, held to the product's rules: under --model-token-ratio the stand-in
+ * model refuses their prompts over the window too. They learn no ratio, so a refusal counts as a
+ * rejection; then the reference does what its agent does on a context-window error (strategies.ts:
+ * truncate-half drops three quarters of the visible rounds as Cline does, keep-head-tail summarizes
+ * once more with half the tail as OpenHands' condensation request does) and sends again. Refused
+ * again, the request is lost (refusedInTheEnd, requestsLost).
+ */
 async function fitReference(r: ReplayState, request: string): Promise<Fitted> {
-	if (r.strategy === 'truncate-half') return fitTruncateHalf(r, request);
+	const fitted = await fitReferenceOnce(r, request, false);
+	if (fitted.overflow || !refusedByModel(r, sentRequest(r, fitted.prompt))) return fitted;
+	r.counters.modelRejections++;
+	r.counters.recoveries++;
+	const refit = await fitReferenceOnce(r, request, true);
+	if (!refit.overflow && refusedByModel(r, sentRequest(r, refit.prompt))) r.counters.refusedInTheEnd++;
+	return refit;
+}
+
+/** One fit of a reference; keep-head-tail's summaries are waits like the product's (the clock's). */
+async function fitReferenceOnce(r: ReplayState, request: string, afterRefusal: boolean): Promise<Fitted> {
+	if (r.strategy === 'truncate-half') return fitTruncateHalf(r, request, afterRefusal);
 	r.timing.fitWaitMs = 0;
-	const fitted = await fitHeadTail(r, request);
+	const fitted = await fitHeadTail(r, request, afterRefusal);
 	if (r.clock && r.counters.summarizationsThisRequest > 0) r.timing.waits.push(r.timing.fitWaitMs);
 	return fitted;
 }

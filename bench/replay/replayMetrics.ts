@@ -3,6 +3,7 @@
 import { calibrationRatio } from '../../src/common/tokens/calibration';
 import { percentile } from '../../src/common/stats/percentile';
 import { productSettings } from './masking';
+import { faultMetrics } from './summarizerFaults';
 import type { ReplayMetrics, RequestRecord } from './replay';
 import type { ReplayState } from './replayState';
 
@@ -59,7 +60,7 @@ export function replayMetrics(session: string, r: ReplayState, records: readonly
 		messageBudget: r.budget.messages,
 		toolTokens: r.budget.toolTokens,
 		loopBreaks: tally.requestLoopBreaks + counters.repeatLoopBreaks,
-		droppedRounds: tally.droppedRounds,
+		droppedRounds: tally.droppedRounds + counters.referenceDroppedRounds,
 		modelTokenRatio: r.options.modelTokenRatio ?? null,
 		calibratedRatio: round3(calibrationRatio(r.calibration)),
 		modelRejections: counters.modelRejections,
@@ -77,6 +78,7 @@ export function replayMetrics(session: string, r: ReplayState, records: readonly
 		multiTurnSummarizations: tally.multiTurnSummarizations,
 		keptTokensMean: tally.keptTokens.length ? Math.round(mean(tally.keptTokens)) : null,
 		...timeMetrics(r),
+		...faultMetrics(r.faults, perRequest.overflows, counters.refusedInTheEnd),
 	};
 }
 

@@ -13,6 +13,10 @@ import { RECALL_TOOL_NAME } from '../../src/common/recall/recallInput';
 import { toolResultBudget, type PromptBudget } from '../../src/common/tokens/budget';
 import { UNCALIBRATED, calibrationRatio, observeRejection, type Calibration } from '../../src/common/tokens/calibration';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
+import { toolDefinitionsText } from '../../src/common/tools/toolDefinitions';
+import { productCatalogue } from './toolCharge';
+import { standInCount } from './standInModel';
+import { newFaultState, type FaultState } from './summarizerFaults';
 import { toolsOfferedNow } from '../../src/common/tools/toolSelection';
 import type { AgentPromptProps } from '../../src/prompts/agentPrompt';
 import type { RenderedPrompt } from '../../src/prompts/render';
@@ -28,7 +32,7 @@ import { UNLEARNED_SPEED, type LearnedSpeed } from '../../src/common/background/
 
 /** The tools named in the instructions before anything is summarized. */
 export const TOOL_NAMES = ['bash'];
-/** Every tool the replayed agent is charged for (session.ts benchToolTokens); recall is offered once something is summarized. */
+/** The tools the instructions name (the charge is the product catalogue's, toolCharge.ts); recall is named once something is summarized. */
 const BENCH_TOOL_NAMES = [...TOOL_NAMES, RECALL_TOOL_NAME].map(name => ({ name }));
 export const WORKSPACE = 'Workspace folders: /testbed';
 
@@ -56,6 +60,10 @@ export interface ReplayCounters {
 	referenceSummarizations: number;
 	/** Condense passes of keep-head-tail's summaries. */
 	referenceCondensePasses: number;
+	/** Rounds truncate-half dropped (the product's are in the tally). */
+	referenceDroppedRounds: number;
+	/** Requests the stand-in model refused in the end: the product's after its recovery, a reference's after its re-fit. */
+	refusedInTheEnd: number;
 	/** Loop-breaker stops by repeated tool calls (noteToolCall); those by summaries are in the tally. */
 	repeatLoopBreaks: number;
 	tokenizedInCompaction: number;
@@ -79,6 +87,8 @@ function newCounters(): ReplayCounters {
 		recoveries: 0,
 		referenceSummarizations: 0,
 		referenceCondensePasses: 0,
+		referenceDroppedRounds: 0,
+		refusedInTheEnd: 0,
 		repeatLoopBreaks: 0,
 		tokenizedInCompaction: 0,
 		tokenizedInPlanner: 0,
@@ -100,6 +110,8 @@ export interface ReplayState {
 	readonly budget: PromptBudget;
 	readonly maxToolResultTokens: number;
 	readonly recorded: Conversation;
+	/** The tool definitions every request sends (the product's catalogue), as the stand-in model reads them. */
+	readonly toolText: string;
 	/** What the product learned of the stand-in model's count (calibration.ts). */
 	calibration: Calibration;
 	conversation: Conversation;
@@ -109,6 +121,8 @@ export interface ReplayState {
 	fit: FitSession;
 	readonly tally: FitTally;
 	readonly counters: ReplayCounters;
+	/** --summarizer-faults: which summarizer replies fail, and how each fault ended (summarizerFaults.ts). */
+	readonly faults: FaultState;
 	readonly masking: MaskingCounter;
 	readonly continuity: ContinuityProbe;
 	readonly blocks: BlockOrderProbe;
@@ -171,12 +185,14 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		budget,
 		maxToolResultTokens: toolResultBudget(budget),
 		recorded: capSession(session.conversation, budget, mt),
+		toolText: toolDefinitionsText(productCatalogue()),
 		calibration: UNCALIBRATED,
 		conversation: { turns: [], activeRounds: [] },
 		request: '',
 		fit: newFitSession(),
 		tally: newFitTally(),
 		counters: newCounters(),
+		faults: newFaultState(options.summarizerFaults ?? 0, session.name),
 		masking: maskingCounter(),
 		continuity: continuityProbe({
 			enabled: productSettings(options.strategy) !== undefined && options.doneLedger !== false,
@@ -206,19 +222,42 @@ export function budgetNow(r: ReplayState): PromptBudget {
 	return r.options.modelTokenRatio === undefined ? r.budget : benchBudget(r.window, r.mt, calibrationRatio(r.calibration));
 }
 
-/** The stand-in model's count of `localTokens` local tokens. */
-export function modelCount(r: ReplayState, localTokens: number): number {
-	return Math.ceil((r.options.modelTokenRatio ?? 1) * localTokens);
+/** What one request sends the stand-in model: its local tokens and the text it counts. */
+export interface Sent {
+	readonly tokens: number;
+	readonly text: string;
 }
 
-/** Would the stand-in model refuse a prompt of `localTokens` local tokens? */
-export function refusedByModel(r: ReplayState, localTokens: number): boolean {
-	return r.options.modelTokenRatio !== undefined && modelCount(r, localTokens) > r.window;
+/** The text of a prompt's messages: their text parts and tool calls. */
+export function promptText(prompt: RenderedPrompt): string {
+	return prompt.messages
+		.map(m => {
+			const parts = m.content.map(part => ('text' in part && typeof part.text === 'string' ? part.text : ''));
+			const calls = 'toolCalls' in m && m.toolCalls ? m.toolCalls.map(c => `${c.function.name}\n${c.function.arguments}`) : [];
+			return [...parts, ...calls].join('\n');
+		})
+		.join('\n');
+}
+
+/** An agent request as sent: the prompt and the tool definitions (toolCharge.ts). */
+export function sentRequest(r: ReplayState, prompt: RenderedPrompt): Sent {
+	return { tokens: prompt.tokenCount + budgetNow(r).toolTokens, text: `${promptText(prompt)}\n${r.toolText}` };
+}
+
+/** The stand-in model's count of what is sent: by content, R on average (standInModel.ts). */
+export function modelCount(r: ReplayState, sent: Sent): number {
+	const ratio = r.options.modelTokenRatio;
+	return ratio === undefined ? sent.tokens : standInCount(sent.tokens, sent.text, ratio);
+}
+
+/** Would the stand-in model refuse it? */
+export function refusedByModel(r: ReplayState, sent: Sent): boolean {
+	return r.options.modelTokenRatio !== undefined && modelCount(r, sent) > r.window;
 }
 
 /** The product learns from a refusal, as the agent does from the provider's error. */
-export function learnRefusal(r: ReplayState, localTokens: number): void {
-	r.calibration = observeRejection(r.calibration, { promptTokens: modelCount(r, localTokens), limit: r.window }, localTokens, r.window, 0);
+export function learnRefusal(r: ReplayState, sent: Sent): void {
+	r.calibration = observeRejection(r.calibration, { promptTokens: modelCount(r, sent), limit: r.window }, sent.tokens, r.window, 0);
 }
 
 /** Rendered size of one verbatim round (assistant message with its calls, one tool message per call). */

@@ -1,19 +1,22 @@
 // The summarizer in the replay: the product's Full → Simple flow with its condense passes
 // (produceSummary) and its real prompts, rendered and counted as sent; only the model's reply is a
 // stand-in (standInSummary.ts), which follows the length the prompt states. With a stand-in model
-// that counts more tokens than we do, it refuses summarizer prompts over the window as well.
+// that counts more tokens than we do, it refuses summarizer prompts over the window as well. Its
+// reply is a whole model reply (analysis, then the summary in its tags), read by the product's
+// summaryOfReply after the product's quiet retry; --summarizer-faults makes some of them fail
+// (summarizerFaults.ts).
 import { summarizerPromptBudget, summaryBudget } from '../../src/common/tokens/budget';
-import { condensePasses, produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
+import { condensePasses, describeAttempts, produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
 import type { SummarizerEntry } from '../../src/common/summaries/summarizerInput';
 import { summaryLength } from '../../src/common/summaries/summaryLength';
 import { isBudgetExceededError, renderCondenseBlockPrompt, renderCondensePrompt, renderSummarizerPrompt, type RenderedPrompt } from '../../src/prompts/render';
 import { promptTooLongError } from './standInModel';
+import { endingOf, nextFault, standInReply, type FaultCaller, type FaultHit } from './summarizerFaults';
+import { sendWithQuietRetry } from '../../src/common/provider/quietRetry';
+import { recognizePromptTooLong } from '../../src/common/tokens/promptTooLong';
+import { summaryOfReply } from '../../src/prompts/extractSummary';
 import { cutToLength, standInCondense, standInLength, standInSummary, statedTarget, summarySeed } from './standInSummary';
-import { budgetNow, learnRefusal, modelCount, refusedByModel, type ReplayState } from './replayState';
-
-function promptText(prompt: RenderedPrompt): string {
-	return prompt.messages.map(m => m.content.map(part => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('')).join('\n');
-}
+import { budgetNow, learnRefusal, modelCount, promptText, refusedByModel, type ReplayState } from './replayState';
 
 export interface ReplaySummary {
 	readonly summary?: string;
@@ -25,27 +28,40 @@ export interface ReplaySummary {
  * summarizer was sent and wrote, and adds its calls' time to `r.timing.callMs` (the caller decides
  * whose time it is: the user's wait, or a background job's).
  */
-export async function summarizeInReplay(r: ReplayState, entries: SummarizerEntry[], previousSummary: string | undefined): Promise<ReplaySummary> {
+export async function summarizeInReplay(
+	r: ReplayState,
+	entries: SummarizerEntry[],
+	previousSummary: string | undefined,
+	caller: FaultCaller = 'foreground',
+): Promise<ReplaySummary> {
 	const { tok } = r;
 	const current = budgetNow(r);
 	const maxSummary = summaryBudget(current);
 	const length = summaryLength(maxSummary);
 	const asSent = (rendered: RenderedPrompt) => ({ prompt: rendered, tokenCount: rendered.tokenCount });
+	const call: StandInCall = { r, entries, previousSummary, maxSummary, where: { mode: 'full' }, hits: [] };
 	const result = await produceSummary<RenderedPrompt>(
 		{
-			render: async mode =>
-				asSent(await renderSummarizerPrompt({ mode, rounds: entries, previousSummary, length }, { tokenizer: tok, budget: summarizerPromptBudget(current) })),
-			renderCondense: async summary => asSent(await renderCondensePrompt({ summary, length }, { tokenizer: tok, budget: summarizerPromptBudget(current) })),
+			render: async mode => {
+				call.where = { mode };
+				return asSent(
+					await renderSummarizerPrompt({ mode, rounds: entries, previousSummary, length }, { tokenizer: tok, budget: summarizerPromptBudget(current) }),
+				);
+			},
+			renderCondense: async summary => {
+				call.where = { mode: call.where.mode, pass: 'condense' };
+				return asSent(await renderCondensePrompt({ summary, length }, { tokenizer: tok, budget: summarizerPromptBudget(current) }));
+			},
 			send: async prompt => {
-				if (refusedByModel(r, prompt.tokenCount)) {
-					r.counters.summarizerRejections++;
-					learnRefusal(r, prompt.tokenCount);
-					throw promptTooLongError(modelCount(r, prompt.tokenCount), r.window);
-				}
-				const text = promptText(prompt);
-				const condense = /<summary-to-condense>\n([\s\S]*?)\n<\/summary-to-condense>/.exec(text)?.[1];
-				if (condense !== undefined) return standInCondense(condense, standInLength(statedTarget(text), condense), tok);
-				return standInSummary(entries, previousSummary, standInLength(statedTarget(text), summarySeed(text)), tok);
+				const before = call.hits.length;
+				// The product's quiet retry (callModelQuietly); the stand-in's refusals are final, as they would only repeat.
+				const reply = await sendWithQuietRetry(
+					() => standInSend(call, prompt),
+					error => recognizePromptTooLong(error) !== undefined,
+				);
+				const thrown = call.hits.slice(before).find(h => h.kind === 'error');
+				if (thrown) thrown.retried = true;
+				return reply;
 			},
 			countTokens: text => tok.countTokens(text),
 			isPromptTooLarge: isBudgetExceededError,
@@ -64,7 +80,47 @@ export async function summarizeInReplay(r: ReplayState, entries: SummarizerEntry
 		}
 		if (attempt.outcome === 'summary-too-large') r.counters.summaryTooLarge++;
 	}
+	for (const hit of call.hits) {
+		const ending = endingOf(hit, result, caller);
+		r.faults.endings[ending]++;
+		if (process.env.LONGHAUL_BENCH_DEBUG) {
+			process.stderr.write(
+				`fault ${hit.kind} at ${hit.mode}${hit.pass ? '/condense' : ''} (${caller}): ${ending} after ${describeAttempts(result.attempts)}\n`,
+			);
+		}
+	}
 	return result;
+}
+
+/** One summarizer call's stand-in: what it summarizes, the cap, where in the flow it is, and the faults it met. */
+interface StandInCall {
+	readonly r: ReplayState;
+	readonly entries: SummarizerEntry[];
+	readonly previousSummary: string | undefined;
+	readonly maxSummary: number;
+	where: { mode: 'full' | 'simple'; pass?: 'condense' };
+	readonly hits: FaultHit[];
+}
+
+/** The stand-in model's answer to one summarizer or condense prompt, read by the product's summaryOfReply; a fault when one is drawn. */
+async function standInSend(call: StandInCall, prompt: RenderedPrompt): Promise<ReturnType<typeof summaryOfReply>> {
+	const { r, entries, previousSummary } = call;
+	const { tok } = r;
+	const text = promptText(prompt);
+	const sent = { tokens: prompt.tokenCount, text };
+	if (refusedByModel(r, sent)) {
+		r.counters.summarizerRejections++;
+		learnRefusal(r, sent);
+		throw promptTooLongError(modelCount(r, sent), r.window);
+	}
+	const fault = nextFault(r.faults);
+	if (fault) call.hits.push({ kind: fault, ...call.where, retried: false });
+	const condense = /<summary-to-condense>\n([\s\S]*?)\n<\/summary-to-condense>/.exec(text)?.[1];
+	const summary =
+		condense !== undefined
+			? standInCondense(condense, standInLength(statedTarget(text), condense), tok)
+			: standInSummary(entries, previousSummary, standInLength(statedTarget(text), summarySeed(text)), tok);
+	return summaryOfReply(standInReply(summary, fault, () => standInSummary(entries, previousSummary, 2 * call.maxSummary, tok)));
 }
 
 /** Condense passes of a summary made outside the pipeline (keep-head-tail's). */

@@ -1,12 +1,12 @@
 // Session files (the shape of shared/corpus/*.json) prepared for a replay at one window.
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { computeBudget, toolResultBudget, type PromptBudget } from '../../src/common/tokens/budget';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import type { TextTokenizer } from '../../src/common/tokens/tokenizer';
 import { cutToTokens } from '../../src/common/shrinking/cutText';
-import { RECALL_TOOL_NAME } from '../../src/common/recall/recallInput';
+import { catalogueTokens, productCatalogue } from './toolCharge';
 
 export interface Session {
 	readonly name: string;
@@ -49,46 +49,9 @@ export function sessionName(file: string): string {
 	return basename(file).replace(/\.json$/, '');
 }
 
-/**
- * The tool the replayed agent is offered: one `bash`-like definition (the corpus agents had a
- * single bash tool, or bash plus an editor). Its tokens are charged to every request the way the
- * product charges its tool definitions (`toolDefinitionsText`: the JSON of each definition).
- */
-export const BENCH_TOOL = {
-	name: 'bash',
-	description: 'Run a shell command in the workspace and return its output (stdout and stderr).',
-	inputSchema: { type: 'object', properties: { command: { type: 'string', description: 'The shell command line.' } }, required: ['command'] },
-};
-
-/**
- * longhaul_recall as the product declares it (package.json, its model description from
- * package.nls.json). The product charges it to the budget from the first request and offers it
- * (and names it in the instructions) once something is summarized (toolSelection.ts); the
- * benchmark does the same, so its prompts change when the product's do.
- */
-export const RECALL_TOOL = (() => {
-	const root = repositoryRoot();
-	const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-	const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8'));
-	const declared = (manifest.contributes.languageModelTools as { name: string; modelDescription: string; inputSchema: object }[]).find(
-		t => t.name === RECALL_TOOL_NAME,
-	)!;
-	const description = declared.modelDescription.replace(/^%(.+)%$/, (_, key: string) => (nls as Record<string, string>)[key]);
-	return { name: declared.name, description, inputSchema: declared.inputSchema };
-})();
-
-/** The folder of Longhaul's package.json, from wherever this file was compiled to (out/bench/replay, out/test/...). */
-function repositoryRoot(): string {
-	for (let dir = __dirname; ; dir = dirname(dir)) {
-		const file = join(dir, 'package.json');
-		if (existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).name === 'longhaul') return dir;
-		if (dirname(dir) === dir) throw new Error(`no Longhaul package.json above ${__dirname}`);
-	}
-}
-
-/** What every request is charged for tool definitions, as the product counts them (the JSON of each, one a line). */
+/** What every request is charged for tool definitions: the product's catalogue, as the agent counts it (toolCharge.ts). */
 export function benchToolTokens(tokenizer: TextTokenizer): number {
-	return tokenizer.countTokens([BENCH_TOOL, RECALL_TOOL].map(t => JSON.stringify(t)).join('\n'));
+	return catalogueTokens(productCatalogue(), tokenizer);
 }
 
 /** `ratio`: the model's tokens per local token the budget is scaled by (src/common/tokens/calibration.ts). */

@@ -2,7 +2,12 @@
 // own adapter and pipeline (fitAgentPrompt → fitPrompt), as the agent does; the two reference
 // strategies are other agents' rules: truncate-half (Cline) drops the oldest half of the visible
 // rounds until the prompt fits; keep-head-tail (OpenHands) keeps the first rounds and the newest up
-// to half the budget and summarizes the middle.
+// to half the budget and summarizes the middle. When the stand-in model refuses a reference's prompt
+// (--model-token-ratio), it re-fits once as its agent does on a context-window error: truncate-half
+// drops three quarters of the visible rounds (Cline keeps a quarter), keep-head-tail summarizes once
+// more with a tail of a quarter of the budget (OpenHands' condensation request); replay.ts
+// fitReference counts the refusal and what follows. Every strategy pays the same tool charge
+// (toolCharge.ts) and counts the rounds it drops (droppedRounds).
 import type { Conversation } from '../../src/common/conversation/conversation';
 import { flattenRounds } from '../../src/common/conversation/flatten';
 import { layoutPrompt, type PromptEntry } from '../../src/common/conversation/promptLayout';
@@ -136,8 +141,27 @@ function withoutDropped(r: ReplayState): Conversation {
 	};
 }
 
-/** truncate-half (Cline): drop the oldest half of the visible rounds, no summary, until it fits. */
-export async function fitTruncateHalf(r: ReplayState, request: string): Promise<Fitted> {
+/** truncate-half: rounds dropped at once when the model refused the prompt (Cline keeps a quarter of the conversation after a context-window error). */
+export const REFUSAL_DROP_SHARE = 3 / 4;
+
+/** Drops the oldest `share` of the visible rounds; the number dropped. */
+function dropOldest(r: ReplayState, visible: Conversation, share: number): number {
+	const start = performance.now();
+	const rounds = flattenRounds(visible);
+	const drop = Math.floor(rounds.length * share);
+	rounds.slice(0, drop).forEach(at => r.dropped.add(at.round.id));
+	r.counters.planMs.push(performance.now() - start);
+	r.counters.referenceDroppedRounds += drop;
+	if (drop > 0) r.counters.compactionsThisRequest++;
+	return drop;
+}
+
+/**
+ * truncate-half (Cline): drop the oldest half of the visible rounds, no summary, until it fits.
+ * `afterRefusal`: the model refused the last prompt, so first drop REFUSAL_DROP_SHARE of them.
+ */
+export async function fitTruncateHalf(r: ReplayState, request: string, afterRefusal = false): Promise<Fitted> {
+	if (afterRefusal) dropOldest(r, withoutDropped(r), REFUSAL_DROP_SHARE);
 	for (;;) {
 		const visible = withoutDropped(r);
 		try {
@@ -146,16 +170,10 @@ export async function fitTruncateHalf(r: ReplayState, request: string): Promise<
 		} catch (error) {
 			if (!isBudgetExceededError(error)) throw error;
 		}
-		const start = performance.now();
-		const rounds = flattenRounds(visible);
-		const drop = Math.floor(rounds.length / 2);
-		rounds.slice(0, drop).forEach(at => r.dropped.add(at.round.id));
-		r.counters.planMs.push(performance.now() - start);
-		if (drop === 0) {
+		if (dropOldest(r, visible, 1 / 2) === 0) {
 			const measured = await measureAgentPrompt(agentProps(r, visible, request), r.tok);
 			return { prompt: measured, overflow: true, ...verbatimFromLayout(layoutPrompt(visible)) };
 		}
-		r.counters.compactionsThisRequest++;
 	}
 }
 
@@ -196,15 +214,15 @@ function headTailEntries(r: ReplayState): PromptEntry[] {
 	return entries;
 }
 
-/** keep-head-tail's middle: the rounds after the head and before the newest that fit in half the budget. */
-function headTailMiddle(r: ReplayState): string[] {
+/** keep-head-tail's middle: the rounds after the head and before the newest that fit in `tailShare` of the budget. */
+function headTailMiddle(r: ReplayState, tailShare: number): string[] {
 	const start = performance.now();
 	const candidates = flattenRounds(r.conversation).filter(at => !r.headIds.has(at.round.id) && !r.summarized.has(at.round.id));
 	let tailTokens = 0;
 	let tailStart = candidates.length;
 	while (tailStart > 0) {
 		const cost = roundTokens(r, candidates[tailStart - 1].round);
-		if (tailStart < candidates.length && tailTokens + cost > r.budget.messages / 2) break;
+		if (tailStart < candidates.length && tailTokens + cost > r.budget.messages * tailShare) break;
 		tailTokens += cost;
 		tailStart--;
 	}
@@ -212,22 +230,32 @@ function headTailMiddle(r: ReplayState): string[] {
 	return candidates.slice(0, tailStart).map(at => at.round.id);
 }
 
-/** keep-head-tail (OpenHands): keep the first rounds and the newest up to half the budget; summarize the middle. */
-export async function fitHeadTail(r: ReplayState, request: string): Promise<Fitted> {
+/** keep-head-tail: the tail's share of the budget, and after the model refused a prompt (OpenHands then asks its condenser for a condensation, which keeps half as much). */
+export const HEAD_TAIL_SHARE = 1 / 2;
+export const HEAD_TAIL_SHARE_AFTER_REFUSAL = 1 / 4;
+
+/**
+ * keep-head-tail (OpenHands): keep the first rounds and the newest up to half the budget; summarize
+ * the middle. `afterRefusal`: the model refused the last prompt, so summarize once more at once,
+ * keeping a tail of HEAD_TAIL_SHARE_AFTER_REFUSAL.
+ */
+export async function fitHeadTail(r: ReplayState, request: string, afterRefusal = false): Promise<Fitted> {
 	for (let compactions = 0; ; compactions++) {
+		const tailShare = afterRefusal ? HEAD_TAIL_SHARE_AFTER_REFUSAL : HEAD_TAIL_SHARE;
 		const entries = headTailEntries(r);
 		const prompt = await timedRender(r, () =>
 			renderEntriesPrompt({ entries, request, toolNames: TOOL_NAMES, workspace: WORKSPACE, maxToolResultTokens: r.maxToolResultTokens }, r.tok),
 		);
-		if (prompt.tokenCount <= r.budget.messages) return { prompt, overflow: false, ...verbatimFromLayout(entries) };
+		const forced = afterRefusal && compactions === 0;
+		if (prompt.tokenCount <= r.budget.messages && !forced) return { prompt, overflow: false, ...verbatimFromLayout(entries) };
 		if (compactions >= HEAD_TAIL_SUMMARIES_PER_RENDER) return { prompt, overflow: true, ...verbatimFromLayout(entries) };
-		const middle = headTailMiddle(r);
-		if (middle.length === 0) return { prompt, overflow: true, ...verbatimFromLayout(entries) };
+		const middle = headTailMiddle(r, tailShare);
+		if (middle.length === 0) return { prompt, overflow: !forced, ...verbatimFromLayout(entries) };
 		const plan = { summarizeRoundIds: middle } as unknown as SummarizationPlan;
-		const made = await inCompaction(r, () => summarizeInReplay(r, summarizerEntries(r.conversation, plan, request), r.headTailSummary?.text));
+		const made = await inCompaction(r, () => summarizeInReplay(r, summarizerEntries(r.conversation, plan, request), r.headTailSummary?.text, 'reference'));
 		userWaits(r);
 		countReferenceCondensePasses(r, made);
-		if (made.summary === undefined) return { prompt, overflow: true, ...verbatimFromLayout(entries) };
+		if (made.summary === undefined) return { prompt, overflow: prompt.tokenCount > r.budget.messages, ...verbatimFromLayout(entries) };
 		middle.forEach(id => r.summarized.add(id));
 		r.headTailSummary = { text: made.summary, roundId: middle[middle.length - 1] };
 		r.counters.referenceSummarizations++;

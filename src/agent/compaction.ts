@@ -15,7 +15,7 @@ import { summaryLength } from '../common/summaries/summaryLength';
 import { recognizePromptTooLong } from '../common/tokens/promptTooLong';
 import { log } from './log';
 import { renderCondense, renderCondenseBlock, renderSummarizer, type RenderedPrompt } from './promptRendering';
-import { extractSummary, isBudgetExceededError } from '../prompts';
+import { extractSummary, isBudgetExceededError, summaryOfReply } from '../prompts';
 import { countTokens } from '../common/tokens/tokenizer';
 import { ProviderUnavailableError, callModelQuietly } from './modelCall';
 import type { TokenCalibration } from './tokenCalibration';
@@ -76,7 +76,7 @@ export function modelSummarizer(ctx: SummarizerContext, token: vscode.Cancellati
 				renderCondense: async summary => asPrompt(await renderCondense({ summary, length }, promptBudget)),
 				send: async prompt => {
 					try {
-						return extractSummary(await callModelQuietly(model, prompt.messages, token));
+						return summaryOfReply(await callModelQuietly(model, prompt.messages, token));
 					} catch (error) {
 						// The provider counted the summarizer prompt over its limit: the next ones are counted tighter.
 						const tooLong = token.isCancellationRequested ? undefined : recognizePromptTooLong(error);

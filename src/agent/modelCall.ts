@@ -7,6 +7,7 @@
 // through unchanged for the caller's own handling.
 import * as vscode from 'vscode';
 import { RATE_LIMIT_BACKOFF, describeWait, nextBackoff } from '../common/provider/backoff';
+import { sendWithQuietRetry } from '../common/provider/quietRetry';
 import { classifyProviderFailure, failureMessage, type ProviderFailure } from '../common/provider/providerErrors';
 import type { ProviderState } from '../common/provider/providerState';
 import { modelKey } from '../common/tokens/calibration';
@@ -151,19 +152,18 @@ export async function callModelQuietly(
 	messages: vscode.LanguageModelChatMessage[],
 	token: vscode.CancellationToken,
 ): Promise<string> {
-	try {
-		return (
-			await callModel(
-				model,
-				messages,
-				{ modelOptions: { temperature: 0 }, justification: 'Longhaul summarizes older parts of the conversation to keep it within the context window.' },
-				token,
-			)
-		).text;
-	} catch (error) {
-		if (token.isCancellationRequested || error instanceof vscode.LanguageModelError || error instanceof ProviderUnavailableError) {
-			throw error;
-		}
-		return (await callModel(model, messages, {}, token)).text;
-	}
+	return sendWithQuietRetry(
+		async withOptions =>
+			(
+				await callModel(
+					model,
+					messages,
+					withOptions
+						? { modelOptions: { temperature: 0 }, justification: 'Longhaul summarizes older parts of the conversation to keep it within the context window.' }
+						: {},
+					token,
+				)
+			).text,
+		error => token.isCancellationRequested || error instanceof vscode.LanguageModelError || error instanceof ProviderUnavailableError,
+	);
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { chooseTools, TOOL_DEFINITIONS_SHARE, type ToolCandidate } from '../common/tools/toolSelection';
 import { EQUIVALENT_TOOLS, READ_ONLY_TOOLS, type LonghaulToolName } from '../tools/toolNames';
 import { countTokens } from '../common/tokens/tokenizer';
+import { toolDefinitionsText as commonToolDefinitionsText } from '../common/tools/toolDefinitions';
 
 /** Longhaul's own tools, the tools that replace them, and tools other extensions tag for Longhaul. */
 function isPreferred(tool: vscode.LanguageModelToolInformation): boolean {
@@ -46,7 +47,7 @@ export function toChatTools(tools: readonly vscode.LanguageModelToolInformation[
 	return tools.map(t => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 }
 
-/** The text that stands for the tool definitions in the token budget. */
+/** The text that stands for the tool definitions in the token budget (src/common/tools/toolDefinitions.ts). */
 export function toolDefinitionsText(tools: readonly vscode.LanguageModelChatTool[]): string {
-	return tools.map(t => JSON.stringify(t)).join('\n');
+	return commonToolDefinitionsText(tools);
 }

@@ -36,3 +36,27 @@ export function extractSummary(modelOutput: string): string | undefined {
 	const text = withoutAnalysis || modelOutput.trim();
 	return text === '' ? undefined : text;
 }
+
+/** A reply that stopped before its summary was complete: the summarizer flow treats it as a failed attempt. */
+export interface CutOffReply {
+	readonly cutOff: true;
+	/** What was written (for logs), undefined when nothing was. */
+	readonly partial?: string;
+}
+
+/**
+ * The reply as the summarizer flow reads it (src/common/summaries/summarizationFlow.ts): its
+ * summary (extractSummary), or a {@link CutOffReply} when the reply stopped inside its `<summary>`
+ * block (no closing tag after the analysis) or inside an analysis it never closed. Such a reply
+ * lost its end, where the newest work is, so it is not used as a summary: the flow tries the
+ * next mode and, when every mode fails, the caller truncates with a notice.
+ */
+export function summaryOfReply(modelOutput: string): string | CutOffReply | undefined {
+	const afterAnalysis = lastIndexAfter(modelOutput, ANALYSIS_END);
+	const rest = modelOutput.slice(Math.max(0, afterAnalysis));
+	const open = OPEN.exec(rest);
+	const closed = open !== null && [...rest.slice(open.index).matchAll(CLOSE)].length > 0;
+	const analysisOpen = afterAnalysis < 0 && /<analysis\s*>/i.test(modelOutput) && open === null;
+	if ((open && !closed) || analysisOpen) return { cutOff: true, partial: extractSummary(modelOutput) };
+	return extractSummary(modelOutput);
+}

@@ -192,6 +192,46 @@ describe('replay benchmark', function () {
 	});
 });
 
+describe('replay benchmark: the same rules for every strategy, and a summarizer that fails', function () {
+	this.timeout(120_000);
+	let file: string;
+
+	before(() => {
+		const dir = mkdtempSync(join(tmpdir(), 'longhaul-bench-rules-'));
+		file = join(dir, 'synthetic.json');
+		writeFileSync(file, JSON.stringify(syntheticSession()));
+	});
+
+	it('counts the rounds truncate-half drops, and every round is verbatim or dropped', async () => {
+		const { metrics, perRequest } = await replaySession(loadSession(file), { window: WINDOW, strategy: 'truncate-half' });
+		assert.ok(metrics.droppedRounds > 0);
+		assert.ok(metrics.droppedRounds + perRequest[perRequest.length - 1].verbatimRounds <= perRequest.length);
+	});
+
+	it('refuses reference prompts over the window by the stand-in model count, and they re-fit', async () => {
+		for (const strategy of ['truncate-half', 'keep-head-tail'] as const) {
+			const plain = (await replaySession(loadSession(file), { window: WINDOW, strategy })).metrics;
+			const counted = (await replaySession(loadSession(file), { window: WINDOW, strategy, modelTokenRatio: 1.6 })).metrics;
+			assert.equal(plain.modelRejections, 0);
+			assert.ok(counted.modelRejections > 0, strategy);
+			assert.equal(counted.recoveries, counted.modelRejections);
+			assert.ok(counted.requestsLost <= counted.modelRejections + counted.overflows);
+		}
+	});
+
+	it('with --summarizer-faults the product modes lose no request and no summary, and every fault has a known ending', async () => {
+		for (const strategy of ['legacy', 'half-context'] as const) {
+			const { metrics } = await replaySession(loadSession(file), { window: WINDOW, strategy, summarizerFaults: 0.5, clock: 'none' });
+			assert.ok(metrics.faultsInjected > 0, strategy);
+			const ended = Object.values(metrics.faultEndings).reduce((a, b) => a + b, 0);
+			assert.equal(ended, metrics.faultsInjected);
+			assert.equal(metrics.faultEndings.other, 0);
+			assert.equal(metrics.requestsLost, 0);
+			assert.equal(metrics.summariesLost ?? 0, 0);
+		}
+	});
+});
+
 describe('the day-long chat (--concat)', function () {
 	this.timeout(120_000);
 

@@ -13,6 +13,8 @@ export type AttemptOutcome =
 	/** The model call failed (network, quota, refused). */
 	| 'model-error'
 	| 'empty'
+	/** The reply stopped before its summary was complete (no closing tag): its end, the newest work, is missing. */
+	| 'cut-off'
 	/** The summary is larger than the summary budget. */
 	| 'summary-too-large';
 
@@ -34,8 +36,11 @@ export interface SummaryFlowDeps<P> {
 	 * Without it, a summary over the cap is dropped and the next mode is tried.
 	 */
 	renderCondense?(summary: string): Promise<{ prompt: P; tokenCount: number }>;
-	/** Sends a prompt to the model and returns the summary text it wrote (already extracted). */
-	send(prompt: P): Promise<string | undefined>;
+	/**
+	 * Sends a prompt to the model and returns the summary text it wrote (already extracted), or
+	 * `{ cutOff: true }` when the reply stopped before the summary was complete (summaryOfReply).
+	 */
+	send(prompt: P): Promise<string | { readonly cutOff: true } | undefined>;
 	countTokens(text: string): number;
 	isPromptTooLarge(error: unknown): boolean;
 	/**
@@ -96,14 +101,18 @@ export async function produceSummary<P>(deps: SummaryFlowDeps<P>, maxSummaryToke
 			if (deps.isCancellation(error)) throw error;
 			return { attempt: { mode, ...tag, outcome: deps.isPromptTooLarge(error) ? 'prompt-too-large' : 'model-error', detail: describe(error) } };
 		}
-		let text: string | undefined;
+		let reply: string | { readonly cutOff: true } | undefined;
 		try {
-			text = await deps.send(rendered.prompt);
+			reply = await deps.send(rendered.prompt);
 		} catch (error) {
 			if (deps.isCancellation(error) || deps.isCancelled()) throw deps.isCancellation(error) ? error : deps.cancellationError();
 			return { attempt: { mode, ...tag, outcome: 'model-error', detail: describe(error), promptTokens: rendered.tokenCount } };
 		}
 		if (deps.isCancelled()) throw deps.cancellationError();
+		if (typeof reply === 'object') {
+			return { attempt: { mode, ...tag, outcome: 'cut-off', detail: 'the reply stopped before </summary>', promptTokens: rendered.tokenCount } };
+		}
+		const text = reply;
 		if (!text || text.trim() === '') {
 			return { attempt: { mode, ...tag, outcome: 'empty', promptTokens: rendered.tokenCount } };
 		}

@@ -43,6 +43,7 @@ describe('replay benchmark command line', () => {
 				concat: false,
 				modelTokenRatio: undefined,
 				calibrate: true,
+				summarizerFaults: 0,
 				clock: 'field',
 			});
 		} finally {
@@ -55,6 +56,7 @@ describe('replay benchmark command line', () => {
 		const spaced = parsed(
 			...['--corpus', 'c', '--session', 's.json', '--window', '16k', '--strategy', 'legacy', '--json', '--no-ledger', '--ledger-live'],
 			...['--stress', '--variants', '--model-token-ratio', '1.25', '--no-calibration', '--out', 'o', '--half-split', 'rounds', '--clock', 'slow'],
+			...['--summarizer-faults', '0.2'],
 		);
 		assert.deepEqual(spaced, {
 			corpus: resolve('c'),
@@ -71,11 +73,13 @@ describe('replay benchmark command line', () => {
 			halfSplit: 'rounds',
 			modelTokenRatio: 1.25,
 			calibrate: false,
+			summarizerFaults: 0.2,
 			clock: 'slow',
 		});
 		const inline = parsed(
 			...['--corpus=c', '--session=s.json', '--window=16k', '--strategy=legacy', '--json', '--no-ledger', '--ledger-live'],
 			...['--stress', '--variants', '--model-token-ratio=1.25', '--no-calibration', '--out=o', '--half-split=rounds', '--clock=slow'],
+			'--summarizer-faults=0.2',
 		);
 		assert.deepEqual(inline, spaced);
 		assert.equal(parsed('--concat', '--window', '16k', '--strategy', 'legacy', '--json', '--half-split', 'rounds').halfSplit, 'rounds');
@@ -92,6 +96,7 @@ describe('replay benchmark command line', () => {
 		assert.match(refusal(['--strategy', 'nope']), /^--strategy must be one of legacy, /);
 		assert.match(refusal(['--model-token-ratio', '9']), /^--model-token-ratio must be a number between 0.5 and 4; got "9"$/);
 		assert.match(refusal(['--half-split', 'words']), /^--half-split must be tokens or rounds/);
+		assert.match(refusal(['--summarizer-faults', '1.5']), /^--summarizer-faults must be a number between 0 and 1; got "1.5"$/);
 		assert.match(refusal(['--clock', 'sundial']), /^--clock must be one of field, fast, slow, test, none/);
 		assert.match(refusal(['--json', '--window', '16k']), /^--json needs --session FILE \(or --concat\), --window N and --strategy NAME$/);
 		assert.match(refusal(['--concat', '--session', 'a.json']), /^--concat plays the whole corpus/);
@@ -105,7 +110,7 @@ describe('replay benchmark command line', () => {
 		for (const option of ['--corpus', '--session', '--window', '--strategy', '--json', '--no-ledger', '--ledger-live', '--model-token-ratio']) {
 			assert.ok(USAGE.includes(option), option);
 		}
-		for (const option of ['--no-calibration', '--concat', '--half-split', '--stress', '--variants', '--clock', '--out', '--help']) {
+		for (const option of ['--no-calibration', '--summarizer-faults', '--concat', '--half-split', '--stress', '--variants', '--clock', '--out', '--help']) {
 			assert.ok(USAGE.includes(option), option);
 		}
 		for (const strategy of STRATEGIES) assert.ok(USAGE.includes(strategy), strategy);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { extractSummary } from '../../../src/prompts/extractSummary';
+import { extractSummary, summaryOfReply } from '../../../src/prompts/extractSummary';
 
 describe('extractSummary', () => {
 	it('returns the contents of the <summary> block, trimmed', () => {
@@ -35,5 +35,22 @@ describe('extractSummary', () => {
 		assert.equal(extractSummary(''), undefined);
 		assert.equal(extractSummary(' \n\t '), undefined);
 		assert.equal(extractSummary('<analysis>x</analysis><summary>  \n </summary>'), undefined);
+	});
+});
+
+describe('summaryOfReply', () => {
+	it('reads a complete reply as extractSummary does, tagged or not', () => {
+		for (const reply of ['<analysis>a</analysis>\n<summary>\n1. Overview: x\n</summary>', 'The user asked for X.', '<analysis>a</analysis> plain text', '']) {
+			assert.equal(summaryOfReply(reply), extractSummary(reply));
+		}
+	});
+
+	it('marks a reply that stopped inside its summary or its analysis as cut off', () => {
+		assert.deepEqual(summaryOfReply('<analysis>a</analysis><summary>\n1. Overview: cut off here'), { cutOff: true, partial: '1. Overview: cut off here' });
+		assert.equal((summaryOfReply('<analysis>\nstill thinking about the') as { cutOff: boolean }).cutOff, true);
+	});
+
+	it('does not take a <summary> tag quoted in a closed analysis for the start of an unfinished one', () => {
+		assert.equal(summaryOfReply('<analysis>I will write <summary> later</analysis>\n<summary>done</summary>'), 'done');
 	});
 });

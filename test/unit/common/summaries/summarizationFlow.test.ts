@@ -10,7 +10,7 @@ import {
 class TooLarge extends Error {}
 class Cancelled extends Error {}
 
-type Script = Partial<Record<SummaryPromptMode, { render?: 'too-large'; reply?: string | Error; cancelWhileSending?: boolean }>>;
+type Script = Partial<Record<SummaryPromptMode, { render?: 'too-large'; reply?: string | Error | { cutOff: true }; cancelWhileSending?: boolean }>>;
 
 function deps(script: Script): SummaryFlowDeps<SummaryPromptMode> & { sent: SummaryPromptMode[]; cancel(): void } {
 	const sent: SummaryPromptMode[] = [];
@@ -38,6 +38,15 @@ function deps(script: Script): SummaryFlowDeps<SummaryPromptMode> & { sent: Summ
 }
 
 describe('produceSummary: the Full → Simple chain', () => {
+	it('does not use a reply cut off before its summary ended: Simple is tried, and with both cut off there is no summary', async () => {
+		const fallback = await produceSummary(deps({ full: { reply: { cutOff: true } }, simple: { reply: 'short summary' } }), 10);
+		assert.equal(fallback.summary, 'short summary');
+		assert.equal(describeAttempts(fallback.attempts), 'full:cut-off, simple:ok');
+		const none = await produceSummary(deps({ full: { reply: { cutOff: true } }, simple: { reply: { cutOff: true } } }), 10);
+		assert.equal(none.summary, undefined);
+		assert.equal(describeAttempts(none.attempts), 'full:cut-off, simple:cut-off');
+	});
+
 	it('uses Full when it works', async () => {
 		const d = deps({ full: { reply: 'a good summary' } });
 		const result = await produceSummary(d, 10);
