@@ -67,7 +67,10 @@ function blocksOf(request) {
 			problems.push(
 				`message ${i}: the block of "${request_}" is not right after that request (after ${JSON.stringify(textOf(before ?? { parts: [] }).slice(0, 80))})`,
 			);
-		blocks.push({ request: request_, condensed, text });
+		// A block condensed to less than its first line keeps only the start of its request (the
+		// stand-in cuts by tokens); the request message right before it, checked above, names it whole.
+		const named = request_ && !/request \d+$/.test(request_) && before && textOf(before).startsWith(request_) ? textOf(before).split('\n')[0] : request_;
+		blocks.push({ request: named, condensed, text });
 	});
 	// The setup message is a turn too (its block comes first); the recorded requests follow in order.
 	const order = blocks.filter(b => !/ setup$/.test(b.request ?? '')).map(b => Number(/request (\d+)$/.exec(b.request ?? '')?.[1] ?? NaN));
