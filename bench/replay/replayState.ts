@@ -19,6 +19,7 @@ import type { RenderedPrompt } from '../../src/prompts/render';
 import { toolResultForPrompt } from '../../src/prompts/toolResultText';
 import { blockOrderProbe, type BlockOrderProbe } from './blockOrder';
 import { continuityProbe, type ContinuityProbe } from './continuity';
+import type { KnowledgeOptions } from '../knowledge/knowledgeProbe';
 import { maskingCounter, productSettings, type MaskingCounter } from './masking';
 import type { ReplayOptions, StrategyName } from './replay';
 import { benchBudget, capSession, type Session } from './session';
@@ -162,6 +163,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 	const tok = new TiktokenTokenizer();
 	const mt = measurer();
 	const budget = benchBudget(options.window, mt);
+	const recorded = capSession(session.conversation, budget, mt);
 	return {
 		options,
 		strategy: options.strategy,
@@ -170,7 +172,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		mt,
 		budget,
 		maxToolResultTokens: toolResultBudget(budget),
-		recorded: capSession(session.conversation, budget, mt),
+		recorded,
 		calibration: UNCALIBRATED,
 		conversation: { turns: [], activeRounds: [] },
 		request: '',
@@ -183,6 +185,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 			refresh: options.ledgerRefresh,
 			...doneLedgerCaps(budget.messages),
 			countTokens: text => tok.countTokens(text),
+			knowledge: knowledgeOptions(recorded, options, budget, mt),
 		}),
 		blocks: blockOrderProbe(productSettings(options.strategy) !== undefined),
 		dropped: new Set(),
@@ -199,6 +202,12 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		speed: UNLEARNED_SPEED,
 		timing: { waits: [], served: 0, fitWaitMs: 0, tookReady: false, discardedTokens: 0, pendingAtEndTokens: 0, callMs: 0 },
 	};
+}
+
+/** The knowledge probe's setting: the capped session it samples, and recall where the prompt offers it (the product modes). */
+function knowledgeOptions(recorded: Conversation, options: ReplayOptions, budget: PromptBudget, mt: TiktokenTokenizer): KnowledgeOptions {
+	if (productSettings(options.strategy) === undefined) return { recorded };
+	return { recorded, recall: { messageBudget: budget.messages, countTokens: text => mt.countTokens(text) } };
 }
 
 /** The budget now: scaled by the ratio the product learned when the stand-in model counts differently. */

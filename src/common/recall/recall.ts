@@ -32,6 +32,13 @@ export interface RecallOptions {
 }
 
 export const DEFAULT_STEP_LIMIT = 50_000_000;
+/** The share of the message budget a recall answer may take. */
+export const RECALL_SHARE = 0.15;
+
+/** The answer's cap in tokens for a prompt of `messageBudget` tokens (longhaul_recall in the agent, and the benchmark's details probe). */
+export function recallAnswerTokens(messageBudget: number): number {
+	return Math.max(400, Math.floor(messageBudget * RECALL_SHARE));
+}
 export const PAUSE_EVERY_MS = 10;
 
 export async function recall(conversation: Conversation, input: RecallInput, options: RecallOptions): Promise<string> {

@@ -1,0 +1,103 @@
+// The details probe's sample: concrete lines of a recorded session an agent may need again. Every
+// DETAIL_EVERY-th round (the 4th, 8th, …) gives one detail, the kind taking turns: a line of a
+// tool result, a line of the agent's text, a line of an error (a result line that says error,
+// exception, traceback or failed). A round without a line of its kind gives one of the other
+// kinds. A line qualifies when it is distinctive (its trimmed text is in the session once), 20 to
+// 150 characters long (recall shows a matching line whole up to 160) and has a word of four
+// letters or more; the middle one of a round's qualifying lines is taken. Deterministic: the same
+// session gives the same sample.
+//
+// Each detail carries the queries an agent would write to get it back with one longhaul_recall
+// call: the file its call read or changed, the call's command (its first line), and the line's
+// rarest word in the session (a name or a word of the error the agent remembers).
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { callFacts } from './factOracle';
+
+export const DETAIL_EVERY = 4;
+const MIN_CHARS = 20;
+const MAX_CHARS = 150;
+const KINDS = ['result', 'response', 'error'] as const;
+export type DetailKind = (typeof KINDS)[number];
+
+export interface Detail {
+	readonly roundId: string;
+	readonly kind: DetailKind;
+	/** The line, trimmed. */
+	readonly line: string;
+	/** One recall query each (`query` text), in the order tried. */
+	readonly queries: readonly string[];
+}
+
+const ERROR_LINE = /error|exception|traceback|failed/i;
+const WORD = /[A-Za-z_][A-Za-z0-9_]{3,}/g;
+
+/** Every text of the session, for counting lines and words. */
+function sessionTexts(conversation: Conversation): string[] {
+	const texts: string[] = [];
+	for (const turn of conversation.turns) {
+		texts.push(turn.user);
+		for (const round of turn.rounds) texts.push(round.response, ...round.toolCalls.flatMap(c => [c.arguments, c.result ?? '']));
+	}
+	return texts;
+}
+
+function counts(texts: readonly string[], split: (text: string) => readonly string[]): Map<string, number> {
+	const map = new Map<string, number>();
+	for (const text of texts) for (const piece of split(text)) map.set(piece, (map.get(piece) ?? 0) + 1);
+	return map;
+}
+
+const lines = (text: string) => text.split('\n').map(l => l.trim());
+const words = (text: string) => (text.toLowerCase().match(WORD) ?? []) as string[];
+
+/** The candidate lines of one kind in a round (raw lines, so the length limit is the shown one). */
+function candidates(round: Round, kind: DetailKind, lineCounts: ReadonlyMap<string, number>): { line: string; call?: number }[] {
+	const raw: { line: string; call?: number }[] =
+		kind === 'response'
+			? round.response.split('\n').map(line => ({ line }))
+			: round.toolCalls.flatMap((c, call) => (c.result ?? '').split('\n').map(line => ({ line, call })));
+	return raw
+		.filter(({ line }) => line.length <= MAX_CHARS && line.trim().length >= MIN_CHARS && /[A-Za-z]{4}/.test(line))
+		.filter(({ line }) => (kind === 'error') === ERROR_LINE.test(line) || kind === 'response')
+		.filter(({ line }) => lineCounts.get(line.trim()) === 1)
+		.map(({ line, call }) => ({ line: line.trim(), ...(call !== undefined ? { call } : {}) }));
+}
+
+/** The line's rarest word in the session (the longest among equals). */
+function rarestWord(line: string, wordCounts: ReadonlyMap<string, number>): string | undefined {
+	const ranked = [...new Set(words(line))].sort((a, b) => (wordCounts.get(a) ?? 0) - (wordCounts.get(b) ?? 0) || b.length - a.length);
+	return ranked[0];
+}
+
+function queriesFor(round: Round, call: number | undefined, word: string | undefined): string[] {
+	const queries: string[] = [];
+	if (call !== undefined) {
+		const facts = callFacts(round.toolCalls[call]);
+		const path = facts.changes[0] ?? facts.reads[0];
+		if (path) queries.push(path);
+		const first = facts.command?.text.split('\n')[0].trim();
+		if (first) queries.push(first.slice(0, 1000));
+	}
+	if (word) queries.push(word);
+	return [...new Set(queries)];
+}
+
+export function sampleDetails(conversation: Conversation, every = DETAIL_EVERY): Detail[] {
+	const texts = sessionTexts(conversation);
+	const lineCounts = counts(texts, lines);
+	const wordCounts = counts(texts, words);
+	const rounds = conversation.turns.flatMap(t => t.rounds);
+	const details: Detail[] = [];
+	for (let i = every - 1; i < rounds.length; i += every) {
+		const first = Math.floor(i / every) % KINDS.length;
+		const order = KINDS.map((_, k) => KINDS[(first + k) % KINDS.length]);
+		for (const kind of order) {
+			const found = candidates(rounds[i], kind, lineCounts);
+			if (!found.length) continue;
+			const pick = found[Math.floor(found.length / 2)];
+			details.push({ roundId: rounds[i].id, kind, line: pick.line, queries: queriesFor(rounds[i], pick.call, rarestWord(pick.line, wordCounts)) });
+			break;
+		}
+	}
+	return details;
+}

@@ -1,0 +1,126 @@
+// The knowledge probe: what the agent can still know on each request of a replay, for every
+// strategy. Two measures (bench/RESULTS.md has the table):
+//   continuity  from the first request after a compaction on, every request: the share of the
+//               oracle's facts (factOracle.ts) the prompt as sent names (factCheck.ts); the mean
+//               over those requests. null when nothing was compacted.
+//   details     on every request after a sampled detail's round (details.ts): the detail is
+//               visible (word for word in the prompt outside summaries), inSummary (in a summary's
+//               text in the prompt), recalled (one longhaul_recall call brings it back,
+//               recallCheck.ts; only where the prompt offers recall: the product modes) or lost.
+//               Shares over all request × detail checks; detailsReachable = the first three.
+import type { Raw } from '@vscode/prompt-tsx';
+import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { factOracle } from './factOracle';
+import { factSeen } from './factCheck';
+import { sampleDetails, type Detail } from './details';
+import { promptView, type PromptView } from './promptView';
+import { recallContext, recalled, type RecallSetting } from './recallCheck';
+
+export interface KnowledgeMetrics {
+	/** Mean share of oracle facts named in the prompt, over the requests from the first compaction on; null without compaction. */
+	readonly continuity: number | null;
+	/** Requests probed for continuity, facts checked over them and how many were named. */
+	readonly continuityRequests: number;
+	readonly continuityFacts: number;
+	readonly continuityFactsSeen: number;
+	/** Details sampled, and request × detail checks. */
+	readonly detailsSampled: number;
+	readonly detailsChecks: number;
+	/** Shares of the checks (null without any). */
+	readonly detailsVisible: number | null;
+	readonly detailsInSummary: number | null;
+	readonly detailsRecalled: number | null;
+	readonly detailsLost: number | null;
+	readonly detailsReachable: number | null;
+}
+
+/** One request as sent: whether a compaction came just before it, its messages, the rounds and summaries it laid out, the conversation behind it. */
+export interface ProbedRequest {
+	readonly compacted: boolean;
+	readonly messages: readonly Raw.ChatMessage[];
+	readonly shown: readonly Round[];
+	readonly summaries: readonly string[];
+	readonly conversation: Conversation;
+	readonly request: string;
+}
+
+export interface KnowledgeProbe {
+	startTurn(user: string): void;
+	addRound(round: Round): void;
+	recordRequest(request: ProbedRequest): Promise<void>;
+	metrics(): KnowledgeMetrics;
+}
+
+export interface KnowledgeOptions {
+	/** The session as it will be replayed (the sample is drawn from it). */
+	readonly recorded: Conversation;
+	/** The prompt offers longhaul_recall (the product modes); undefined: the strategy has no recall. */
+	readonly recall?: RecallSetting;
+}
+
+type DetailClass = 'visible' | 'inSummary' | 'recalled' | 'lost';
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
+	const oracle = factOracle();
+	const rounds = new Map<string, Round>();
+	const sample = sampleDetails(options.recorded);
+	const byRound = new Map(sample.map(d => [d.roundId, d]));
+	const live: Detail[] = [];
+	const shares: number[] = [];
+	const fact = { checked: 0, seen: 0 };
+	const classes: Record<DetailClass, number> = { visible: 0, inSummary: 0, recalled: 0, lost: 0 };
+	let compactedOnce = false;
+
+	const checkFacts = (view: PromptView) => {
+		const facts = oracle.facts();
+		const commands = facts.filter(f => f.kind === 'command').map(f => f.text);
+		const seen = facts.filter(f => factSeen(view, f, rounds, commands) !== undefined).length;
+		fact.checked += facts.length;
+		fact.seen += seen;
+		shares.push(facts.length ? seen / facts.length : 1);
+	};
+
+	const classify = async (view: PromptView, request: ProbedRequest, detail: Detail, context: () => ReturnType<typeof recallContext>): Promise<DetailClass> => {
+		if (view.outsideSummaries.includes(detail.line)) return 'visible';
+		if (view.summaries.some(s => s.includes(detail.line))) return 'inSummary';
+		if (options.recall && (await recalled(detail, context(), options.recall))) return 'recalled';
+		return 'lost';
+	};
+
+	return {
+		startTurn: user => oracle.addRequest(user),
+		addRound(round) {
+			oracle.addRound(round);
+			rounds.set(round.id, round);
+			const detail = byRound.get(round.id);
+			if (detail) live.push(detail);
+		},
+		async recordRequest(request) {
+			const view = promptView(request.messages, request.shown, request.summaries);
+			compactedOnce ||= request.compacted;
+			if (compactedOnce) checkFacts(view);
+			let context: ReturnType<typeof recallContext> | undefined;
+			const lazyContext = () => (context ??= recallContext(request.conversation, rounds, request.request));
+			for (const detail of live) classes[await classify(view, request, detail, lazyContext)]++;
+		},
+		metrics() {
+			const checks = classes.visible + classes.inSummary + classes.recalled + classes.lost;
+			const share = (n: number) => (checks ? round3(n / checks) : null);
+			return {
+				continuity: shares.length ? round3(shares.reduce((a, b) => a + b, 0) / shares.length) : null,
+				continuityRequests: shares.length,
+				continuityFacts: fact.checked,
+				continuityFactsSeen: fact.seen,
+				detailsSampled: sample.length,
+				detailsChecks: checks,
+				detailsVisible: share(classes.visible),
+				detailsInSummary: share(classes.inSummary),
+				detailsRecalled: share(classes.recalled),
+				detailsLost: share(classes.lost),
+				detailsReachable: share(classes.visible + classes.inSummary + classes.recalled),
+			};
+		},
+	};
+}
