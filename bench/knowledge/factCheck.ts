@@ -5,14 +5,16 @@
 //             line cut with "…"). A file or command: a round that made one of the fact's calls is
 //             shown with that call's result as recorded (not masked, not elided).
 //   ledger    the done-ledger in the prompt lists the file (a read among its reads or edits, a change
-//             among its edits; the same path, or one path ending in "/" + the other), or the
+//             among its edits; the same path, or one path ending in "/" + the other) or the command
+//             that read or changed it (as below: `cp a b` names b), or the
 //             command with a status that agrees with the oracle's (`exit N` for exit N; shortened
-//             with "…" only where exactly one of the session's commands has those pieces in order).
+//             with "…" only where exactly one of the session's commands has those pieces in order;
+//             a leading `cd DIR && ` may be left out).
 //   summary   a summary in the prompt names the file by its path (its last two segments, at a path
 //             boundary) or the command by its text (word for word, as JSON string text, or its first
 //             line for a command of several lines).
 import type { Round } from '../../src/common/conversation/conversation';
-import type { Fact } from './factOracle';
+import { callFacts, type Fact } from './factOracle';
 import type { CommandStatus } from './commandStatus';
 import { flatten, type PromptView } from './promptView';
 
@@ -35,11 +37,15 @@ export function namesPath(text: string, path: string): boolean {
 	return false;
 }
 
-/** `shown` stands for `command`: the same (whitespace as one space), or its pieces around "…" in order, start and end included. */
+/**
+ * `shown` stands for `command`: the same (whitespace as one space; a leading `cd DIR && ` may be
+ * left out, as the ledger leaves out moving into the workspace), or its pieces around "…" in
+ * order, start and end included.
+ */
 export function commandForm(shown: string, command: string): boolean {
 	const s = flatten(shown).trim();
 	const c = flatten(command).trim();
-	if (s === c) return true;
+	if (s === c || c.replace(/^cd \S+ && /, '') === s) return true;
 	if (!s.includes(ELLIPSIS)) return false;
 	const pieces = s.split(ELLIPSIS);
 	if (!c.startsWith(pieces[0]) || !c.endsWith(pieces[pieces.length - 1])) return false;
@@ -82,6 +88,14 @@ function summaryNamesCommand(summary: string, command: string): boolean {
 	);
 }
 
+/** A file fact whose call ran a command the ledger names (`cp a b`: exit 0 names b). */
+function fileCommandInLedger(view: PromptView, fact: Fact, recorded: ReadonlyMap<string, Round>, commands: readonly string[]): boolean {
+	return fact.calls.some(ref => {
+		const command = callFacts(recorded.get(ref.roundId)?.toolCalls[ref.call] ?? { id: '', name: '', arguments: '' }).command;
+		return command !== undefined && ledgerNamesCommand(view, { kind: 'command', text: command.text, status: command.status, calls: [] }, commands);
+	});
+}
+
 /** One of the fact's calls is shown with its result as recorded. */
 function shownVerbatim(view: PromptView, fact: Fact, recorded: ReadonlyMap<string, Round>): boolean {
 	return fact.calls.some(ref => {
@@ -105,6 +119,6 @@ export function factSeen(
 		return view.summaries.some(s => summaryNamesCommand(s, fact.text)) ? 'summary' : undefined;
 	}
 	const listed = fact.kind === 'changed' ? [...view.ledger.edits] : [...view.ledger.reads, ...view.ledger.edits];
-	if (listed.some(p => samePath(p, fact.text))) return 'ledger';
+	if (listed.some(p => samePath(p, fact.text)) || fileCommandInLedger(view, fact, recorded, commands)) return 'ledger';
 	return view.summaries.some(s => namesPath(s, fact.text)) ? 'summary' : undefined;
 }

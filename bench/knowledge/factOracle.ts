@@ -3,8 +3,9 @@
 // done-ledger (src/common/ledger is not used here), so the ledger can be graded against it.
 // Facts: every user request; every file read (a read tool, the editor's view, or a shell line
 // that reads a named file, shellFacts.ts); every file changed (an edit tool whose result is not
-// an error, or a shell line that writes a named file); every command with the status of its
-// latest run as the tool result reports it (commandStatus.ts). Each fact keeps the calls that
+// an error, or a shell line that writes a named file); every command that runs something (not a
+// line that only looks at files or writes one with a redirection: those are its read and changed
+// facts) with the status of its latest run as the tool result reports it (commandStatus.ts). Each fact keeps the calls that
 // show it (for a command, the runs with its latest status), so a prompt that shows one of them
 // with its result shows the fact.
 import type { Round, ToolCall } from '../../src/common/conversation/conversation';
@@ -69,8 +70,8 @@ export function callFacts(call: ToolCall): CallFacts {
 		return { reads: [], changes: sub !== undefined && EDIT_COMMANDS.has(sub) && !failedResult(call.result) ? [path] : [] };
 	}
 	if (sub !== undefined && !isEditorTool(call.name)) {
-		const files = shellFiles(sub);
-		return { ...files, command: { text: sub.trim(), status: commandStatus(call.result) } };
+		const { reads, changes, runs } = shellFiles(sub);
+		return { reads, changes, ...(runs ? { command: { text: sub.trim(), status: commandStatus(call.result) } } : {}) };
 	}
 	if (path && isEditorTool(call.name)) return { reads: [], changes: failedResult(call.result) ? [] : [path] };
 	if (path && isReadTool(call.name)) return { reads: [path], changes: [] };

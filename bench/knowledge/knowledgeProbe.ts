@@ -77,6 +77,14 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 		const facts = oracle.facts();
 		const commands = facts.filter(f => f.kind === 'command').map(f => f.text);
 		const seen = facts.filter(f => factSeen(view, f, rounds, commands) !== undefined).length;
+		if (process.env.KDEBUG === 'ledger') {
+			const at = view.text.indexOf('<done-ledger>');
+			process.stderr.write(`LEDGER ${shares.length}\n${view.text.slice(at, view.text.indexOf('</done-ledger>') + 15)}\n`);
+		}
+		if (process.env.KDEBUG === '1')
+			for (const f of facts)
+				if (!factSeen(view, f, rounds, commands))
+					process.stderr.write(`MISS ${shares.length} ${f.kind} ${f.status?.text ?? ''} ${JSON.stringify(f.text.slice(0, 100))}\n`);
 		fact.checked += facts.length;
 		fact.seen += seen;
 		shares.push(facts.length ? seen / facts.length : 1);

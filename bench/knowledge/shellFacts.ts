@@ -15,11 +15,45 @@ import { parseShell, type SimpleCommand } from '../../src/common/shell/shellSynt
 export interface ShellFiles {
 	readonly reads: readonly string[];
 	readonly changes: readonly string[];
+	/**
+	 * The line runs something beyond looking at files and writing them with a redirection: false
+	 * when every command in it only inspects (INSPECTORS, `sed` without -i, `find` without -exec or
+	 * -delete, `git status/diff/log/show`) or writes its output to a file (`cat > f <<EOF`, `echo … > f`).
+	 * A line the parser cannot read runs something.
+	 */
+	readonly runs: boolean;
 }
 
 const READERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'nl', 'wc', 'view']);
 /** Programs whose first operand is a pattern or script and the rest are files. */
 const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'awk', 'sed']);
+const INSPECTORS = new Set([
+	...READERS,
+	'grep',
+	'egrep',
+	'fgrep',
+	'rg',
+	'awk',
+	'ls',
+	'echo',
+	'printf',
+	'pwd',
+	'which',
+	'file',
+	'stat',
+	'diff',
+	'cut',
+	'sort',
+	'uniq',
+	'tr',
+	'cd',
+	'true',
+	'tree',
+	'du',
+	'test',
+	'[',
+]);
+const GIT_INSPECTORS = new Set(['status', 'diff', 'log', 'show', 'grep', 'blame']);
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>']);
 const PYTHONS = /^python(\d+(\.\d+)?)?$/;
 
@@ -58,7 +92,7 @@ const hasOption = (command: SimpleCommand, test: (option: string) => boolean) =>
 function programFiles(command: SimpleCommand, reads: string[], changes: string[]): void {
 	const name = programName(command);
 	const files = (xs: string[]) => xs.filter(Boolean);
-	if (READERS.has(name)) reads.push(...files(operands(command, new Set(['-n', '-c']))));
+	if (READERS.has(name)) reads.push(...files(operands(command, name === 'head' || name === 'tail' ? new Set(['-n', '-c']) : new Set())));
 	else if (name === 'sed' && hasOption(command, o => o.includes('i'))) changes.push(...files(sedFiles(command)));
 	else if (PATTERN_FIRST.has(name)) reads.push(...files(patternFirstFiles(command)));
 	else if (name === 'perl' && hasOption(command, o => o.includes('i'))) {
@@ -67,6 +101,15 @@ function programFiles(command: SimpleCommand, reads: string[], changes: string[]
 	else if (name === 'cp' || name === 'mv') changes.push(...files(operands(command, new Set(['-t', '-S'])).slice(-1)));
 	else if (name === 'patch') changes.push(...files(operands(command, new Set(['-p', '-i', '-o', '-d'])).slice(0, 1)));
 	else if (name === 'git') changes.push(...gitChanges(command));
+}
+
+/** The command only looks at files or prints (its output may go to a file). */
+function inspects(command: SimpleCommand): boolean {
+	const name = programName(command);
+	if (name === 'sed') return !hasOption(command, o => o.includes('i'));
+	if (name === 'find') return !command.words.some(w => /^-(exec|execdir|delete|ok)$/.test(w));
+	if (name === 'git') return GIT_INSPECTORS.has(command.words[1] ?? '');
+	return INSPECTORS.has(name) && command.inner.every(inspects);
 }
 
 /** sed's file operands: after the script, unless the script came with -e/-f. */
@@ -128,5 +171,6 @@ export function shellFiles(line: string): ShellFiles {
 	// A script given in the line (-c or a heredoc): what it opens for writing. Without a parse, the line's text is all there is.
 	if (names.some(n => PYTHONS.test(n)) || (commands.length === 0 && /\bpython/.test(line))) changes.push(...pythonWrites(line));
 	const unique = (xs: string[]) => [...new Set(xs.map(normalPath).filter(Boolean))];
-	return { reads: unique(reads), changes: unique(changes) };
+	const runs = commands.length === 0 || !all(commands).every(inspects);
+	return { reads: unique(reads), changes: unique(changes), runs };
 }
