@@ -2,14 +2,16 @@
 // DETAIL_EVERY-th round (the 4th, 8th, …) gives one detail, the kind taking turns: a line of a
 // tool result, a line of the agent's text, a line of an error (a result line that says error,
 // exception, traceback or failed). A round without a line of its kind gives one of the other
-// kinds. A line qualifies when it is distinctive (its trimmed text is in the session once), 20 to
+// kinds. A line qualifies when it is distinctive (in the session once, compared with whitespace
+// runs as one space and without a leading line number, so a code line shown by two reads is not), 20 to
 // 150 characters long (recall shows a matching line whole up to 160) and has a word of four
 // letters or more; the middle one of a round's qualifying lines is taken. Deterministic: the same
 // session gives the same sample.
 //
 // Each detail carries the queries an agent would write to get it back with one longhaul_recall
-// call: the file its call read or changed, the call's command (its first line), and the line's
-// rarest word in the session (a name or a word of the error the agent remembers).
+// call: the file its call read or changed, the call's command (its first line), and a word or
+// phrase of the line the agent could remember (a name, a word of the error): the line's rarest
+// word when it is in the session once, else the shortest run of two to six of its words that is.
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { callFacts } from './factOracle';
 
@@ -47,7 +49,13 @@ function counts(texts: readonly string[], split: (text: string) => readonly stri
 	return map;
 }
 
-const lines = (text: string) => text.split('\n').map(l => l.trim());
+/** A line as compared for distinctiveness: whitespace runs as one space, without a leading line number (`898:`, `  898\t`). */
+const lineKey = (line: string) =>
+	line
+		.replace(/^\s*\d+[:\t]/, '')
+		.replace(/\s+/g, ' ')
+		.trim();
+const lines = (text: string) => text.split('\n').map(lineKey);
 const words = (text: string) => (text.toLowerCase().match(WORD) ?? []) as string[];
 
 /** The candidate lines of one kind in a round (raw lines, so the length limit is the shown one). */
@@ -59,7 +67,7 @@ function candidates(round: Round, kind: DetailKind, lineCounts: ReadonlyMap<stri
 	return raw
 		.filter(({ line }) => line.length <= MAX_CHARS && line.trim().length >= MIN_CHARS && /[A-Za-z]{4}/.test(line))
 		.filter(({ line }) => (kind === 'error') === ERROR_LINE.test(line) || kind === 'response')
-		.filter(({ line }) => lineCounts.get(line.trim()) === 1)
+		.filter(({ line }) => lineCounts.get(lineKey(line)) === 1)
 		.map(({ line, call }) => ({ line: line.trim(), ...(call !== undefined ? { call } : {}) }));
 }
 
@@ -67,6 +75,28 @@ function candidates(round: Round, kind: DetailKind, lineCounts: ReadonlyMap<stri
 function rarestWord(line: string, wordCounts: ReadonlyMap<string, number>): string | undefined {
 	const ranked = [...new Set(words(line))].sort((a, b) => (wordCounts.get(a) ?? 0) - (wordCounts.get(b) ?? 0) || b.length - a.length);
 	return ranked[0];
+}
+
+const MAX_PHRASE_WORDS = 6;
+
+/** The shortest run of the line's words (two to six) found once in the session (`lower`: its text in lower case), the first such. */
+function uniquePhrase(line: string, lower: string): string | undefined {
+	const tokens = line.split(/\s+/).filter(Boolean);
+	for (let size = 2; size <= Math.min(MAX_PHRASE_WORDS, tokens.length); size++) {
+		for (let at = 0; at + size <= tokens.length; at++) {
+			const phrase = tokens.slice(at, at + size).join(' ');
+			const first = lower.indexOf(phrase.toLowerCase());
+			if (phrase.length >= 8 && first !== -1 && lower.indexOf(phrase.toLowerCase(), first + 1) === -1) return phrase;
+		}
+	}
+	return undefined;
+}
+
+/** A word or phrase of the line an agent could remember: its rarest word when that is in the session once, else its shortest phrase found once. */
+function rememberedText(line: string, wordCounts: ReadonlyMap<string, number>, lower: string): string | undefined {
+	const word = rarestWord(line, wordCounts);
+	if (word !== undefined && wordCounts.get(word) === 1) return word;
+	return uniquePhrase(line, lower) ?? word;
 }
 
 function queriesFor(round: Round, call: number | undefined, word: string | undefined): string[] {
@@ -86,6 +116,7 @@ export function sampleDetails(conversation: Conversation, every = DETAIL_EVERY):
 	const texts = sessionTexts(conversation);
 	const lineCounts = counts(texts, lines);
 	const wordCounts = counts(texts, words);
+	const lower = texts.join('\n').toLowerCase();
 	const rounds = conversation.turns.flatMap(t => t.rounds);
 	const details: Detail[] = [];
 	for (let i = every - 1; i < rounds.length; i += every) {
@@ -95,7 +126,7 @@ export function sampleDetails(conversation: Conversation, every = DETAIL_EVERY):
 			const found = candidates(rounds[i], kind, lineCounts);
 			if (!found.length) continue;
 			const pick = found[Math.floor(found.length / 2)];
-			details.push({ roundId: rounds[i].id, kind, line: pick.line, queries: queriesFor(rounds[i], pick.call, rarestWord(pick.line, wordCounts)) });
+			details.push({ roundId: rounds[i].id, kind, line: pick.line, queries: queriesFor(rounds[i], pick.call, rememberedText(pick.line, wordCounts, lower)) });
 			break;
 		}
 	}

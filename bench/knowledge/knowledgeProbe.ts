@@ -111,7 +111,14 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 			if (compactedOnce) checkFacts(view);
 			let context: ReturnType<typeof recallContext> | undefined;
 			const lazyContext = () => (context ??= recallContext(request.conversation, rounds, request.request));
-			for (const detail of live) classes[await classify(view, request, detail, lazyContext)]++;
+			for (const detail of live) {
+				const c = await classify(view, request, detail, lazyContext);
+				classes[c]++;
+				if (process.env.KDEBUG === 'lost' && c === 'lost')
+					process.stderr.write(
+						`LOST ${detail.kind} searched=${lazyContext().searched.has(detail.roundId)} ${JSON.stringify(detail.line)} q=${JSON.stringify(detail.queries)}\n`,
+					);
+			}
 		},
 		metrics() {
 			const checks = classes.visible + classes.inSummary + classes.recalled + classes.lost;
