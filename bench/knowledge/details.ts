@@ -13,7 +13,7 @@
 // phrase of the line the agent could remember (a name, a word of the error): the line's rarest
 // word when it is in the session once, else the shortest run of two to six of its words that is.
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
-import { callFacts } from './factOracle';
+import { callFacts, shellLine } from './factOracle';
 
 export const DETAIL_EVERY = 4;
 const MIN_CHARS = 20;
@@ -105,7 +105,7 @@ function queriesFor(round: Round, call: number | undefined, word: string | undef
 		const facts = callFacts(round.toolCalls[call]);
 		const path = facts.changes[0] ?? facts.reads[0];
 		if (path) queries.push(path);
-		const first = facts.command?.text.split('\n')[0].trim();
+		const first = shellLine(round.toolCalls[call])?.split('\n')[0].trim();
 		if (first) queries.push(first.slice(0, 1000));
 	}
 	if (word) queries.push(word);

@@ -60,6 +60,12 @@ const failedResult = (result: string | undefined) => result === undefined || /^\
 const isEditorTool = (name: string) => /edit|write|create|replace|insert/i.test(name) && !/read|view/i.test(name);
 const isReadTool = (name: string) => /read|view|open/i.test(name);
 
+/** The command line of a shell call (a `command` argument of a tool that is not an editor), or undefined. */
+export function shellLine(call: ToolCall): string | undefined {
+	const command = parseArguments(call.arguments).command;
+	return typeof command === 'string' && !/editor/i.test(call.name) && !isEditorTool(call.name) ? command.trim() : undefined;
+}
+
 /** The facts of one call, by tool: a shell (a `command` argument), an editor (str_replace_editor), an edit tool or a read tool. */
 export function callFacts(call: ToolCall): CallFacts {
 	const args = parseArguments(call.arguments);

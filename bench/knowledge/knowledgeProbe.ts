@@ -8,6 +8,7 @@
 //               text in the prompt), recalled (one longhaul_recall call brings it back,
 //               recallCheck.ts; only where the prompt offers recall: the product modes) or lost.
 //               Shares over all request × detail checks; detailsReachable = the first three.
+// LONGHAUL_BENCH_DEBUG=knowledge prints what each request misses.
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { factOracle } from './factOracle';
@@ -58,6 +59,10 @@ export interface KnowledgeOptions {
 	readonly recall?: RecallSetting;
 }
 
+/** LONGHAUL_BENCH_DEBUG=knowledge: every fact not named and every detail lost, on stderr. */
+const DEBUG = process.env.LONGHAUL_BENCH_DEBUG === 'knowledge';
+const debug = (line: string) => process.stderr.write(`knowledge: ${line}\n`);
+
 type DetailClass = 'visible' | 'inSummary' | 'recalled' | 'lost';
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -76,15 +81,9 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 	const checkFacts = (view: PromptView) => {
 		const facts = oracle.facts();
 		const commands = facts.filter(f => f.kind === 'command').map(f => f.text);
-		const seen = facts.filter(f => factSeen(view, f, rounds, commands) !== undefined).length;
-		if (process.env.KDEBUG === 'ledger') {
-			const at = view.text.indexOf('<done-ledger>');
-			process.stderr.write(`LEDGER ${shares.length}\n${view.text.slice(at, view.text.indexOf('</done-ledger>') + 15)}\n`);
-		}
-		if (process.env.KDEBUG === '1')
-			for (const f of facts)
-				if (!factSeen(view, f, rounds, commands))
-					process.stderr.write(`MISS ${shares.length} ${f.kind} ${f.status?.text ?? ''} ${JSON.stringify(f.text.slice(0, 100))}\n`);
+		const missed = facts.filter(f => factSeen(view, f, rounds, commands) === undefined);
+		if (DEBUG) missed.forEach(f => debug(`fact not named: ${f.kind} ${f.status?.text ?? ''} ${JSON.stringify(f.text.slice(0, 100))}`));
+		const seen = facts.length - missed.length;
 		fact.checked += facts.length;
 		fact.seen += seen;
 		shares.push(facts.length ? seen / facts.length : 1);
@@ -114,10 +113,7 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 			for (const detail of live) {
 				const c = await classify(view, request, detail, lazyContext);
 				classes[c]++;
-				if (process.env.KDEBUG === 'lost' && c === 'lost')
-					process.stderr.write(
-						`LOST ${detail.kind} searched=${lazyContext().searched.has(detail.roundId)} ${JSON.stringify(detail.line)} q=${JSON.stringify(detail.queries)}\n`,
-					);
+				if (DEBUG && c === 'lost') debug(`detail lost: ${detail.kind} ${JSON.stringify(detail.line)} (queries ${JSON.stringify(detail.queries)})`);
 			}
 		},
 		metrics() {
