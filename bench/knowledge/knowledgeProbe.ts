@@ -1,6 +1,7 @@
 // The knowledge probe: what the agent can still know on each request of a replay, for every
 // strategy. Two measures (bench/RESULTS.md has the table):
-//   continuity  from the first request after a compaction on, every request: the share of the
+//   continuity  from the first request after a compaction on (or the first whose prompt leaves out
+//               a round or a result, as masking does), every request: the share of the
 //               oracle's facts (factOracle.ts) the prompt as sent names (factCheck.ts); the mean
 //               over those requests. null when nothing was compacted.
 //   details     on every request after a sampled detail's round (details.ts): the detail is
@@ -18,7 +19,7 @@ import { promptView, type PromptView } from './promptView';
 import { recallContext, recalled, type RecallSetting } from './recallCheck';
 
 export interface KnowledgeMetrics {
-	/** Mean share of oracle facts named in the prompt, over the requests from the first compaction on; null without compaction. */
+	/** Mean share of oracle facts named in the prompt, over the requests from the first compaction (or masking) on; null without. */
 	readonly continuity: number | null;
 	/** Requests probed for continuity, facts checked over them and how many were named. */
 	readonly continuityRequests: number;
@@ -67,6 +68,12 @@ type DetailClass = 'visible' | 'inSummary' | 'recalled' | 'lost';
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/** The prompt leaves out a round so far or shows one with a result other than the recorded (masked, elided). */
+function leavesOut(request: ProbedRequest, rounds: ReadonlyMap<string, Round>): boolean {
+	if (request.shown.length < rounds.size) return true;
+	return request.shown.some(round => round.toolCalls.some((call, i) => call.result !== rounds.get(round.id)?.toolCalls[i]?.result));
+}
+
 export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 	const oracle = factOracle();
 	const rounds = new Map<string, Round>();
@@ -106,7 +113,7 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 		},
 		async recordRequest(request) {
 			const view = promptView(request.messages, request.shown, request.summaries);
-			compactedOnce ||= request.compacted;
+			compactedOnce ||= request.compacted || leavesOut(request, rounds);
 			if (compactedOnce) checkFacts(view);
 			let context: ReturnType<typeof recallContext> | undefined;
 			const lazyContext = () => (context ??= recallContext(request.conversation, rounds, request.request));
