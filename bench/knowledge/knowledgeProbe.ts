@@ -12,11 +12,11 @@
 // LONGHAUL_BENCH_DEBUG=knowledge prints what each request misses.
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
-import { factOracle } from './factOracle';
+import { factOracle, type Fact } from './factOracle';
 import { factSeen } from './factCheck';
 import { sampleDetails, type Detail } from './details';
 import { promptView, type PromptView } from './promptView';
-import { recallContext, recalled, type RecallSetting } from './recallCheck';
+import { recallContext, recalled, type RecallContext, type RecallSetting } from './recallCheck';
 
 export interface KnowledgeMetrics {
 	/** Mean share of oracle facts named in the prompt, over the requests from the first compaction (or masking) on; null without. */
@@ -74,35 +74,60 @@ function leavesOut(request: ProbedRequest, rounds: ReadonlyMap<string, Round>): 
 	return request.shown.some(round => round.toolCalls.some((call, i) => call.result !== rounds.get(round.id)?.toolCalls[i]?.result));
 }
 
+/** The tallies behind the metrics. */
+interface Tally {
+	/** Per probed request, the share of facts named. */
+	readonly shares: number[];
+	checked: number;
+	seen: number;
+	readonly classes: Record<DetailClass, number>;
+}
+
+/** One request's facts, named or not: the tally grows by one share. */
+function checkFacts(tally: Tally, view: PromptView, facts: readonly Fact[], rounds: ReadonlyMap<string, Round>): void {
+	const commands = facts.filter(f => f.kind === 'command').map(f => f.text);
+	const missed = facts.filter(f => factSeen(view, f, rounds, commands) === undefined);
+	if (DEBUG) missed.forEach(f => debug(`fact not named: ${f.kind} ${f.status?.text ?? ''} ${JSON.stringify(f.text.slice(0, 100))}`));
+	tally.checked += facts.length;
+	tally.seen += facts.length - missed.length;
+	tally.shares.push(facts.length ? (facts.length - missed.length) / facts.length : 1);
+}
+
+/** Where a detail is on this request; recall only where the strategy offers it. */
+async function classify(view: PromptView, detail: Detail, recall: RecallSetting | undefined, context: () => RecallContext): Promise<DetailClass> {
+	if (view.outsideSummaries.includes(detail.line)) return 'visible';
+	if (view.summaries.some(s => s.includes(detail.line))) return 'inSummary';
+	if (recall && (await recalled(detail, context(), recall))) return 'recalled';
+	return 'lost';
+}
+
+function metricsOf(tally: Tally, sampled: number): KnowledgeMetrics {
+	const { classes, shares } = tally;
+	const checks = classes.visible + classes.inSummary + classes.recalled + classes.lost;
+	const share = (n: number) => (checks ? round3(n / checks) : null);
+	return {
+		continuity: shares.length ? round3(shares.reduce((a, b) => a + b, 0) / shares.length) : null,
+		continuityRequests: shares.length,
+		continuityFacts: tally.checked,
+		continuityFactsSeen: tally.seen,
+		detailsSampled: sampled,
+		detailsChecks: checks,
+		detailsVisible: share(classes.visible),
+		detailsInSummary: share(classes.inSummary),
+		detailsRecalled: share(classes.recalled),
+		detailsLost: share(classes.lost),
+		detailsReachable: share(classes.visible + classes.inSummary + classes.recalled),
+	};
+}
+
 export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 	const oracle = factOracle();
 	const rounds = new Map<string, Round>();
 	const sample = sampleDetails(options.recorded);
 	const byRound = new Map(sample.map(d => [d.roundId, d]));
 	const live: Detail[] = [];
-	const shares: number[] = [];
-	const fact = { checked: 0, seen: 0 };
-	const classes: Record<DetailClass, number> = { visible: 0, inSummary: 0, recalled: 0, lost: 0 };
-	let compactedOnce = false;
-
-	const checkFacts = (view: PromptView) => {
-		const facts = oracle.facts();
-		const commands = facts.filter(f => f.kind === 'command').map(f => f.text);
-		const missed = facts.filter(f => factSeen(view, f, rounds, commands) === undefined);
-		if (DEBUG) missed.forEach(f => debug(`fact not named: ${f.kind} ${f.status?.text ?? ''} ${JSON.stringify(f.text.slice(0, 100))}`));
-		const seen = facts.length - missed.length;
-		fact.checked += facts.length;
-		fact.seen += seen;
-		shares.push(facts.length ? seen / facts.length : 1);
-	};
-
-	const classify = async (view: PromptView, request: ProbedRequest, detail: Detail, context: () => ReturnType<typeof recallContext>): Promise<DetailClass> => {
-		if (view.outsideSummaries.includes(detail.line)) return 'visible';
-		if (view.summaries.some(s => s.includes(detail.line))) return 'inSummary';
-		if (options.recall && (await recalled(detail, context(), options.recall))) return 'recalled';
-		return 'lost';
-	};
-
+	const tally: Tally = { shares: [], checked: 0, seen: 0, classes: { visible: 0, inSummary: 0, recalled: 0, lost: 0 } };
+	let probing = false;
 	return {
 		startTurn: user => oracle.addRequest(user),
 		addRound(round) {
@@ -113,32 +138,16 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 		},
 		async recordRequest(request) {
 			const view = promptView(request.messages, request.shown, request.summaries);
-			compactedOnce ||= request.compacted || leavesOut(request, rounds);
-			if (compactedOnce) checkFacts(view);
-			let context: ReturnType<typeof recallContext> | undefined;
+			probing ||= request.compacted || leavesOut(request, rounds);
+			if (probing) checkFacts(tally, view, oracle.facts(), rounds);
+			let context: RecallContext | undefined;
 			const lazyContext = () => (context ??= recallContext(request.conversation, rounds, request.request));
 			for (const detail of live) {
-				const c = await classify(view, request, detail, lazyContext);
-				classes[c]++;
-				if (DEBUG && c === 'lost') debug(`detail lost: ${detail.kind} ${JSON.stringify(detail.line)} (queries ${JSON.stringify(detail.queries)})`);
+				const where = await classify(view, detail, options.recall, lazyContext);
+				tally.classes[where]++;
+				if (DEBUG && where === 'lost') debug(`detail lost: ${detail.kind} ${JSON.stringify(detail.line)} (queries ${JSON.stringify(detail.queries)})`);
 			}
 		},
-		metrics() {
-			const checks = classes.visible + classes.inSummary + classes.recalled + classes.lost;
-			const share = (n: number) => (checks ? round3(n / checks) : null);
-			return {
-				continuity: shares.length ? round3(shares.reduce((a, b) => a + b, 0) / shares.length) : null,
-				continuityRequests: shares.length,
-				continuityFacts: fact.checked,
-				continuityFactsSeen: fact.seen,
-				detailsSampled: sample.length,
-				detailsChecks: checks,
-				detailsVisible: share(classes.visible),
-				detailsInSummary: share(classes.inSummary),
-				detailsRecalled: share(classes.recalled),
-				detailsLost: share(classes.lost),
-				detailsReachable: share(classes.visible + classes.inSummary + classes.recalled),
-			};
-		},
+		metrics: () => metricsOf(tally, sample.length),
 	};
 }
