@@ -49,10 +49,10 @@ function counts(texts: readonly string[], split: (text: string) => readonly stri
 	return map;
 }
 
-/** A line as compared for distinctiveness: whitespace runs as one space, without a leading line number (`898:`, `  898\t`). */
+/** A line as compared for distinctiveness: whitespace runs as one space, without a leading line number (`898:`, `898-`, `  898\t`). */
 const lineKey = (line: string) =>
 	line
-		.replace(/^\s*\d+[:\t]/, '')
+		.replace(/^\s*\d+[:\t-]/, '')
 		.replace(/\s+/g, ' ')
 		.trim();
 const lines = (text: string) => text.split('\n').map(lineKey);

@@ -145,7 +145,11 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 			for (const detail of live) {
 				const where = await classify(view, detail, options.recall, lazyContext);
 				tally.classes[where]++;
-				if (DEBUG && where === 'lost') debug(`detail lost: ${detail.kind} ${JSON.stringify(detail.line)} (queries ${JSON.stringify(detail.queries)})`);
+				if (DEBUG && where === 'lost') {
+					debug(
+						`detail lost (${lazyContext().searched.has(detail.roundId) ? 'in a summarized round' : 'not in a summarized round'}): ${detail.kind} ${JSON.stringify(detail.line)} (queries ${JSON.stringify(detail.queries)})`,
+					);
+				}
 			}
 		},
 		metrics: () => metricsOf(tally, sample.length),
