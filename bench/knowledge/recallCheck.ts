@@ -1,12 +1,12 @@
 // Can one longhaul_recall call get a detail back? The product's own recall core
 // (src/common/recall/recall.ts) answers each of the detail's queries (details.ts) on the
 // conversation the agent would search: the stored past turns as they are now, the request in
-// progress with its rounds as recorded (withRecordedRounds, as src/agent/agentLoop.ts passes it),
+// progress with its rounds as recorded (as src/agent/agentLoop.ts passes them),
 // the answer capped as the agent caps it (recallAnswerTokens). The detail is recalled when one
 // answer shows its line whole. Answers are kept for the request they were asked in.
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { recall, recallAnswerTokens } from '../../src/common/recall/recall';
-import { recallableRounds, withRecordedRounds } from '../../src/common/recall/summarizedRounds';
+import { recallableRounds } from '../../src/common/recall/summarizedRounds';
 import type { Detail } from './details';
 
 export interface RecallSetting {
@@ -17,16 +17,17 @@ export interface RecallSetting {
 /** One request's recall: its conversation, and the answers given so far. */
 export interface RecallContext {
 	readonly conversation: Conversation;
+	/** The rounds as recorded, by id (recall reads the request's own in place of masked or elided ones). */
+	readonly recorded: ReadonlyMap<string, Round>;
 	readonly currentRequest: string;
-	/** Round ids a search looks at (the summarized ones). */
+	/** Round ids a search looks at (the summarized, masked or elided ones). */
 	readonly searched: ReadonlySet<string>;
 	readonly answers: Map<string, string>;
 }
 
 export function recallContext(conversation: Conversation, recorded: ReadonlyMap<string, Round>, currentRequest: string): RecallContext {
-	const searchedConversation = withRecordedRounds(conversation, recorded);
-	const searched = new Set(recallableRounds(searchedConversation, currentRequest).summarized.map(r => r.round.id));
-	return { conversation: searchedConversation, currentRequest, searched, answers: new Map() };
+	const searched = new Set(recallableRounds(conversation, currentRequest, recorded).summarized.map(r => r.round.id));
+	return { conversation, recorded, currentRequest, searched, answers: new Map() };
 }
 
 async function answer(context: RecallContext, query: string, setting: RecallSetting): Promise<string> {
@@ -39,6 +40,7 @@ async function answer(context: RecallContext, query: string, setting: RecallSett
 				maxTokens: recallAnswerTokens(setting.messageBudget),
 				countTokens: setting.countTokens,
 				currentRequest: context.currentRequest,
+				recorded: context.recorded,
 				now: () => 0, // no time limit in the benchmark: the answer is the search's, not the machine's
 				timeLimitMs: Number.MAX_SAFE_INTEGER,
 			},

@@ -4,7 +4,6 @@
 // the same tally the agent keeps).
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
-import { flattenRounds, newestSummaryIndex } from '../../src/common/conversation/flatten';
 import { olderRequestsBudget, type PromptEntry } from '../../src/common/conversation/promptLayout';
 import { newFitSession, type FitSession } from '../../src/common/fitting/fitSession';
 import { newFitTally, type FitTally } from '../../src/common/fitting/fitTally';
@@ -14,6 +13,7 @@ import { toolResultBudget, type PromptBudget } from '../../src/common/tokens/bud
 import { UNCALIBRATED, calibrationRatio, observeRejection, type Calibration } from '../../src/common/tokens/calibration';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { toolsOfferedNow } from '../../src/common/tools/toolSelection';
+import { hasRecallableRounds } from '../../src/common/recall/summarizedRounds';
 import type { AgentPromptProps } from '../../src/prompts/agentPrompt';
 import type { RenderedPrompt } from '../../src/prompts/render';
 import { toolResultForPrompt } from '../../src/prompts/toolResultText';
@@ -251,8 +251,8 @@ export function agentProps(r: ReplayState, conversation: Conversation, request: 
 		conversation,
 		request,
 		references: [],
-		// As the product: longhaul_recall is offered (and named in the instructions) once something is summarized.
-		toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, newestSummaryIndex(flattenRounds(conversation)) !== -1).map(t => t.name),
+		// As the product: longhaul_recall is offered (and named in the instructions) once something is summarized, masked or elided.
+		toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, hasRecallableRounds(conversation)).map(t => t.name),
 		workspace: WORKSPACE,
 		maxToolResultTokens: toolResultBudget(budget),
 		olderRequestsMaxTokens: r.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),

@@ -3,7 +3,7 @@
 // can never read another chat; anywhere else (another participant's agent calling it) there is
 // no Longhaul conversation to read and the registered tool says so.
 import * as vscode from 'vscode';
-import type { Conversation } from '../common/conversation/conversation';
+import type { Conversation, Round } from '../common/conversation/conversation';
 import { recall, recallAnswerTokens } from '../common/recall/recall';
 import { parseRecallInput, RECALL_TOOL_NAME } from '../common/recall/recallInput';
 import { searchRecallInWorker } from './recallInWorker';
@@ -13,8 +13,10 @@ import { textResult } from './workspaceRoots';
 export const RECALL_TIME_LIMIT_MS = 2000;
 
 export interface RecallContext {
-	/** The conversation as stored, with this request's rounds as recorded. */
+	/** The conversation as the prompt shows it (masked and elided results included). */
 	readonly conversation: Conversation;
+	/** This request's rounds as recorded, by id (recall reads them in place of the masked or elided ones). */
+	readonly recorded: ReadonlyMap<string, Round>;
 	readonly currentRequest: string;
 	readonly messageBudget: number;
 	readonly countTokens: (text: string) => number;
@@ -33,6 +35,7 @@ export async function answerRecall(rawInput: unknown, context: RecallContext): P
 			maxTokens: recallAnswerTokens(context.messageBudget),
 			countTokens: context.countTokens,
 			currentRequest: context.currentRequest,
+			recorded: context.recorded,
 			now: () => performance.now(),
 			timeLimitMs: RECALL_TIME_LIMIT_MS,
 			pause: () => new Promise(resolve => setImmediate(resolve)),

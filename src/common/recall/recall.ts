@@ -16,6 +16,8 @@ export interface RecallOptions {
 	readonly countTokens: (text: string) => number;
 	/** The request in progress (its rounds are the active ones). */
 	readonly currentRequest?: string;
+	/** The request's rounds as recorded, by id, before masking or elision changed them in the conversation. */
+	readonly recorded?: ReadonlyMap<string, Round>;
 	/** Clock in ms, and how long a search may take. */
 	readonly now: () => number;
 	readonly timeLimitMs: number;
@@ -42,7 +44,7 @@ export function recallAnswerTokens(messageBudget: number): number {
 export const PAUSE_EVERY_MS = 10;
 
 export async function recall(conversation: Conversation, input: RecallInput, options: RecallOptions): Promise<string> {
-	const rounds = recallableRounds(conversation, options.currentRequest);
+	const rounds = recallableRounds(conversation, options.currentRequest, options.recorded);
 	if (!rounds.summarized.length) {
 		return 'Nothing in this conversation has been summarized yet: every round is still in the conversation above, word for word.';
 	}
