@@ -9,10 +9,12 @@
 //             that read or changed it (as below: `cp a b` names b), or the
 //             command with a status that agrees with the oracle's (`exit N` for exit N; shortened
 //             with "…" only where exactly one of the session's commands has those pieces in order;
-//             a leading `cd DIR && ` may be left out).
+//             a command of several lines on one line, its line breaks as ` ; ` and its comment
+//             lines left out; a leading
+//             `cd DIR && ` may be left out).
 //   summary   a summary in the prompt names the file by its path (its last two segments, at a path
-//             boundary) or the command by its text (word for word, as JSON string text, or its first
-//             line for a command of several lines).
+//             boundary) or the command by its text (word for word, as JSON string text, or on one
+//             line with its line breaks as ` ; `).
 import type { Round } from '../../src/common/conversation/conversation';
 import { callFacts, type Fact } from './factOracle';
 import type { CommandStatus } from './commandStatus';
@@ -38,24 +40,41 @@ export function namesPath(text: string, path: string): boolean {
 }
 
 /**
- * `shown` stands for `command`: the same (whitespace as one space; a leading `cd DIR && ` may be
- * left out, as the ledger leaves out moving into the workspace), or its pieces around "…" in
- * order, start and end included.
+ * A command line as compared: its comment lines left out and its line breaks as ` ; ` (the ledger
+ * writes a command on one line so), whitespace runs as one space.
  */
-export function commandForm(shown: string, command: string): boolean {
-	const s = flatten(shown).trim();
-	const c = flatten(command).trim();
-	if (s === c || c.replace(/^cd \S+ && /, '') === s) return true;
-	if (!s.includes(ELLIPSIS)) return false;
-	const pieces = s.split(ELLIPSIS);
-	if (!c.startsWith(pieces[0]) || !c.endsWith(pieces[pieces.length - 1])) return false;
+const oneLine = (command: string) =>
+	flatten(
+		command
+			.split('\n')
+			.filter(line => !/^\s*#/.test(line))
+			.join('\n')
+			.trim()
+			.replace(/[ \t]*\n\s*/g, ' ; '),
+	).trim();
+
+/** `shown` is `command` cut with "…": its pieces in order, the first at the start, the last at the end. */
+function piecesMatch(shown: string, command: string): boolean {
+	const pieces = shown.split(ELLIPSIS);
+	if (!command.startsWith(pieces[0]) || !command.endsWith(pieces[pieces.length - 1])) return false;
 	let at = pieces[0].length;
 	for (const piece of pieces.slice(1, -1)) {
-		const found = c.indexOf(piece, at);
+		const found = command.indexOf(piece, at);
 		if (found === -1) return false;
 		at = found + piece.length;
 	}
-	return at <= c.length - pieces[pieces.length - 1].length;
+	return at <= command.length - pieces[pieces.length - 1].length;
+}
+
+/**
+ * `shown` stands for `command`: the same on one line (line breaks as ` ; `, whitespace runs as
+ * one space; a leading `cd DIR && ` may be left out, as the ledger leaves out moving into the
+ * workspace), or cut with "…" (piecesMatch).
+ */
+export function commandForm(shown: string, command: string): boolean {
+	const s = oneLine(shown);
+	const full = oneLine(command);
+	return [full, full.replace(/^cd \S+ && /, '')].some(c => s === c || (s.includes(ELLIPSIS) && piecesMatch(s, c)));
 }
 
 /** A ledger outcome that says the same as the oracle's status (an unknown status agrees with any). */
@@ -80,12 +99,7 @@ function ledgerNamesCommand(view: PromptView, fact: Fact, commands: readonly str
 }
 
 function summaryNamesCommand(summary: string, command: string): boolean {
-	const firstLine = command.split('\n')[0].trim();
-	return (
-		summary.includes(command) ||
-		summary.includes(JSON.stringify(command).slice(1, -1)) ||
-		(command.includes('\n') && firstLine.length >= 8 && summary.includes(firstLine))
-	);
+	return summary.includes(command) || summary.includes(JSON.stringify(command).slice(1, -1)) || (command.includes('\n') && summary.includes(oneLine(command)));
 }
 
 /** A file fact whose call ran a command the ledger names (`cp a b`: exit 0 names b). */

@@ -66,6 +66,11 @@ describe('the knowledge probe', () => {
 		assert.ok(commandForm('pip install -e .', 'cd /testbed && pip install -e .'));
 		assert.ok(commandForm('python -m pytest …/test_a.py', 'python -m pytest tests/test_a.py'));
 		assert.ok(!commandForm('python -m pytest …/test_a.py', 'python -m pytest tests/test_b.py'));
+		assert.ok(
+			commandForm('python -c " ; import os ; print(1)"', 'cd /testbed && python -c "\nimport os\n# say it\nprint(1)"'),
+			'line breaks as " ; ", no comment lines',
+		);
+		assert.ok(commandForm('python -c " ; import os ; pri…', 'python -c "\nimport os\nprint(1)"'));
 		assert.equal(seen(ledger('Commands run (outcome of the latest run):\n- `sed -i …`: exit 0'))(fact('command', "sed -i 's/1/2/' src/app/main.py")), 'ledger');
 	});
 
