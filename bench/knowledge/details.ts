@@ -11,7 +11,8 @@
 // Each detail carries the queries an agent would write to get it back with one longhaul_recall
 // call: the file its call read or changed, the call's command (its first line), and a word or
 // phrase of the line the agent could remember (a name, a word of the error): the line's rarest
-// word when it is in the session once, else the shortest run of two to six of its words that is.
+// word when it is in the session once, else the run of two to six of its words found least often
+// in the session, when that is rarer than the word.
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { callFacts, shellLine } from './factOracle';
 
@@ -79,24 +80,35 @@ function rarestWord(line: string, wordCounts: ReadonlyMap<string, number>): stri
 
 const MAX_PHRASE_WORDS = 6;
 
-/** The shortest run of the line's words (two to six) found once in the session (`lower`: its text in lower case), the first such. */
-function uniquePhrase(line: string, lower: string): string | undefined {
+/** How often `needle` is in `text`, counted up to `cap`. */
+function occurrences(text: string, needle: string, cap: number): number {
+	let n = 0;
+	for (let at = text.indexOf(needle); at !== -1 && n < cap; at = text.indexOf(needle, at + 1)) n++;
+	return n;
+}
+
+/** The run of the line's words (two to six, eight characters or more) found least often in the session (`lower`: its text in lower case); the shortest and first among equals. */
+function rarestPhrase(line: string, lower: string): { phrase: string; count: number } | undefined {
 	const tokens = line.split(/\s+/).filter(Boolean);
+	let best: { phrase: string; count: number } | undefined;
 	for (let size = 2; size <= Math.min(MAX_PHRASE_WORDS, tokens.length); size++) {
 		for (let at = 0; at + size <= tokens.length; at++) {
 			const phrase = tokens.slice(at, at + size).join(' ');
-			const first = lower.indexOf(phrase.toLowerCase());
-			if (phrase.length >= 8 && first !== -1 && lower.indexOf(phrase.toLowerCase(), first + 1) === -1) return phrase;
+			if (phrase.length < 8) continue;
+			const count = occurrences(lower, phrase.toLowerCase(), best?.count ?? Number.MAX_SAFE_INTEGER);
+			if (count > 0 && (!best || count < best.count)) best = { phrase, count };
 		}
 	}
-	return undefined;
+	return best;
 }
 
-/** A word or phrase of the line an agent could remember: its rarest word when that is in the session once, else its shortest phrase found once. */
+/** A word or phrase of the line an agent could remember: its rarest word when that is in the session once, else the rarer of its rarest phrase and that word. */
 function rememberedText(line: string, wordCounts: ReadonlyMap<string, number>, lower: string): string | undefined {
 	const word = rarestWord(line, wordCounts);
-	if (word !== undefined && wordCounts.get(word) === 1) return word;
-	return uniquePhrase(line, lower) ?? word;
+	const wordCount = word === undefined ? Number.MAX_SAFE_INTEGER : (wordCounts.get(word) ?? 0);
+	if (wordCount === 1) return word;
+	const phrase = rarestPhrase(line, lower);
+	return phrase && phrase.count < wordCount ? phrase.phrase : word;
 }
 
 function queriesFor(round: Round, call: number | undefined, word: string | undefined): string[] {
