@@ -14,6 +14,7 @@ import { conversationFromSessionJson } from '../../src/common/persistence/corpus
 import { sessionChart, type ChartSeries } from './svg';
 import { checkTargets, formatTargets } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
+import { formatKnowledge, summarizeKnowledge } from '../knowledge/knowledgeTable';
 import { compareMasking, formatMasking } from './masking';
 import { formatRealModels, summarizeRealModels } from './realModels';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
@@ -197,6 +198,8 @@ const COLUMNS: [string, keyof ReplayMetrics][] = [
 	['cond', 'condensePasses'],
 	['tooLg', 'summaryTooLarge'],
 	['truncF', 'truncationsAfterFailedSummary'],
+	['cont', 'continuity'],
+	['reach', 'detailsReachable'],
 ];
 
 function cell(v: unknown): string {
@@ -320,8 +323,14 @@ function writeChart(out: string, session: Session, series: ChartSeries[], window
 function printSummaries(results: ReplayMetrics[], clock: ClockName) {
 	const targets = checkTargets(results);
 	if (targets.length) process.stdout.write(`\nTargets at 16k (half-context vs legacy):\n${formatTargets(targets)}\n`);
+	const knowledge = summarizeKnowledge(results);
+	if (knowledge.length) {
+		process.stdout.write(
+			`\nWhat the agent can still know (bench/knowledge; continuity: oracle facts named, every request from the first compaction on; details: visible, in a summary, recalled, lost):\n${formatKnowledge(knowledge)}\n`,
+		);
+	}
 	const continuity = summarizeContinuity(results);
-	if (continuity.length) process.stdout.write(`\nContinuity after compaction (done-ledger on vs off, corpus):\n${formatContinuity(continuity)}\n`);
+	if (continuity.length) process.stdout.write(`\nContinuity, done-ledger on vs off (corpus):\n${formatContinuity(continuity)}\n`);
 	const masking = compareMasking(results);
 	if (masking.length) process.stdout.write(`\nCheap-first compaction (without → with masking, sums over the sessions):\n${formatMasking(masking)}\n`);
 	const rules = summarizeRules(results);
@@ -334,13 +343,13 @@ function printSummaries(results: ReplayMetrics[], clock: ClockName) {
 			`\nReal models (refusals after recovery, overflows, truncations after a failed summary; sums over the sessions):\n${formatRealModels(realModels)}\n`,
 		);
 	}
-	return { targets, continuity, masking, time, realModels, rules };
+	return { targets, knowledge, continuity, masking, time, realModels, rules };
 }
 
 /** bench/results/latest.json: the full run's settings, summaries and sorted results. */
 function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<typeof printSummaries>, sorted: ReplayMetrics[]): void {
 	const { args, files, windows, strategies } = plan;
-	const { targets, continuity, masking, time, realModels, rules } = summaries;
+	const { targets, knowledge, continuity, masking, time, realModels, rules } = summaries;
 	const report = {
 		generatedAt: new Date().toISOString(),
 		node: process.version,
@@ -350,6 +359,7 @@ function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<ty
 		windows,
 		strategies,
 		targets,
+		knowledge,
 		continuity,
 		masking,
 		modelTokenRatio: args.modelTokenRatio ?? null,

@@ -205,7 +205,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		startTurn(r, turn.user);
 		for (const [callIndex, round] of turn.rounds.entries()) {
 			const fitted = await fitRequest(r, turn.user, callIndex);
-			records.push(recordRequest(r, fitted, records.length));
+			records.push(await recordRequest(r, fitted, records.length));
 			addReply(r, round, fitted.prompt.tokenCount);
 		}
 		endTurn(r, turn);
@@ -283,13 +283,20 @@ async function fitReferenceOnce(r: ReplayState, request: string, afterRefusal: b
 }
 
 /** What the prompt sent for one request shows: its horizon, ceiling, reused prefix and new tokens; the probes see it too. */
-function recordRequest(r: ReplayState, fitted: Fitted, index: number): RequestRecord {
+async function recordRequest(r: ReplayState, fitted: Fitted, index: number): Promise<RequestRecord> {
 	const { counters } = r;
 	// Verbatim horizon: newest rounds shown verbatim, counted back from the newest.
 	let horizon = 0;
 	while (horizon < r.allIds.length && fitted.verbatimIds.has(r.allIds[r.allIds.length - 1 - horizon])) horizon++;
 	r.masking.recordRequest(r.allIds, fitted.verbatimRounds);
-	r.continuity.recordRequest(counters.compactionsThisRequest > 0, fitted.prompt.messages, fitted.verbatimRounds);
+	await r.continuity.recordRequest({
+		compacted: counters.compactionsThisRequest > 0,
+		messages: fitted.prompt.messages,
+		shown: fitted.verbatimRounds,
+		summaries: shownSummaries(r, fitted),
+		conversation: r.conversation,
+		request: r.request,
+	});
 	const tokenizedNow = r.tok.stats().tokenizedTokens;
 	const tokenized = tokenizedNow - r.lastTokenized;
 	const compactionTokenized = counters.tokenizedInCompaction - r.lastCompactionTokenized;
@@ -311,6 +318,12 @@ function recordRequest(r: ReplayState, fitted: Fitted, index: number): RequestRe
 		tokenizedOutsideCompaction: tokenized - compactionTokenized,
 		newTokens,
 	};
+}
+
+/** The summaries a strategy laid out for this prompt: the product's blocks, keep-head-tail's one. */
+function shownSummaries(r: ReplayState, fitted: Fitted): string[] {
+	if (productSettings(r.strategy)) return summaryBlocks(r.conversation).map(b => b.text);
+	return fitted.summaryText !== undefined ? [fitted.summaryText] : [];
 }
 
 /** Ceiling: the newest rounds that would fit next to the same fixed part (instructions, users, summary). */

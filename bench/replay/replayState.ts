@@ -4,7 +4,6 @@
 // the same tally the agent keeps).
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
-import { flattenRounds, newestSummaryIndex } from '../../src/common/conversation/flatten';
 import { olderRequestsBudget, type PromptEntry } from '../../src/common/conversation/promptLayout';
 import { newFitSession, type FitSession } from '../../src/common/fitting/fitSession';
 import { newFitTally, type FitTally } from '../../src/common/fitting/fitTally';
@@ -18,11 +17,13 @@ import { productCatalogue } from './toolCharge';
 import { standInCount } from './standInModel';
 import { newFaultState, type FaultState } from './summarizerFaults';
 import { toolsOfferedNow } from '../../src/common/tools/toolSelection';
+import { hasRecallableRounds } from '../../src/common/recall/summarizedRounds';
 import type { AgentPromptProps } from '../../src/prompts/agentPrompt';
 import type { RenderedPrompt } from '../../src/prompts/render';
 import { toolResultForPrompt } from '../../src/prompts/toolResultText';
 import { blockOrderProbe, type BlockOrderProbe } from './blockOrder';
 import { continuityProbe, type ContinuityProbe } from './continuity';
+import type { KnowledgeOptions } from '../knowledge/knowledgeProbe';
 import { maskingCounter, productSettings, type MaskingCounter } from './masking';
 import type { ReplayOptions, StrategyName } from './replay';
 import { benchBudget, capSession, type Session } from './session';
@@ -176,6 +177,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 	const tok = new TiktokenTokenizer();
 	const mt = measurer();
 	const budget = benchBudget(options.window, mt);
+	const recorded = capSession(session.conversation, budget, mt);
 	return {
 		options,
 		strategy: options.strategy,
@@ -184,7 +186,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		mt,
 		budget,
 		maxToolResultTokens: toolResultBudget(budget),
-		recorded: capSession(session.conversation, budget, mt),
+		recorded,
 		toolText: toolDefinitionsText(productCatalogue()),
 		calibration: UNCALIBRATED,
 		conversation: { turns: [], activeRounds: [] },
@@ -199,6 +201,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 			refresh: options.ledgerRefresh,
 			...doneLedgerCaps(budget.messages),
 			countTokens: text => tok.countTokens(text),
+			knowledge: knowledgeOptions(recorded, options, budget, mt),
 		}),
 		blocks: blockOrderProbe(productSettings(options.strategy) !== undefined),
 		dropped: new Set(),
@@ -215,6 +218,12 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		speed: UNLEARNED_SPEED,
 		timing: { waits: [], served: 0, fitWaitMs: 0, tookReady: false, discardedTokens: 0, pendingAtEndTokens: 0, callMs: 0 },
 	};
+}
+
+/** The knowledge probe's setting: the capped session it samples, and recall where the prompt offers it (the product modes). */
+function knowledgeOptions(recorded: Conversation, options: ReplayOptions, budget: PromptBudget, mt: TiktokenTokenizer): KnowledgeOptions {
+	if (productSettings(options.strategy) === undefined) return { recorded };
+	return { recorded, recall: { messageBudget: budget.messages, countTokens: text => mt.countTokens(text) } };
 }
 
 /** The budget now: scaled by the ratio the product learned when the stand-in model counts differently. */
@@ -281,8 +290,8 @@ export function agentProps(r: ReplayState, conversation: Conversation, request: 
 		conversation,
 		request,
 		references: [],
-		// As the product: longhaul_recall is offered (and named in the instructions) once something is summarized.
-		toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, newestSummaryIndex(flattenRounds(conversation)) !== -1).map(t => t.name),
+		// As the product: longhaul_recall is offered (and named in the instructions) once something is summarized, masked or elided.
+		toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, hasRecallableRounds(conversation)).map(t => t.name),
 		workspace: WORKSPACE,
 		maxToolResultTokens: toolResultBudget(budget),
 		olderRequestsMaxTokens: r.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),

@@ -8,7 +8,6 @@
 import * as vscode from 'vscode';
 import { computeBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import type { ToolCall } from '../common/conversation/conversation';
-import { withRecordedRounds } from '../common/recall/summarizedRounds';
 import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
 import { answerRecall } from '../tools/recall';
 import { cutToTokens } from '../common/shrinking/cutText';
@@ -192,7 +191,8 @@ async function runTool(run: AgentRun, state: RequestState, name: string, input: 
 		// Answered here, from this request's own conversation: the registered tool has no way to know which chat it serves.
 		run.stream.progress(vscode.l10n.t('Looking back at summarized rounds…'));
 		return answerRecall(input, {
-			conversation: withRecordedRounds(state.conversation, state.recordedRounds),
+			conversation: state.conversation,
+			recorded: state.recordedRounds,
 			currentRequest: run.request.prompt,
 			messageBudget: budgetFor(run.request.model, toChatTools(run.tools), run.calibration.ratio(run.request.model)).messages,
 			countTokens,

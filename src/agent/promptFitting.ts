@@ -5,7 +5,7 @@
 // the next summary starts in the background.
 import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
-import { flattenRounds, newestSummaryIndex } from '../common/conversation/flatten';
+import { flattenRounds } from '../common/conversation/flatten';
 import { olderRequestsBudget } from '../common/conversation/promptLayout';
 import type { FitEvent, FitResult } from '../common/fitting/fitPrompt';
 import { fitNotice } from '../common/fitting/fitNotices';
@@ -18,6 +18,7 @@ import { roundTokens } from '../common/tokens/roundTokens';
 import { summaryLength } from '../common/summaries/summaryLength';
 import type { BlockRequest } from '../common/summaries/summarizeBlocks';
 import { toolsOfferedNow } from '../common/tools/toolSelection';
+import { hasRecallableRounds } from '../common/recall/summarizedRounds';
 import type { AgentPromptProps } from '../prompts';
 import { fitAgentPrompt } from '../prompts/fitAgentPrompt';
 import type { RenderedPrompt as RawPrompt } from '../prompts/render';
@@ -65,9 +66,9 @@ export interface FitContext {
 	readonly chatTools: vscode.LanguageModelChatTool[];
 }
 
-/** The tools the next prompt offers: every chosen tool; longhaul_recall once something is summarized. */
+/** The tools the next prompt offers: every chosen tool; longhaul_recall once something is summarized, masked or elided. */
 export function toolsOffered(ctx: FitContext, conversation: Conversation): vscode.LanguageModelChatTool[] {
-	return toolsOfferedNow(ctx.chatTools, newestSummaryIndex(flattenRounds(conversation)) !== -1);
+	return toolsOfferedNow(ctx.chatTools, hasRecallableRounds(conversation));
 }
 
 /**

@@ -3,20 +3,20 @@
 // can never read another chat; anywhere else (another participant's agent calling it) there is
 // no Longhaul conversation to read and the registered tool says so.
 import * as vscode from 'vscode';
-import type { Conversation } from '../common/conversation/conversation';
-import { recall } from '../common/recall/recall';
+import type { Conversation, Round } from '../common/conversation/conversation';
+import { recall, recallAnswerTokens } from '../common/recall/recall';
 import { parseRecallInput, RECALL_TOOL_NAME } from '../common/recall/recallInput';
 import { searchRecallInWorker } from './recallInWorker';
 import { textResult } from './workspaceRoots';
 
 /** How long one recall search may take; it runs in a worker thread, stopped at this limit, so the extension host stays free meanwhile. */
 export const RECALL_TIME_LIMIT_MS = 2000;
-/** The share of the message budget a recall answer may take. */
-export const RECALL_SHARE = 0.15;
 
 export interface RecallContext {
-	/** The conversation as stored, with this request's rounds as recorded. */
+	/** The conversation as the prompt shows it (masked and elided results included). */
 	readonly conversation: Conversation;
+	/** This request's rounds as recorded, by id (recall reads them in place of the masked or elided ones). */
+	readonly recorded: ReadonlyMap<string, Round>;
 	readonly currentRequest: string;
 	readonly messageBudget: number;
 	readonly countTokens: (text: string) => number;
@@ -32,9 +32,10 @@ export async function answerRecall(rawInput: unknown, context: RecallContext): P
 	if (context.token.isCancellationRequested) cancel.abort();
 	try {
 		return await recall(context.conversation, parsed.input, {
-			maxTokens: Math.max(400, Math.floor(context.messageBudget * RECALL_SHARE)),
+			maxTokens: recallAnswerTokens(context.messageBudget),
 			countTokens: context.countTokens,
 			currentRequest: context.currentRequest,
+			recorded: context.recorded,
 			now: () => performance.now(),
 			timeLimitMs: RECALL_TIME_LIMIT_MS,
 			pause: () => new Promise(resolve => setImmediate(resolve)),

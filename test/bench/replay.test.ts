@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatTable } from '../../bench/replay/main';
-import { MASKED_STRATEGIES } from '../../bench/replay/masking';
+import { MASKED_STRATEGIES, productSettings } from '../../bench/replay/masking';
 import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../bench/replay/replay';
 import { concatSessions, loadSession } from '../../bench/replay/session';
 
@@ -143,6 +143,28 @@ describe('replay benchmark', function () {
 		assert.ok(firstChange > 0 && plain[firstChange].compactions > 0, `first difference at request ${firstChange}, where the plain mode summarized`);
 	});
 
+	it('probes what the agent can still know for every strategy: continuity on every request from the first compaction on, four details shares', () => {
+		for (const [strategy, r] of results) {
+			const m = r.metrics;
+			const first = r.perRequest.findIndex(q => q.compactions > 0);
+			if (!isMasked(strategy)) assert.equal(m.continuityRequests, r.perRequest.length - first, `${strategy}: every request from the first compaction on`);
+			// Masking leaves results out before any compaction: probed from the first masked prompt on.
+			else assert.ok(m.continuityRequests > 0 && (first === -1 || m.continuityRequests >= r.perRequest.length - first), strategy);
+			assert.ok(m.continuity !== null && m.continuity > 0 && m.continuity <= 1, `${strategy} continuity ${m.continuity}`);
+			assert.ok(m.detailsSampled > 0 && m.detailsChecks > 0, strategy);
+			const shares = [m.detailsVisible!, m.detailsInSummary!, m.detailsRecalled!, m.detailsLost!];
+			assert.ok(Math.abs(shares.reduce((a, b) => a + b, 0) - 1) <= 0.002, `${strategy}: ${shares}`);
+			assert.ok(Math.abs(m.detailsReachable! - (1 - m.detailsLost!)) <= 0.001, strategy);
+			if (!productSettings(strategy)) assert.equal(m.detailsRecalled, 0, `${strategy} offers no recall`);
+		}
+		// Dropping rounds without a summary or recall loses what they showed; the product keeps it reachable.
+		const truncated = results.get('truncate-half')!.metrics;
+		assert.ok(truncated.detailsLost! > 0, `truncate-half lost ${truncated.detailsLost}`);
+		for (const strategy of ['legacy', 'half-context'] as const) {
+			assert.ok(results.get(strategy)!.metrics.detailsReachable! > truncated.detailsReachable!, strategy);
+		}
+	});
+
 	it('is deterministic apart from timings', async () => {
 		const again = await replaySession(loadSession(file), { window: WINDOW, strategy: 'half-context' });
 		const strip = (r: ReplayResult) => ({ ...r.metrics, renderMsP50: 0, renderMsP95: 0, planMsP50: 0 });
@@ -182,6 +204,12 @@ describe('replay benchmark', function () {
 			'renderMsP95',
 			'planMsP50',
 			'tokenizedPerNewToken',
+			'continuity',
+			'detailsVisible',
+			'detailsInSummary',
+			'detailsRecalled',
+			'detailsLost',
+			'detailsReachable',
 		]) {
 			assert.ok(field in parsed, field);
 		}

@@ -16,6 +16,8 @@ export interface RecallOptions {
 	readonly countTokens: (text: string) => number;
 	/** The request in progress (its rounds are the active ones). */
 	readonly currentRequest?: string;
+	/** The request's rounds as recorded, by id, before masking or elision changed them in the conversation. */
+	readonly recorded?: ReadonlyMap<string, Round>;
 	/** Clock in ms, and how long a search may take. */
 	readonly now: () => number;
 	readonly timeLimitMs: number;
@@ -32,10 +34,17 @@ export interface RecallOptions {
 }
 
 export const DEFAULT_STEP_LIMIT = 50_000_000;
+/** The share of the message budget a recall answer may take. */
+export const RECALL_SHARE = 0.15;
+
+/** The answer's cap in tokens for a prompt of `messageBudget` tokens (longhaul_recall in the agent, and the benchmark's details probe). */
+export function recallAnswerTokens(messageBudget: number): number {
+	return Math.max(400, Math.floor(messageBudget * RECALL_SHARE));
+}
 export const PAUSE_EVERY_MS = 10;
 
 export async function recall(conversation: Conversation, input: RecallInput, options: RecallOptions): Promise<string> {
-	const rounds = recallableRounds(conversation, options.currentRequest);
+	const rounds = recallableRounds(conversation, options.currentRequest, options.recorded);
 	if (!rounds.summarized.length) {
 		return 'Nothing in this conversation has been summarized yet: every round is still in the conversation above, word for word.';
 	}

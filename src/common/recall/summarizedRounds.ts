@@ -1,7 +1,9 @@
 // Which rounds a recall may read: those a summary (or a note about dropped rounds) replaced in
-// the prompt, numbered the way recall shows them.
+// the prompt, and those whose tool results the prompt shows masked or elided (the placeholder's
+// round is there, its output is not), numbered the way recall shows them.
 import type { Conversation, Round } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
+import { isPlaceholderResult } from '../shrinking/toolResultPlaceholders';
 
 export interface SummarizedRound {
 	/** 1-based position among all rounds of the conversation (stable while the conversation grows). */
@@ -12,7 +14,7 @@ export interface SummarizedRound {
 }
 
 export interface RecallableRounds {
-	/** Rounds replaced by a summary, oldest first. */
+	/** Rounds replaced by a summary, or shown with a masked or elided result, oldest first. */
 	readonly summarized: readonly SummarizedRound[];
 	/** All rounds of the conversation. */
 	readonly total: number;
@@ -20,17 +22,32 @@ export interface RecallableRounds {
 	readonly requests: readonly string[];
 }
 
-/**
- * The summarized rounds of `conversation`: every round up to and including the newest one that
- * carries a summary. `currentRequest` is the text of the request in progress (its rounds are the
- * active ones).
- */
-export function recallableRounds(conversation: Conversation, currentRequest?: string): RecallableRounds {
+/** The prompt shows one of the round's results as a placeholder (masked or elided). */
+function hasPlaceholder(round: Round): boolean {
+	return round.toolCalls.some(call => call.result !== undefined && isPlaceholderResult(call.result));
+}
+
+/** Recall has something to give: a summary, or a masked or elided tool result. */
+export function hasRecallableRounds(conversation: Conversation): boolean {
 	const flat = flattenRounds(conversation);
+	return newestSummaryIndex(flat) !== -1 || flat.some(f => hasPlaceholder(f.round));
+}
+
+/**
+ * The recallable rounds of `conversation` (as the prompt shows it): every round up to and
+ * including the newest one that carries a summary, and every later round with a masked or elided
+ * result. `currentRequest` is the text of the request in progress (its rounds are the active
+ * ones); `recorded` its rounds as recorded, by id, read in their place (withRecordedRounds).
+ */
+export function recallableRounds(conversation: Conversation, currentRequest?: string, recorded?: ReadonlyMap<string, Round>): RecallableRounds {
+	const flat = flattenRounds(conversation);
+	const read = recorded ? flattenRounds(withRecordedRounds(conversation, recorded)) : flat;
 	const newest = newestSummaryIndex(flat);
-	const summarized = flat
-		.slice(0, newest + 1)
-		.map((f, i): SummarizedRound => ({ number: i + 1, request: f.source === 'history' ? f.turnIndex + 1 : conversation.turns.length + 1, round: f.round }));
+	const summarized = flat.flatMap((f, i): SummarizedRound[] =>
+		i <= newest || hasPlaceholder(f.round)
+			? [{ number: i + 1, request: f.source === 'history' ? f.turnIndex + 1 : conversation.turns.length + 1, round: read[i].round }]
+			: [],
+	);
 	const requests = conversation.turns.map(t => t.user);
 	if (currentRequest !== undefined) requests.push(currentRequest);
 	return { summarized, total: flat.length, requests };

@@ -1,12 +1,13 @@
 // Recall over a conversation: which rounds it may read, searching them (text, regular expression,
 // tool, path), reading one word for word within a cap and paging through it, the time and work
-// limits, the input checks, and when the tool is offered.
+// limits, the input checks, masked and elided rounds, and when the tool is offered.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Conversation, Round, ToolCall } from '../../../../src/common/conversation/conversation';
 import { recall, roundRecord, type RecallOptions } from '../../../../src/common/recall/recall';
 import { parseRecallInput, RECALL_TOOL_NAME } from '../../../../src/common/recall/recallInput';
-import { recallableRounds, withRecordedRounds } from '../../../../src/common/recall/summarizedRounds';
+import { hasRecallableRounds, recallableRounds, withRecordedRounds } from '../../../../src/common/recall/summarizedRounds';
+import { maskedPlaceholder } from '../../../../src/common/shrinking/toolResultPlaceholders';
 import { toolsOfferedNow } from '../../../../src/common/tools/toolSelection';
 import { agentInstructions } from '../../../../src/prompts/agentInstructions';
 import { TiktokenTokenizer } from '../../../../src/common/tokens/tokenizer';
@@ -195,6 +196,25 @@ describe('recall', () => {
 		const view = withRecordedRounds({ turns: [], activeRounds: [masked] }, new Map([['a0', recorded]]));
 		assert.equal(view.activeRounds[0].toolCalls[0].result, 'the real output');
 		assert.equal(view.activeRounds[0].summary, 'S');
+	});
+
+	it("reads masked and elided rounds too: the request's own as recorded, before anything is summarized, and is offered for them", async () => {
+		const recordedRound = round('m0', 'look', [call('bash', { command: 'cat notes.txt' }, 'first line\nthe needle line\nlast line')]);
+		const masked: Round = { ...recordedRound, toolCalls: [{ ...recordedRound.toolCalls[0], result: maskedPlaceholder(recordedRound.toolCalls[0], 12) }] };
+		const kept = round('m1', 'next', [call('bash', { command: 'ls' }, 'a b')]);
+		const c: Conversation = { turns: [], activeRounds: [masked, kept] };
+		assert.ok(hasRecallableRounds(c), 'a masked result makes recall useful');
+		assert.ok(!hasRecallableRounds({ turns: [], activeRounds: [recordedRound, kept] }), 'nothing summarized, masked or elided');
+		const rounds = recallableRounds(c, 'req', new Map([['m0', recordedRound]]));
+		assert.deepEqual(
+			rounds.summarized.map(r => [r.number, r.round.toolCalls[0].result]),
+			[[1, recordedRound.toolCalls[0].result]],
+		);
+		const found = await recall(c, { query: 'needle' }, options({ currentRequest: 'req', recorded: new Map([['m0', recordedRound]]) }));
+		assert.match(found, /#1 \(request 1\) call 1 bash .* result, line 2: the needle line/);
+		// Without the recorded round (a past turn stores what the prompt showed) only the placeholder is there.
+		assert.match(await recall(c, { query: 'needle' }, options()), /No matches for "needle"/);
+		assert.match(await recall(c, { round: 2 }, options()), /Round #2 is not summarized/);
 	});
 
 	it('checks its input and says what is wrong', () => {
