@@ -6,6 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { emptyLedger, extendLedger } from '../../src/common/ledger/doneLedger';
+import { loadBashParser } from '../../src/common/shell/bashParser';
 import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import { loadReplayScript } from '../fixtures/scripted-model/src/replayScript';
 import { resetSession, scriptedModel, sendChat } from './helpers';
@@ -25,6 +26,10 @@ describe('Replayed sessions in the done-ledger', function () {
 		const file = path.join(corpusDir(), `${SESSION}.json`);
 		if (!fs.existsSync(file)) this.skip();
 		const recorded = conversationFromSessionJson(JSON.parse(fs.readFileSync(file, 'utf8')));
+		// The expectation reads the commands as the extension does, with the bash parser; without it
+		// every line counts as run (a `sed -i` as a command, not an edit). The parser is loaded per
+		// module copy, so this test loads its own instead of relying on an earlier test's.
+		assert.ok(await loadBashParser(), 'the bash parser loads in the test too');
 		let expected = emptyLedger();
 		for (const turn of recorded.turns) for (const round of turn.rounds) expected = extendLedger(expected, round);
 		assert.ok(expected.commands.length > 0 && expected.edits.length > 0, 'the recorded session runs commands and edits files');
