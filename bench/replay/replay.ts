@@ -235,16 +235,18 @@ async function fitRequest(r: ReplayState, request: string, callIndex: number): P
 	if (r.options.modelTokenRatio === undefined || fitted.overflow) return fitted;
 	// The stand-in model's hard limit, and the product's recovery (src/agent/modelRetry.ts): recount
 	// with what the refusal says, refit at the tightened count, send once more.
-	if (refusedByModel(r, sentRequest(r, fitted.prompt))) {
+	const sent = sentRequest(r, fitted.prompt);
+	if (refusedByModel(r, sent)) {
 		const before = budgetNow(r);
-		learnRefusal(r, sentRequest(r, fitted.prompt));
+		learnRefusal(r, sent);
 		r.counters.recoveries++;
 		const after = budgetNow(r);
 		fitted = await fitProduct(r, settings, request, retryMessageBudget(fitted.prompt.tokenCount, before.ratio, after.ratio, after.messages));
-		if (!fitted.overflow && refusedByModel(r, sentRequest(r, fitted.prompt))) {
+		const resent = sentRequest(r, fitted.prompt);
+		if (!fitted.overflow && refusedByModel(r, resent)) {
 			r.counters.modelRejections++;
 			r.counters.refusedInTheEnd++;
-			learnRefusal(r, sentRequest(r, fitted.prompt));
+			learnRefusal(r, resent);
 		}
 	}
 	// The product's background sample of the model's count, ready for the next request.

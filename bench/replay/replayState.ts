@@ -248,9 +248,20 @@ export function promptText(prompt: RenderedPrompt): string {
 		.join('\n');
 }
 
-/** An agent request as sent: the prompt and the tool definitions (toolCharge.ts). */
+/**
+ * An agent request as sent: the prompt and the tool definitions (toolCharge.ts). Its text is built
+ * when first read: only the stand-in model's count under --model-token-ratio reads it, and every
+ * request of every strategy asks whether it was refused.
+ */
 export function sentRequest(r: ReplayState, prompt: RenderedPrompt): Sent {
-	return { tokens: prompt.tokenCount + budgetNow(r).toolTokens, text: `${promptText(prompt)}\n${r.toolText}` };
+	let text: string | undefined;
+	return {
+		tokens: prompt.tokenCount + budgetNow(r).toolTokens,
+		get text() {
+			text ??= `${promptText(prompt)}\n${r.toolText}`;
+			return text;
+		},
+	};
 }
 
 /** The stand-in model's count of what is sent: by content, R on average (standInModel.ts). */
