@@ -25,7 +25,8 @@ import { askModel } from './modelRetry';
 import type { AgentRun } from './agentRun';
 import { renderFitting, toolsOffered, type FitContext } from './promptFitting';
 import { addActiveRound, newRoundId, type RequestState } from './requestState';
-import { toChatTools, toolDefinitionsText } from './toolCatalog';
+import { toChatTools } from './toolCatalog';
+import { toolDefinitionTokens, toolDefinitionsText } from '../common/tools/toolDefinitions';
 import { toolErrorText, toolResultText } from './toolResults';
 
 export type { AgentRun } from './agentRun';
@@ -34,7 +35,7 @@ export { PromptRejectedError } from './modelRetry';
 
 /** The budget of a request with these tools, scaled by the model's token ratio (calibration.ts). */
 export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscode.LanguageModelChatTool[], ratio = 1): PromptBudget {
-	return computeBudget(model.maxInputTokens, tools.length ? countTokens(toolDefinitionsText(tools)) : 0, ratio);
+	return computeBudget(model.maxInputTokens, toolDefinitionTokens(tools, countTokens), ratio);
 }
 
 /**
@@ -46,7 +47,7 @@ export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscod
 export async function runAgentLoop(run: AgentRun, state: RequestState): Promise<void> {
 	const chatTools = toChatTools(run.tools);
 	const model = run.request.model;
-	const toolTokens = chatTools.length ? countTokens(toolDefinitionsText(chatTools)) : 0;
+	const toolTokens = toolDefinitionTokens(chatTools, countTokens);
 	const summarizer: SummarizerContext = {
 		model,
 		// Read fresh each time: samples and rejections during the request move the ratio.

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { chooseTools, TOOL_DEFINITIONS_SHARE, type ToolCandidate } from '../common/tools/toolSelection';
 import { EQUIVALENT_TOOLS, READ_ONLY_TOOLS, type LonghaulToolName } from '../tools/toolNames';
 import { countTokens } from '../common/tokens/tokenizer';
-import { toolDefinitionsText as commonToolDefinitionsText } from '../common/tools/toolDefinitions';
+import { toolDefinitionTokens } from '../common/tools/toolDefinitions';
 
 /** Longhaul's own tools, the tools that replace them, and tools other extensions tag for Longhaul. */
 function isPreferred(tool: vscode.LanguageModelToolInformation): boolean {
@@ -35,7 +35,7 @@ export function selectTools(
 	});
 	const candidates: ToolCandidate[] = allowed.map(tool => ({
 		name: tool.name,
-		tokens: countTokens(toolDefinitionsText(toChatTools([tool]))),
+		tokens: toolDefinitionTokens(toChatTools([tool]), countTokens),
 		rank: options.attached?.has(tool.name) ? 0 : isPreferred(tool) ? 1 : 2,
 	}));
 	const choice = chooseTools(candidates, Math.floor(options.maxInputTokens * TOOL_DEFINITIONS_SHARE));
@@ -45,9 +45,4 @@ export function selectTools(
 
 export function toChatTools(tools: readonly vscode.LanguageModelToolInformation[]): vscode.LanguageModelChatTool[] {
 	return tools.map(t => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
-}
-
-/** The text that stands for the tool definitions in the token budget (src/common/tools/toolDefinitions.ts). */
-export function toolDefinitionsText(tools: readonly vscode.LanguageModelChatTool[]): string {
-	return commonToolDefinitionsText(tools);
 }
