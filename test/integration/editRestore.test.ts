@@ -6,7 +6,8 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { HandledRequest } from '../../src/agent/api';
 import type { ScriptedRequest } from '../fixtures/scripted-model/src/api';
-import { lastRequest, scriptedModel, sendChat, setHandler, smallWindowSessions } from './helpers';
+import { isSummarizerRequest, lastAgentRequest } from './faultScript';
+import { scriptedModel, sendChat, setHandler, smallWindowSessions } from './helpers';
 import { DATA_FILE, createSessionScript } from './sessionScript';
 
 interface Metadata {
@@ -18,7 +19,7 @@ const meta = (handled: HandledRequest) => handled.metadata as unknown as Metadat
 const textOf = (request: ScriptedRequest) => request.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'text' ? [p.value] : []))).join('\n');
 /** The first agent request (not a summarizer's) after the user's message `user`: the prompt the chat had when the request started. */
 function firstAgentRequest(requests: readonly ScriptedRequest[], user: string): ScriptedRequest {
-	const found = requests.find(r => !/You write the memory/.test(textOf(r)) && r.messages.at(-1)?.role === 'user' && textOf(r).trimEnd().endsWith(user));
+	const found = requests.find(r => !isSummarizerRequest(r) && r.messages.at(-1)?.role === 'user' && textOf(r).trimEnd().endsWith(user));
 	assert.ok(found, `no agent request for "${user}"`);
 	return found;
 }
@@ -110,9 +111,10 @@ describe('Summary edit and restore', function () {
 			/You edited this summary: the model remembers your text\.[\s\S]*USER-CORRECTED SUMMARY/,
 		);
 		await sendChat('@longhaul and once more');
+		const later = summariesIn(lastAgentRequest(api.requests));
 		assert.ok(
-			summariesIn(lastRequest(api)).some(s => s.includes(corrected)),
-			'the edit stays in later prompts (rebuilt from the stored record)',
+			later.some(s => s.includes(corrected)),
+			`the edit stays in later prompts (rebuilt from the stored record): ${later.map(s => s.slice(0, 160)).join(' | ')}`,
 		);
 	});
 
@@ -175,7 +177,7 @@ describe('Summary edit and restore', function () {
 		assert.match(partial.markdown, new RegExp(`Restored the newest ${count} of the \\d+ rounds`));
 		const next = await sendChat('@longhaul go on');
 		assert.strictEqual(next.errorMessage, undefined);
-		assert.ok(summariesIn(lastRequest(api)).length >= 1, 'the older rounds stay summarized');
+		assert.ok(summariesIn(lastAgentRequest(api.requests)).length >= 1, 'the older rounds stay summarized');
 		assert.ok(restore.arguments?.[0], 'the notice’s Restore button names its block');
 	});
 });

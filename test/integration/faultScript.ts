@@ -26,6 +26,15 @@ export function isSummarizerRequest(request: ScriptedRequest): boolean {
 	return request.messages.some(m => m.parts.some(p => p.kind === 'text' && (p.value.includes(SUMMARIZER_MARKER) || p.value.includes(CONDENSE_MARKER))));
 }
 
+/**
+ * The newest request that is not a summarizer's. A summary prepared in the background can be sent
+ * after a turn's last agent request, so the newest request of all is not always the agent's.
+ */
+export function lastAgentRequest(requests: readonly ScriptedRequest[]): ScriptedRequest {
+	for (let i = requests.length - 1; i >= 0; i--) if (!isSummarizerRequest(requests[i])) return requests[i];
+	throw new Error('the scripted model received no agent request');
+}
+
 /** Tool results of a request, in order. */
 export function toolResults(request: ScriptedRequest): { callId: string; text: string }[] {
 	return request.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'toolResult' ? [{ callId: p.callId, text: p.text }] : [])));
