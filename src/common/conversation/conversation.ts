@@ -15,6 +15,12 @@ export interface ToolCall {
 	 * such a call with an "interrupted" result instead of sending it unpaired.
 	 */
 	readonly result?: string;
+	/**
+	 * The tool's answer as it came, kept when `result` was replaced to fit the window (a masked or
+	 * elided placeholder, or a cut): the prompt shows `result`, longhaul_recall gives this back,
+	 * also in later requests (it is stored with the turn).
+	 */
+	readonly recorded?: string;
 }
 
 /** One model response: its text, optional thinking, and the tool calls it made. */

@@ -154,7 +154,9 @@ function plainRound(round: Round): Round {
 		response: round.response,
 		...(round.thinking !== undefined ? { thinking: round.thinking } : {}),
 		toolCalls: round.toolCalls.map((c): ToolCall =>
-			c.result === undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { id: c.id, name: c.name, arguments: c.arguments, result: c.result },
+			c.result === undefined
+				? { id: c.id, name: c.name, arguments: c.arguments }
+				: { id: c.id, name: c.name, arguments: c.arguments, result: c.result, ...(c.recorded !== undefined ? { recorded: c.recorded } : {}) },
 		),
 		// Kept across turns: the next request sends it back when its prompt up to this round is unchanged.
 		...(round.providerState
@@ -175,13 +177,20 @@ function plainRound(round: Round): Round {
  * The same object when nothing is cut.
  */
 export function cutForStorage(round: Round, maxResultChars = STORED_RESULT_MAX_CHARS): Round {
-	if (!round.toolCalls.some(c => c.result !== undefined && c.result.length > maxResultChars)) {
+	const tooLong = (text: string | undefined) => text !== undefined && text.length > maxResultChars;
+	if (!round.toolCalls.some(c => tooLong(c.result) || tooLong(c.recorded))) {
 		return round;
 	}
 	return {
 		...round,
 		toolCalls: round.toolCalls.map(c =>
-			c.result !== undefined && c.result.length > maxResultChars ? { ...c, result: cutResult(c.result, maxResultChars) } : c,
+			tooLong(c.result) || tooLong(c.recorded)
+				? {
+						...c,
+						...(tooLong(c.result) ? { result: cutResult(c.result!, maxResultChars) } : {}),
+						...(tooLong(c.recorded) ? { recorded: cutResult(c.recorded!, maxResultChars) } : {}),
+					}
+				: c,
 		),
 	};
 }

@@ -104,8 +104,10 @@ export function decodeToolCall(issues: DecodeIssue[], raw: unknown, path: string
 	const args = r.string('arguments');
 	const result = r.optionalString('result');
 	const resultMissing = r.optionalBoolean('resultMissing');
+	const recorded = r.optionalString('recorded');
 	if (issues.length > before) return undefined;
-	return resultMissing || result === undefined ? { id: id!, name: name!, arguments: args! } : { id: id!, name: name!, arguments: args!, result };
+	if (resultMissing || result === undefined) return { id: id!, name: name!, arguments: args! };
+	return recorded === undefined ? { id: id!, name: name!, arguments: args!, result } : { id: id!, name: name!, arguments: args!, result, recorded };
 }
 
 /**

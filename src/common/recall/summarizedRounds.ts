@@ -41,7 +41,7 @@ export function hasRecallableRounds(conversation: Conversation): boolean {
  */
 export function recallableRounds(conversation: Conversation, currentRequest?: string, recorded?: ReadonlyMap<string, Round>): RecallableRounds {
 	const flat = flattenRounds(conversation);
-	const read = recorded ? flattenRounds(withRecordedRounds(conversation, recorded)) : flat;
+	const read = flattenRounds(withRecordedRounds(conversation, recorded ?? new Map()));
 	const newest = newestSummaryIndex(flat);
 	const summarized = flat.flatMap((f, i): SummarizedRound[] =>
 		i <= newest || hasPlaceholder(f.round)
@@ -55,17 +55,26 @@ export function recallableRounds(conversation: Conversation, currentRequest?: st
 
 /**
  * The conversation with the request's own rounds as they were recorded (`recorded`, by round id)
- * rather than as the prompt last showed them: masking and elision replace tool results in the
- * prompt, recall gives them back. Summaries stay where the conversation has them.
+ * rather than as the prompt last showed them, and past turns' replaced results given back (each
+ * call's `recorded`): masking and elision replace tool results in the prompt, recall gives them
+ * back. Summaries stay where the conversation has them.
  */
 export function withRecordedRounds(conversation: Conversation, recorded: ReadonlyMap<string, Round>): Conversation {
-	if (!recorded.size) return conversation;
+	const turns = conversation.turns.map(turn => (turn.rounds.some(hasRecordedResult) ? { ...turn, rounds: turn.rounds.map(withRecordedResults) } : turn));
 	return {
-		turns: conversation.turns,
+		turns,
 		activeRounds: conversation.activeRounds.map(round => {
 			const original = recorded.get(round.id);
-			if (!original) return round;
+			if (!original) return withRecordedResults(round);
 			return round.summary === undefined ? original : { ...original, summary: round.summary };
 		}),
 	};
+}
+
+const hasRecordedResult = (round: Round) => round.toolCalls.some(call => call.recorded !== undefined);
+
+/** The round with each replaced result given back (`recorded`, stored with past turns). */
+function withRecordedResults(round: Round): Round {
+	if (!hasRecordedResult(round)) return round;
+	return { ...round, toolCalls: round.toolCalls.map(({ recorded, ...call }) => (recorded === undefined ? call : { ...call, result: recorded })) };
 }

@@ -69,7 +69,8 @@ export function takeReplacements(
 /**
  * The conversation with the replacements applied. Never mutates; turns and rounds without a
  * replaced result are shared with the input, and the input itself is returned when nothing changes.
- * Call ids and names are kept, so every call stays paired with its (new) result.
+ * Call ids and names are kept, so every call stays paired with its (new) result; the result it
+ * replaces is kept as the call's `recorded` (the first one, when a result is replaced twice).
  */
 export function applyReplacements(conversation: Conversation, flat: readonly FlatRound[], replacements: Replacements): Conversation {
 	if (replacements.count === 0) {
@@ -78,7 +79,7 @@ export function applyReplacements(conversation: Conversation, flat: readonly Fla
 	const swapped = new Map<Round, Round>();
 	for (const [flatIndex, calls] of replacements.byRound) {
 		const round = flat[flatIndex].round;
-		swapped.set(round, { ...round, toolCalls: round.toolCalls.map((call, i) => (calls.has(i) ? { ...call, result: calls.get(i)! } : call)) });
+		swapped.set(round, { ...round, toolCalls: round.toolCalls.map((call, i) => (calls.has(i) ? { ...call, result: calls.get(i)!, recorded: call.recorded ?? call.result } : call)) });
 	}
 	const swap = (rounds: readonly Round[]) => (rounds.some(r => swapped.has(r)) ? rounds.map(r => swapped.get(r) ?? r) : rounds);
 	return {

@@ -7,7 +7,9 @@ import type { Conversation, Round, ToolCall } from '../../../../src/common/conve
 import { recall, roundRecord, type RecallOptions } from '../../../../src/common/recall/recall';
 import { parseRecallInput, RECALL_TOOL_NAME } from '../../../../src/common/recall/recallInput';
 import { hasRecallableRounds, recallableRounds, withRecordedRounds } from '../../../../src/common/recall/summarizedRounds';
-import { maskedPlaceholder } from '../../../../src/common/shrinking/toolResultPlaceholders';
+import { isMaskedResult, maskedPlaceholder } from '../../../../src/common/shrinking/toolResultPlaceholders';
+import { maskOldToolResults } from '../../../../src/common/shrinking/maskToolResults';
+import { decodeTurnRecord, encodeTurnRecord, STORED_RESULT_MAX_CHARS } from '../../../../src/common/persistence/metadata';
 import { toolsOfferedNow } from '../../../../src/common/tools/toolSelection';
 import { agentInstructions } from '../../../../src/prompts/agentInstructions';
 import { TiktokenTokenizer } from '../../../../src/common/tokens/tokenizer';
@@ -212,9 +214,38 @@ describe('recall', () => {
 		);
 		const found = await recall(c, { query: 'needle' }, options({ currentRequest: 'req', recorded: new Map([['m0', recordedRound]]) }));
 		assert.match(found, /#1 \(request 1\) call 1 bash .* result, line 2: the needle line/);
-		// Without the recorded round (a past turn stores what the prompt showed) only the placeholder is there.
+		// Without the recorded round only the placeholder is there.
 		assert.match(await recall(c, { query: 'needle' }, options()), /No matches for "needle"/);
 		assert.match(await recall(c, { round: 2 }, options()), /Round #2 is not summarized/);
+	});
+
+	it('gives back a result masked in an earlier request: the stored turn keeps what the tool returned beside the placeholder', async () => {
+		const lines = Array.from({ length: 60 }, (_, i) => `line ${i}: ${i === 41 ? 'the needle of an older request' : 'filler text of a long output'}`);
+		const rounds = [round('p0', 'read', [call('bash', { command: 'cat big.txt' }, lines.join('\n'))])];
+		for (let i = 1; i < 8; i++) rounds.push(round(`p${i}`, `step ${i}`, [call('bash', { command: `echo ${i}` }, `output ${i}`)]));
+		const masked = maskOldToolResults({ turns: [], activeRounds: rounds }, 'half-context', countTokens);
+		assert.ok(masked.maskedCalls >= 1 && isMaskedResult(masked.conversation.activeRounds[0].toolCalls[0].result!), 'the old read is masked');
+		// The request ends: its rounds are stored as the prompt showed them, then read back by the next request.
+		const stored = JSON.parse(JSON.stringify(encodeTurnRecord({ rounds: masked.conversation.activeRounds }))) as unknown;
+		const record = decodeTurnRecord(stored).record;
+		assert.ok(record, 'the record reads back');
+		const next: Conversation = { turns: [{ user: 'first request', rounds: record.rounds }], activeRounds: [] };
+		assert.ok(isMaskedResult(next.turns[0].rounds[0].toolCalls[0].result!), 'the next prompt still shows the placeholder');
+		const found = await recall(next, { query: 'needle of an older' }, options({ currentRequest: 'second request' }));
+		assert.match(found, /#1 \(request 1\) call 1 bash .* line 42: line 41: the needle of an older request/);
+		assert.equal((await recall(next, { round: 1 }, options())).includes(lines.join('\n')), true, 'the round reads back word for word');
+		// A record stored before this field existed holds only the placeholder: recall says it found nothing, it does not invent.
+		const { recorded: _dropped, ...oldCall } = record.rounds[0].toolCalls[0];
+		const old: Conversation = { turns: [{ user: 'first request', rounds: [{ ...record.rounds[0], toolCalls: [oldCall] }, ...record.rounds.slice(1)] }], activeRounds: [] };
+		assert.match(await recall(old, { query: 'needle of an older' }, options()), /No matches/);
+	});
+
+	it('stores the result a placeholder replaced under the same cap as any result', () => {
+		const long = 'y'.repeat(STORED_RESULT_MAX_CHARS * 2);
+		const masked: Round = { id: 'q0', response: '', toolCalls: [{ id: 'k', name: 'bash', arguments: '{}', result: '[masked]', recorded: long }] };
+		const storedCall = encodeTurnRecord({ rounds: [masked] }).rounds[0].toolCalls[0];
+		assert.equal(storedCall.result, '[masked]');
+		assert.ok(storedCall.recorded!.length <= STORED_RESULT_MAX_CHARS && storedCall.recorded!.startsWith('yyy'), `${storedCall.recorded!.length} characters stored`);
 	});
 
 	it('checks its input and says what is wrong', () => {
