@@ -116,7 +116,9 @@ function shellFacts(tool: string, command: string, result: string | undefined): 
 	// A line that also runs or writes: its reads are kept, and what it changed is recorded with the outcome.
 	if (!failed) facts.push(...effects.reads.map((path): ToolFact => ({ kind: 'read', path })));
 	for (const path of effects.writes) facts.push({ kind: 'edit', path, created: false, failed });
-	if (effects.runs || effects.writes.length === 0) facts.push({ kind: 'command', command: oneLine(effects.normalized, COMMAND_MAX_CHARS), outcome, failed });
+	// A failed edit by command (a `sed -i` that exited 1) is also named as a command: the file line
+	// says only that an attempt failed, the command line says which one, so it is not tried again as is.
+	if (effects.runs || effects.writes.length === 0 || failed) facts.push({ kind: 'command', command: oneLine(effects.normalized, COMMAND_MAX_CHARS), outcome, failed });
 	return facts;
 }
 

@@ -262,19 +262,28 @@ function findEffects(args: readonly Arg[]): Effects {
 	return effects;
 }
 
-/** Removes heredoc bodies (their text is data, not commands) and comment lines, and joins the lines with `;`. */
+/**
+ * Replaces heredoc bodies by `…` (their text is data, not commands; the mark says something was
+ * left out, so `cat > f << 'EOF' … EOF` does not read as a command that waits for input), drops
+ * comment lines, and joins the lines with `;`.
+ */
 function withoutHeredocs(text: string): string {
 	const lines = text.split(/\r?\n/);
 	const kept: string[] = [];
 	for (let i = 0; i < lines.length; i++) {
 		const line = lines[i];
-		kept.push(line);
 		const heredoc = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/.exec(line);
-		if (heredoc) {
-			const end = heredoc[2];
-			while (i + 1 < lines.length && lines[i + 1].trim() !== end) i++;
-			i++; // the terminator line
+		if (!heredoc) {
+			kept.push(line);
+			continue;
 		}
+		const end = heredoc[2];
+		const bodyStart = i + 1;
+		while (i + 1 < lines.length && lines[i + 1].trim() !== end) i++;
+		const hasBody = i + 1 > bodyStart;
+		const terminated = i + 1 < lines.length;
+		kept.push(`${line}${hasBody ? ' …' : ''}${terminated ? ` ${end}` : ''}`);
+		i++; // the terminator line
 	}
 	// Whole-line comments are not commands.
 	return kept.filter(l => l.trim() !== '' && !l.trim().startsWith('#')).join(' ; ');

@@ -231,6 +231,26 @@ describe('done-ledger', () => {
 			);
 		});
 
+		it('a failed edit by command is named as a command with its status, beside the failed attempt on the file', () => {
+			const sed = "sed -i '878,879{/for idx/a\\    if item is None:' src/marshmallow/fields.py";
+			const l = ledgerOf(
+				call('bash', { command: sed }, '<returncode>1</returncode>\n<output>sed: -e expression #1, char 40: unmatched `{\'</output>'),
+				call('bash', { command: "sed -i 's/a/b/' src/marshmallow/schema.py" }, '<returncode>0</returncode>'),
+			);
+			assert.deepEqual(
+				l.edits.map(e => [e.path, e.count, e.failed]),
+				[
+					['src/marshmallow/fields.py', 0, 1],
+					['src/marshmallow/schema.py', 1, 0],
+				],
+			);
+			assert.deepEqual(
+				l.commands.map(c => [c.command, c.outcome, c.failed]),
+				[[sed.replace(/\s+/g, ' '), 'exit 1', true]],
+				'the failed command is named; the one that worked is the edit of its file only',
+			);
+		});
+
 		it('str_replace_editor: view is a read (or a listing), create/str_replace/insert are edits, ERROR answers are failed attempts', () => {
 			const p = '/workspace/ponyc/src/libponyc/expr/match.c';
 			const l = ledgerOf(
