@@ -89,6 +89,18 @@ function oneLine(text: string, max: number): string {
 	return flat.length <= max ? flat : flat.slice(0, max - 1) + '…';
 }
 
+/**
+ * A command on one line within `max` characters, its middle cut when longer: two long commands
+ * that start alike (several `python -c "import …"` runs) usually differ at their end, so keeping
+ * the end keeps them apart in the ledger, where the command text is the key.
+ */
+function commandText(text: string, max: number): string {
+	const flat = text.replace(/\s+/g, ' ').trim();
+	if (flat.length <= max) return flat;
+	const tail = Math.floor((max - 1) / 3);
+	return `${flat.slice(0, max - 1 - tail).trimEnd()}…${flat.slice(flat.length - tail).trimStart()}`;
+}
+
 /** A short, stable text for arguments: `key=value` of the scalar fields, or the raw text. */
 export function argumentDigest(argsText: string, max = DIGEST_MAX_CHARS): string {
 	const args = parseArgs(argsText);
@@ -118,7 +130,7 @@ function shellFacts(tool: string, command: string, result: string | undefined): 
 	for (const path of effects.writes) facts.push({ kind: 'edit', path, created: false, failed });
 	// A failed edit by command (a `sed -i` that exited 1) is also named as a command: the file line
 	// says only that an attempt failed, the command line says which one, so it is not tried again as is.
-	if (effects.runs || effects.writes.length === 0 || failed) facts.push({ kind: 'command', command: oneLine(effects.normalized, COMMAND_MAX_CHARS), outcome, failed });
+	if (effects.runs || effects.writes.length === 0 || failed) facts.push({ kind: 'command', command: commandText(effects.normalized, COMMAND_MAX_CHARS), outcome, failed });
 	return facts;
 }
 

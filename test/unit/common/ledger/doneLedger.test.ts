@@ -251,6 +251,21 @@ describe('done-ledger', () => {
 			);
 		});
 
+		it('two long commands that start alike and end differently stay two commands, each with its own status', () => {
+			const setup = 'import django\nfrom django.conf import settings\nsettings.configure(DEBUG=True, INSTALLED_APPS=[])\ndjango.setup()\nfrom django.db import models\n'.repeat(2);
+			const first = `cd /testbed && python -c "\n${setup}print(type(models.AutoField))\n" 2>&1`;
+			const second = `cd /testbed && python -c "\n${setup}print(isinstance(models.BigAutoField(), models.AutoField))\n" 2>&1`;
+			const l = ledgerOf(call('bash', { command: first }, '<returncode>0</returncode>'), call('bash', { command: second }, '<returncode>1</returncode>'));
+			assert.deepEqual(
+				l.commands.map(c => [c.command.length <= 200, c.command.endsWith('" 2>&1'), c.count, c.outcome]),
+				[
+					[true, true, 1, 'exit 0'],
+					[true, true, 1, 'exit 1'],
+				],
+			);
+			assert.notEqual(l.commands[0].command, l.commands[1].command);
+		});
+
 		it('str_replace_editor: view is a read (or a listing), create/str_replace/insert are edits, ERROR answers are failed attempts', () => {
 			const p = '/workspace/ponyc/src/libponyc/expr/match.c';
 			const l = ledgerOf(
