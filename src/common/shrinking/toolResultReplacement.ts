@@ -79,7 +79,10 @@ export function applyReplacements(conversation: Conversation, flat: readonly Fla
 	const swapped = new Map<Round, Round>();
 	for (const [flatIndex, calls] of replacements.byRound) {
 		const round = flat[flatIndex].round;
-		swapped.set(round, { ...round, toolCalls: round.toolCalls.map((call, i) => (calls.has(i) ? { ...call, result: calls.get(i)!, recorded: call.recorded ?? call.result } : call)) });
+		swapped.set(round, {
+			...round,
+			toolCalls: round.toolCalls.map((call, i) => (calls.has(i) ? { ...call, result: calls.get(i)!, recorded: call.recorded ?? call.result } : call)),
+		});
 	}
 	const swap = (rounds: readonly Round[]) => (rounds.some(r => swapped.has(r)) ? rounds.map(r => swapped.get(r) ?? r) : rounds);
 	return {

@@ -234,7 +234,7 @@ describe('done-ledger', () => {
 		it('a failed edit by command is named as a command with its status, beside the failed attempt on the file', () => {
 			const sed = "sed -i '878,879{/for idx/a\\    if item is None:' src/marshmallow/fields.py";
 			const l = ledgerOf(
-				call('bash', { command: sed }, '<returncode>1</returncode>\n<output>sed: -e expression #1, char 40: unmatched `{\'</output>'),
+				call('bash', { command: sed }, "<returncode>1</returncode>\n<output>sed: -e expression #1, char 40: unmatched `{'</output>"),
 				call('bash', { command: "sed -i 's/a/b/' src/marshmallow/schema.py" }, '<returncode>0</returncode>'),
 			);
 			assert.deepEqual(
@@ -252,7 +252,10 @@ describe('done-ledger', () => {
 		});
 
 		it('two long commands that start alike and end differently stay two commands, each with its own status', () => {
-			const setup = 'import django\nfrom django.conf import settings\nsettings.configure(DEBUG=True, INSTALLED_APPS=[])\ndjango.setup()\nfrom django.db import models\n'.repeat(2);
+			const setup =
+				'import django\nfrom django.conf import settings\nsettings.configure(DEBUG=True, INSTALLED_APPS=[])\ndjango.setup()\nfrom django.db import models\n'.repeat(
+					2,
+				);
 			const first = `cd /testbed && python -c "\n${setup}print(type(models.AutoField))\n" 2>&1`;
 			const second = `cd /testbed && python -c "\n${setup}print(isinstance(models.BigAutoField(), models.AutoField))\n" 2>&1`;
 			const l = ledgerOf(call('bash', { command: first }, '<returncode>0</returncode>'), call('bash', { command: second }, '<returncode>1</returncode>'));

@@ -236,7 +236,10 @@ describe('recall', () => {
 		assert.equal((await recall(next, { round: 1 }, options())).includes(lines.join('\n')), true, 'the round reads back word for word');
 		// A record stored before this field existed holds only the placeholder: recall says it found nothing, it does not invent.
 		const { recorded: _dropped, ...oldCall } = record.rounds[0].toolCalls[0];
-		const old: Conversation = { turns: [{ user: 'first request', rounds: [{ ...record.rounds[0], toolCalls: [oldCall] }, ...record.rounds.slice(1)] }], activeRounds: [] };
+		const old: Conversation = {
+			turns: [{ user: 'first request', rounds: [{ ...record.rounds[0], toolCalls: [oldCall] }, ...record.rounds.slice(1)] }],
+			activeRounds: [],
+		};
 		assert.match(await recall(old, { query: 'needle of an older' }, options()), /No matches/);
 	});
 
@@ -245,7 +248,10 @@ describe('recall', () => {
 		const masked: Round = { id: 'q0', response: '', toolCalls: [{ id: 'k', name: 'bash', arguments: '{}', result: '[masked]', recorded: long }] };
 		const storedCall = encodeTurnRecord({ rounds: [masked] }).rounds[0].toolCalls[0];
 		assert.equal(storedCall.result, '[masked]');
-		assert.ok(storedCall.recorded!.length <= STORED_RESULT_MAX_CHARS && storedCall.recorded!.startsWith('yyy'), `${storedCall.recorded!.length} characters stored`);
+		assert.ok(
+			storedCall.recorded!.length <= STORED_RESULT_MAX_CHARS && storedCall.recorded!.startsWith('yyy'),
+			`${storedCall.recorded!.length} characters stored`,
+		);
 	});
 
 	it('checks its input and says what is wrong', () => {

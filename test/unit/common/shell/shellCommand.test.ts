@@ -204,7 +204,10 @@ describe('shell classifier', () => {
 		assert.equal(shellEffects('cat > out.py <<EOF\n$(rm -rf x)\nEOF').runs, true, 'an unquoted heredoc expands its substitutions');
 		assert.equal(shellEffects('cd /testbed && cd src && python -m pytest -x').normalized, 'python -m pytest -x');
 		// A heredoc body is data: it is left out, with a mark that says so and the terminator.
-		assert.equal(shellEffects("cd /testbed && cat > t.py << 'EOF'\nimport os\nprint(1)\nEOF\npython t.py").normalized, "cat > t.py << 'EOF' … EOF ; python t.py");
+		assert.equal(
+			shellEffects("cd /testbed && cat > t.py << 'EOF'\nimport os\nprint(1)\nEOF\npython t.py").normalized,
+			"cat > t.py << 'EOF' … EOF ; python t.py",
+		);
 		assert.equal(shellEffects('cat > empty.txt <<EOF\nEOF').normalized, 'cat > empty.txt <<EOF EOF', 'no body, no mark');
 		assert.equal(shellEffects('cat > open.txt <<EOF\nline one\nline two').normalized, 'cat > open.txt <<EOF …', 'a body never closed');
 		assert.equal(shellEffects('grep -rn "a > b" src/').inspectOnly, true, 'a quoted > is no redirection');
