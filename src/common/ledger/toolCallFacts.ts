@@ -130,8 +130,9 @@ function shellFacts(tool: string, command: string, result: string | undefined): 
 	for (const path of effects.writes) facts.push({ kind: 'edit', path, created: false, failed });
 	// A failed edit by command (a `sed -i` that exited 1) is also named as a command: the file line
 	// says only that an attempt failed, the command line says which one, so it is not tried again as is.
-	if (effects.runs || effects.writes.length === 0 || failed)
+	if (effects.runs || effects.writes.length === 0 || failed) {
 		facts.push({ kind: 'command', command: commandText(effects.normalized, COMMAND_MAX_CHARS), outcome, failed });
+	}
 	return facts;
 }
 
