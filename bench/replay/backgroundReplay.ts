@@ -6,21 +6,24 @@ import { BackgroundSummaries } from '../../src/common/background/backgroundJob';
 import { observeSummary } from '../../src/common/background/latency';
 import type { Conversation } from '../../src/common/conversation/conversation';
 import { fitPlanOptions } from '../../src/common/fitting/fitPrompt';
-import { makeSummary, type PreparedSummary } from '../../src/common/fitting/preparedSummary';
+import { makeSummaryAhead, type PreparedSummary } from '../../src/common/fitting/preparedSummary';
 import { planOrNothing } from '../../src/common/planning/planners';
 import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
 import { summaryLength } from '../../src/common/summaries/summaryLength';
 import { summaryBudget } from '../../src/common/tokens/budget';
 import { fitOptionsFor, type FitSettings } from '../../src/prompts/fitAgentPrompt';
-import { summarizeInReplay } from './replaySummarizer';
+import { condenseInReplay, summarizeInReplay } from './replaySummarizer';
 import { budgetNow, inCompaction, type ReplayState } from './replayState';
 
 /** The product's latest point to start (longhaul.backgroundSummarizationThreshold's default, 80 %). */
 export const LATEST_SHARE = 0.8;
 
-/** Summarizer tokens (in and out) of a prepared summary's calls. */
+/** Tokens (in and out) of the calls that condensed older blocks ahead, by the prepared summary they came with. */
+const condenseTokens = new WeakMap<PreparedSummary, number>();
+
+/** Summarizer tokens (in and out) of a prepared summary's calls, its condensations ahead included. */
 function summaryTokens(prepared: PreparedSummary): number {
-	return prepared.attempts.reduce((n, a) => n + (a.promptTokens ?? 0) + (a.summaryTokens ?? 0), 0);
+	return prepared.attempts.reduce((n, a) => n + (a.promptTokens ?? 0) + (a.summaryTokens ?? 0), 0) + (condenseTokens.get(prepared) ?? 0);
 }
 
 /** The background summaries of a product-mode replay with a clock; one for the whole session (a job carries over to the next request, as in the agent). */
@@ -35,17 +38,37 @@ export function newReplayBackground(r: ReplayState, settings: FitSettings, reque
 			),
 		summarize: (conversation, plan) => {
 			let durationMs = 0;
+			let summaryMs = 0;
+			let condensed = 0;
 			const current = request();
-			const done = makeSummary(conversation, plan, (c, part) =>
+			// The job's model calls take clock time of their own, not the user's: moved out of callMs into the job's duration.
+			const onJobClock = <T>(call: () => Promise<T>) =>
 				inCompaction(r, async () => {
 					const before = r.timing.callMs;
-					const made = await summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text, 'background');
+					const made = await call();
 					durationMs += r.timing.callMs - before;
 					r.timing.callMs = before;
 					return made;
-				}),
+				});
+			const done = makeSummaryAhead(
+				conversation,
+				plan,
+				(c, part) => onJobClock(() => summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text, 'background')),
+				{
+					budgetTokens: summaryBudget(budgetNow(r)),
+					countTokens: text => r.tok.countTokens(text),
+					condense: (block, target) => {
+						summaryMs ||= durationMs;
+						const before = r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens;
+						return onJobClock(() => condenseInReplay(r, block, target)).finally(() => {
+							condensed += r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens - before;
+						});
+					},
+				},
 			).then(prepared => {
-				if (prepared.blocks) r.speed = observeSummary(r.speed, prepared.attempts, durationMs);
+				// The speed learned is the summary's alone: condensing older blocks is not part of it.
+				if (prepared.blocks) r.speed = observeSummary(r.speed, prepared.attempts, summaryMs || durationMs);
+				if (condensed) condenseTokens.set(prepared, condensed);
 				return prepared;
 			});
 			return { done, durationMs: () => durationMs, cancel: () => {} };

@@ -6,10 +6,11 @@ import { BackgroundSummaries, dropCarried, newBackgroundStats, type BackgroundSt
 import type { SummarizationPlan } from '../common/planning/plan';
 import { callDurationMs, learnedRates, observeSummary, UNLEARNED_SPEED, type LearnedSpeed } from '../common/background/latency';
 import type { Conversation } from '../common/conversation/conversation';
-import { makeSummary, type PreparedSummary } from '../common/fitting/preparedSummary';
+import { makeSummaryAhead, type PreparedSummary } from '../common/fitting/preparedSummary';
 import { summaryBudget } from '../common/tokens/budget';
 import { summaryLength } from '../common/summaries/summaryLength';
-import { logSummary, modelSummarizer, planWithStats, type SummarizerContext } from './compaction';
+import { countTokens } from '../common/tokens/tokenizer';
+import { logSummary, modelCondenser, modelSummarizer, planWithStats, type SummarizerContext } from './compaction';
 import { log } from './log';
 
 export type { BackgroundStats } from '../common/background/backgroundJob';
@@ -107,7 +108,11 @@ export class BackgroundSummarizer implements vscode.Disposable {
 	private summarize(conversation: Conversation, plan: SummarizationPlan) {
 		const job = new vscode.CancellationTokenSource();
 		this.jobs.add(job);
-		const done = makeSummary(conversation, plan, modelSummarizer(this.ctx, job.token))
+		const done = makeSummaryAhead(conversation, plan, modelSummarizer(this.ctx, job.token), {
+			budgetTokens: summaryBudget(this.ctx.budget),
+			countTokens,
+			condense: modelCondenser(this.ctx, job.token),
+		})
 			.then(prepared => {
 				logSummary('background', prepared);
 				if (prepared.blocks) learnSummarySpeed(this.ctx.model.id, prepared);

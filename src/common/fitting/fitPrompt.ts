@@ -26,7 +26,13 @@ import { flattenRounds } from '../conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../planning/plan';
 import { KEPT_SHARE_OF_BUDGET } from '../planning/halfContextPlanner';
 import { planOrNothing, type PlanOptions } from '../planning/planners';
-import { condenseOldestBlocks, type CondenseBlock, type CondensedBlock } from '../summaries/condenseBlocks';
+import {
+	condenseOldestBlocks,
+	usingPreparedCondensations,
+	type CondenseBlock,
+	type CondensedBlock,
+	type PreparedCondensations,
+} from '../summaries/condenseBlocks';
 import { cutNewestResults } from '../shrinking/cutNewestResults';
 import { dropOlderRounds } from '../shrinking/dropOlderRounds';
 import { elideOldestToolResults } from '../shrinking/elideToolResults';
@@ -237,7 +243,7 @@ class FitRun<P> {
 		this.session.ledgerSuspended = false;
 		if (this.session.tight === 'ledger') this.session.tight = 'requests';
 		this.events.push({ kind: 'summarized', source, prepared });
-		await this.boundBlocks();
+		await this.boundBlocks(prepared.condensations);
 	}
 
 	/**
@@ -341,10 +347,13 @@ class FitRun<P> {
 		return false;
 	}
 
-	/** After blocks were added: condenses the oldest when all of them pass the summary budget. */
-	private async boundBlocks(): Promise<void> {
+	/** After blocks were added: condenses the oldest when all of them pass the summary budget (with what a background job condensed ahead, when it did). */
+	private async boundBlocks(prepared?: PreparedCondensations): Promise<void> {
 		if (this.options.summaryBudget === undefined) return;
-		const bounded = await this.settled(condenseOldestBlocks(this.conversation, this.options.summaryBudget, this.steps.countTokens, this.steps.condense));
+		const { countTokens, condense } = this.steps;
+		const bounded = await this.settled(
+			condenseOldestBlocks(this.conversation, this.options.summaryBudget, countTokens, usingPreparedCondensations(prepared, condense)),
+		);
 		if (bounded.condensed.length === 0) return;
 		this.conversation = bounded.conversation;
 		this.events.push({ kind: 'condensed', blocks: bounded.condensed });

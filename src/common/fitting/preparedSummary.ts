@@ -5,6 +5,7 @@
 import type { Conversation } from '../conversation/conversation';
 import type { SummarizationPlan } from '../planning/plan';
 import { applySummaryBlocks } from '../summaries/applySummary';
+import { prepareCondensations, type CondenseBlock, type PreparedCondensations } from '../summaries/condenseBlocks';
 import { summarizeBlocks, type SummarizeBlock } from '../summaries/summarizeBlocks';
 import type { SummaryAttempt } from '../summaries/summarizationFlow';
 
@@ -20,6 +21,8 @@ export interface PreparedSummary {
 	/** Summarizer requests sent (one per turn, more when a turn had to be narrowed). */
 	readonly requests: number;
 	readonly durationMs: number;
+	/** Made in the background with the summary: the older blocks attaching it condenses, already shortened. */
+	readonly condensations?: PreparedCondensations;
 }
 
 /** Produces the block of one request (one turn's rounds): Full then Simple. */
@@ -38,6 +41,26 @@ export async function makeSummary(conversation: Conversation, plan: Summarizatio
 		requests: made.requests,
 		durationMs: Date.now() - started,
 	};
+}
+
+/** How a summary prepared ahead bounds the blocks once attached (the overflow pipeline's summary budget and condense step). */
+export interface BlockBound {
+	readonly budgetTokens: number;
+	readonly countTokens: (text: string) => number;
+	readonly condense: CondenseBlock;
+}
+
+/**
+ * A summary prepared ahead of the overflow (the background job of the agent and of the benchmark):
+ * the summary, then the condensations of older blocks that attaching it will need, so the user
+ * waits at the overflow for neither.
+ */
+export async function makeSummaryAhead(conversation: Conversation, plan: SummarizationPlan, summarize: Summarize, bound: BlockBound): Promise<PreparedSummary> {
+	const prepared = await makeSummary(conversation, plan, summarize);
+	if (!prepared.blocks) return prepared;
+	const attached = attachSummary(conversation, prepared.plan, prepared.blocks);
+	const condensations = await prepareCondensations(attached, bound.budgetTokens, bound.countTokens, bound.condense);
+	return condensations.size ? { ...prepared, condensations } : prepared;
 }
 
 /** The conversation with `blocks` standing for the rounds `plan` summarizes, one per turn. */

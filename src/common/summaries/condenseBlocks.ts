@@ -5,6 +5,8 @@
 // to their first lines. A condensed block is marked, and the prompt says so (CONDENSED_NOTE). A
 // block already condensed is only cut further deterministically, never below a line or two.
 // Nothing is deleted: each earlier text stays stored in the record of the request that made it.
+// A summary prepared in the background also prepares the condensations attaching it will need
+// (prepareCondensations), so the overflow waits for neither.
 import type { Conversation, Round } from '../conversation/conversation';
 import { CONDENSED_NOTE, summaryBlocks, type SummaryBlock } from '../conversation/summaryBlocks';
 import { firstLines } from '../shrinking/cutText';
@@ -81,4 +83,42 @@ export async function condenseOldestBlocks(
 		condensed.push({ turnIndex: block.turnIndex, roundId: block.roundId, fromTokens: textTokens, toTokens: countTokens(text), by });
 	}
 	return { conversation: changes.size ? updateRounds(conversation, changes) : conversation, condensed, totalTokens: total };
+}
+
+/** Older blocks shortened ahead of an overflow (by a background summary's job): by a block's text, what the model wrote for it and the target it was given. */
+export type PreparedCondensations = ReadonlyMap<string, { readonly text: string; readonly targetTokens: number }>;
+
+/**
+ * The condensations that condensing the blocks of `conversation` (a summary just attached) would
+ * ask the model for, made now: each block's text with what the model wrote for it. Nothing is
+ * changed; the deterministic cuts (of a text over its target) are left to the moment the blocks
+ * are really condensed.
+ */
+export async function prepareCondensations(
+	conversation: Conversation,
+	budgetTokens: number,
+	countTokens: (text: string) => number,
+	condense: CondenseBlock,
+): Promise<PreparedCondensations> {
+	const made = new Map<string, { text: string; targetTokens: number }>();
+	await condenseOldestBlocks(conversation, budgetTokens, countTokens, async (text, targetTokens) => {
+		const shorter = await condense(text, targetTokens);
+		if (shorter !== undefined) made.set(text, { text: shorter, targetTokens });
+		return shorter;
+	});
+	return made;
+}
+
+/**
+ * `condense`, answered from `prepared` without a model call when the block was condensed ahead for
+ * the same target or a tighter one (the blocks may have changed since: it is looked up by text).
+ * The answer is then read as a fresh one would be: over the target, it is cut to its first lines.
+ */
+export function usingPreparedCondensations(prepared: PreparedCondensations | undefined, condense?: CondenseBlock): CondenseBlock | undefined {
+	if (!prepared?.size) return condense;
+	return async (text, targetTokens) => {
+		const ready = prepared.get(text);
+		if (ready !== undefined && ready.targetTokens <= targetTokens) return ready.text;
+		return condense?.(text, targetTokens);
+	};
 }

@@ -5,7 +5,7 @@ import type { Conversation, Round } from '../../../../src/common/conversation/co
 import { flattenRounds, newestSummaryIndex } from '../../../../src/common/conversation/flatten';
 import { fitPrompt, NARROWED_SUMMARIES, SUMMARY_ATTEMPTS, type FitEvent, type FitSteps } from '../../../../src/common/fitting/fitPrompt';
 import { newFitSession, type FitSession } from '../../../../src/common/fitting/fitSession';
-import type { PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
+import { makeSummaryAhead, type PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
 import { planOrNothing } from '../../../../src/common/planning/planners';
 import type { SummaryFlowResult } from '../../../../src/common/summaries/summarizationFlow';
 import type { BlockRequest } from '../../../../src/common/summaries/summarizeBlocks';
@@ -430,6 +430,36 @@ describe('fitPrompt: the overflow pipeline', () => {
 				summaryBlocks(start).map(b => b.condensed),
 				[false, false, false],
 				'the input is not changed',
+			);
+		});
+
+		it('a summary prepared in the background brings its condensations: the overflow attaches it and condenses without a model call', async () => {
+			const session = newFitSession();
+			const start = summarizedTurns();
+			const budget = size(start, session) - 300;
+			const { h, steps } = harness(budget, session);
+			const plan = planOrNothing(start, 'half-context')!;
+			const ahead: number[] = [];
+			h.prepared = await makeSummaryAhead(start, plan, async () => ({ summary: 'P'.repeat(20), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] }), {
+				budgetTokens: 4000,
+				countTokens: text => text.length,
+				condense: async (text, target) => {
+					ahead.push(target);
+					return text.slice(0, target);
+				},
+			});
+			assert.deepEqual(ahead, [150, 500], 'the job condensed what attaching it will need');
+			h.condense = () => assert.fail('no condense request at the overflow');
+			const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false, summaryBudget: 4000 });
+			assert.ok(!h.calls.includes('condense') && !h.calls.includes('summarize'), h.calls.join(', '));
+			assert.deepEqual(
+				summaryBlocks(result.conversation).map(b => [b.turnIndex, b.condensed, b.text.length]),
+				[
+					[0, true, 150],
+					[1, true, 500],
+					[2, false, 2000],
+					[3, false, 20],
+				],
 			);
 		});
 

@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import type { Conversation } from '../../../../src/common/conversation/conversation';
 import { CONDENSED_NOTE, summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
-import { CONDENSED_FLOOR_TOKENS, blockTokens, condenseOldestBlocks } from '../../../../src/common/summaries/condenseBlocks';
+import {
+	CONDENSED_FLOOR_TOKENS,
+	blockTokens,
+	condenseOldestBlocks,
+	prepareCondensations,
+	usingPreparedCondensations,
+} from '../../../../src/common/summaries/condenseBlocks';
 import { firstLines } from '../../../../src/common/shrinking/cutText';
 import { summaryChanges } from '../../../../src/common/persistence/metadata';
 import { makeConversation } from '../../helpers/conversations';
@@ -113,5 +119,62 @@ describe('condenseOldestBlocks: bounded growth of summary blocks', () => {
 		assert.equal(firstLines(text(50, 'w'), 10, words).split(' ').length <= 10, true);
 		assert.ok(firstLines(text(50, 'w'), 10, words).endsWith('…'));
 		assert.ok(firstLines('x', 0, words).length > 0, 'never empty');
+	});
+
+	describe('condensed ahead (a background summary prepares what attaching it will condense)', () => {
+		// A model that writes a quarter more than asked, as the benchmark's stand-in does.
+		const overshooting = (calls: string[]) => async (t: string, target: number) => {
+			calls.push(t.slice(0, 8));
+			return text(Math.round(target * 1.25), 'prep');
+		};
+
+		it('at the overflow the prepared texts are used without a model call, and the blocks come out as a fresh condense would make them', async () => {
+			const c = withBlocks([400, 400, 400, 400]);
+			const aheadCalls: string[] = [];
+			const prepared = await prepareCondensations(c, 1100, words, overshooting(aheadCalls));
+			assert.equal(aheadCalls.length, 2, 'the two oldest blocks are condensed ahead');
+			assert.equal(
+				summaryBlocks(c).every(b => !b.condensed),
+				true,
+				'preparing changes nothing',
+			);
+
+			const freshCalls: string[] = [];
+			const fresh = await condenseOldestBlocks(c, 1100, words, overshooting(freshCalls));
+			const atOverflow: string[] = [];
+			const taken = await condenseOldestBlocks(
+				c,
+				1100,
+				words,
+				usingPreparedCondensations(prepared, async (t, target) => {
+					atOverflow.push(t);
+					return text(target, 'late');
+				}),
+			);
+			assert.deepEqual(atOverflow, [], 'no model call at the overflow');
+			assert.deepEqual(summaryBlocks(taken.conversation), summaryBlocks(fresh.conversation));
+			assert.deepEqual(
+				taken.condensed.map(b => b.by),
+				['first-lines', 'first-lines'],
+				'over its target, a prepared text is cut to its first lines, as a fresh one is',
+			);
+		});
+
+		it('asks the model when a block changed since, or when the target is tighter than the one prepared for', async () => {
+			const c = withBlocks([400, 400, 400, 400]);
+			const prepared = await prepareCondensations(c, 1100, words, overshooting([]));
+			const asked: number[] = [];
+			const step = usingPreparedCondensations(prepared, async (t, target) => {
+				asked.push(target);
+				return text(target, 'late');
+			})!;
+			const oldest = summaryBlocks(c)[0].text;
+			const [forOldest] = [...prepared.values()];
+			assert.match(await step(oldest, forOldest.targetTokens + 10), /prep/, 'a looser target takes the prepared text');
+			assert.match(await step(oldest, forOldest.targetTokens - 1), /late/, 'a tighter one asks again');
+			assert.match(await step('a block written since', 50), /late/);
+			assert.deepEqual(asked, [forOldest.targetTokens - 1, 50]);
+			assert.equal(usingPreparedCondensations(undefined, undefined), undefined, 'nothing prepared, no step: the deterministic cut');
+		});
 	});
 });
