@@ -10,6 +10,7 @@ import { makeSummaryAhead, type PreparedSummary } from '../../src/common/fitting
 import { planOrNothing } from '../../src/common/planning/planners';
 import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
 import { summaryLength } from '../../src/common/summaries/summaryLength';
+import { rememberCondensations, usingPreparedCondensations, type CondensedAhead } from '../../src/common/summaries/condenseBlocks';
 import { summaryBudget } from '../../src/common/tokens/budget';
 import { fitOptionsFor, type FitSettings } from '../../src/prompts/fitAgentPrompt';
 import { condenseInReplay, summarizeInReplay } from './replaySummarizer';
@@ -29,6 +30,8 @@ function summaryTokens(prepared: PreparedSummary): number {
 /** The background summaries of a product-mode replay with a clock; one for the whole session (a job carries over to the next request, as in the agent). */
 export function newReplayBackground(r: ReplayState, settings: FitSettings, request: () => string): BackgroundSummaries {
 	const clock = r.clock!;
+	/** Older blocks condensed ahead by earlier jobs, as the agent keeps them (a later job of the chain takes them instead of asking again). */
+	const condensedAhead = new Map<string, CondensedAhead>();
 	return new BackgroundSummaries({
 		plan: c =>
 			planOrNothing(
@@ -57,18 +60,19 @@ export function newReplayBackground(r: ReplayState, settings: FitSettings, reque
 				{
 					budgetTokens: summaryBudget(budgetNow(r)),
 					countTokens: text => r.tok.countTokens(text),
-					condense: (block, target) => {
+					condense: usingPreparedCondensations(condensedAhead, (block, target) => {
 						summaryMs ||= durationMs;
 						const before = r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens;
 						return onJobClock(() => condenseInReplay(r, block, target)).finally(() => {
 							condensed += r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens - before;
 						});
-					},
+					})!,
 				},
 			).then(prepared => {
 				// The speed learned is the summary's alone: condensing older blocks is not part of it.
 				if (prepared.blocks) r.speed = observeSummary(r.speed, prepared.attempts, summaryMs || durationMs);
 				if (condensed) condenseTokens.set(prepared, condensed);
+				rememberCondensations(condensedAhead, prepared.condensations);
 				return prepared;
 			});
 			return { done, durationMs: () => durationMs, cancel: () => {} };

@@ -8,6 +8,7 @@ import { callDurationMs, learnedRates, observeSummary, UNLEARNED_SPEED, type Lea
 import type { Conversation } from '../common/conversation/conversation';
 import { makeSummaryAhead, type PreparedSummary } from '../common/fitting/preparedSummary';
 import { summaryBudget } from '../common/tokens/budget';
+import { rememberCondensations, usingPreparedCondensations, type CondensedAhead } from '../common/summaries/condenseBlocks';
 import { summaryLength } from '../common/summaries/summaryLength';
 import { countTokens } from '../common/tokens/tokenizer';
 import { logSummary, modelCondenser, modelSummarizer, planWithStats, type SummarizerContext } from './compaction';
@@ -74,6 +75,8 @@ export class BackgroundSummarizer implements vscode.Disposable {
 	private readonly core: BackgroundSummaries;
 	private readonly requestCancel: vscode.Disposable;
 	private readonly jobs = new Set<vscode.CancellationTokenSource>();
+	/** Older blocks the jobs of this request condensed ahead: a later job of the chain takes them instead of asking again. */
+	private readonly condensedAhead = new Map<string, CondensedAhead>();
 
 	constructor(
 		private readonly ctx: SummarizerContext,
@@ -111,9 +114,10 @@ export class BackgroundSummarizer implements vscode.Disposable {
 		const done = makeSummaryAhead(conversation, plan, modelSummarizer(this.ctx, job.token), {
 			budgetTokens: summaryBudget(this.ctx.budget),
 			countTokens,
-			condense: modelCondenser(this.ctx, job.token),
+			condense: usingPreparedCondensations(this.condensedAhead, modelCondenser(this.ctx, job.token))!,
 		})
 			.then(prepared => {
+				rememberCondensations(this.condensedAhead, prepared.condensations);
 				logSummary('background', prepared);
 				if (prepared.blocks) learnSummarySpeed(this.ctx.model.id, prepared);
 				return prepared;

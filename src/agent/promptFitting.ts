@@ -227,7 +227,7 @@ function eventLogLine(event: FitEvent): string | undefined {
 		case 'elided':
 			return `truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`;
 		case 'condensed':
-			return `condensed ${event.blocks.length} older summary blocks: ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`;
+			return `condensed ${event.blocks.length} older summary blocks (${event.ahead} prepared in the background): ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`;
 		case 'dropped':
 			return `truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`;
 		case 'cut-newest':

@@ -26,6 +26,8 @@ export interface LonghaulResultMetadata {
 	readonly loopBreaker?: string;
 	/** Steps the provider rejected as too long and that went through after recounting. */
 	readonly recoveries: number;
+	/** Older summary blocks condensed in this request to keep all blocks within the summary budget; `ahead`: of those, prepared by a background summary's job. */
+	readonly condensedBlocks: { readonly count: number; readonly ahead: number };
 	/** Condense passes (a too-long summary shortened by the model) in this request. */
 	readonly condensePasses: number;
 	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
@@ -63,6 +65,7 @@ export function resultFor(state: RequestState, settings: LonghaulSettings, optio
 		ownTimeMs: timeSummary(state.ownTimeMs),
 		...(state.fit.modelSummariesStopped ? { loopBreaker: state.fit.modelSummariesStopped } : {}),
 		recoveries: state.recoveries,
+		condensedBlocks: { count: state.tally.condensedBlocks, ahead: state.tally.condensedAhead },
 		condensePasses: state.tally.condensePasses,
 		truncationsAfterFailedSummary: state.tally.truncationsAfterFailedSummary,
 		tokenRatio: state.tokenRatio,

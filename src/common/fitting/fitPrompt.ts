@@ -112,7 +112,8 @@ export type FitEvent =
 	| { readonly kind: 'mask-declined'; readonly reason: string; readonly olderPartTokens: number }
 	| { readonly kind: 'summarized'; readonly source: 'prepared' | 'model'; readonly prepared: PreparedSummary & { readonly blocks: readonly string[] } }
 	/** The oldest blocks were shortened to keep all blocks within the summary budget. */
-	| { readonly kind: 'condensed'; readonly blocks: readonly CondensedBlock[] }
+	/** `ahead`: of `blocks`, those whose shorter text a background job had prepared (no model call at the overflow). */
+	| { readonly kind: 'condensed'; readonly blocks: readonly CondensedBlock[]; readonly ahead: number }
 	| { readonly kind: 'summary-failed'; readonly prepared: PreparedSummary }
 	/**
 	 * Model summaries stop: for the rest of the request (`request`: they stopped shrinking the
@@ -351,12 +352,12 @@ class FitRun<P> {
 	private async boundBlocks(prepared?: PreparedCondensations): Promise<void> {
 		if (this.options.summaryBudget === undefined) return;
 		const { countTokens, condense } = this.steps;
-		const bounded = await this.settled(
-			condenseOldestBlocks(this.conversation, this.options.summaryBudget, countTokens, usingPreparedCondensations(prepared, condense)),
-		);
+		let ahead = 0;
+		const step = usingPreparedCondensations(prepared, condense, () => ahead++);
+		const bounded = await this.settled(condenseOldestBlocks(this.conversation, this.options.summaryBudget, countTokens, step));
 		if (bounded.condensed.length === 0) return;
 		this.conversation = bounded.conversation;
-		this.events.push({ kind: 'condensed', blocks: bounded.condensed });
+		this.events.push({ kind: 'condensed', blocks: bounded.condensed, ahead });
 	}
 }
 

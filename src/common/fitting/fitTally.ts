@@ -16,6 +16,8 @@ export interface FitTally {
 	condensePasses: number;
 	/** Older summary blocks condensed to keep all blocks within the summary budget. */
 	condensedBlocks: number;
+	/** Of those, blocks a background job had condensed ahead (no model call at the overflow). */
+	condensedAhead: number;
 	/** Summaries that made more than one block (they spanned turns). */
 	multiTurnSummarizations: number;
 	/** Summaries whose split the token-aware rule moved. */
@@ -42,6 +44,7 @@ export function newFitTally(): FitTally {
 		failedSummaries: 0,
 		condensePasses: 0,
 		condensedBlocks: 0,
+		condensedAhead: 0,
 		multiTurnSummarizations: 0,
 		splitMovedSummarizations: 0,
 		keptTokens: [],
@@ -88,6 +91,7 @@ function tallyEvent(tally: FitTally, event: FitEvent): void {
 			break;
 		case 'condensed':
 			tally.condensedBlocks += event.blocks.length;
+			tally.condensedAhead += event.ahead;
 			break;
 		case 'elided':
 			tally.elidedResults += event.calls;

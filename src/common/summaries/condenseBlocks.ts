@@ -85,8 +85,14 @@ export async function condenseOldestBlocks(
 	return { conversation: changes.size ? updateRounds(conversation, changes) : conversation, condensed, totalTokens: total };
 }
 
-/** Older blocks shortened ahead of an overflow (by a background summary's job): by a block's text, what the model wrote for it and the target it was given. */
-export type PreparedCondensations = ReadonlyMap<string, { readonly text: string; readonly targetTokens: number }>;
+/** What the model wrote when asked ahead to shorten a block, and the target it was given. */
+export interface CondensedAhead {
+	readonly text: string;
+	readonly targetTokens: number;
+}
+
+/** Older blocks shortened ahead of an overflow (by a background summary's job), by the block's text. */
+export type PreparedCondensations = ReadonlyMap<string, CondensedAhead>;
 
 /**
  * The condensations that condensing the blocks of `conversation` (a summary just attached) would
@@ -100,7 +106,7 @@ export async function prepareCondensations(
 	countTokens: (text: string) => number,
 	condense: CondenseBlock,
 ): Promise<PreparedCondensations> {
-	const made = new Map<string, { text: string; targetTokens: number }>();
+	const made = new Map<string, CondensedAhead>();
 	await condenseOldestBlocks(conversation, budgetTokens, countTokens, async (text, targetTokens) => {
 		const shorter = await condense(text, targetTokens);
 		if (shorter !== undefined) made.set(text, { text: shorter, targetTokens });
@@ -114,11 +120,36 @@ export async function prepareCondensations(
  * the same target or a tighter one (the blocks may have changed since: it is looked up by text).
  * The answer is then read as a fresh one would be: over the target, it is cut to its first lines.
  */
-export function usingPreparedCondensations(prepared: PreparedCondensations | undefined, condense?: CondenseBlock): CondenseBlock | undefined {
+export function usingPreparedCondensations(
+	prepared: PreparedCondensations | undefined,
+	condense?: CondenseBlock,
+	onUsed?: () => void,
+): CondenseBlock | undefined {
 	if (!prepared?.size) return condense;
 	return async (text, targetTokens) => {
 		const ready = prepared.get(text);
-		if (ready !== undefined && ready.targetTokens <= targetTokens) return ready.text;
+		if (ready !== undefined && ready.targetTokens <= targetTokens) {
+			onUsed?.();
+			return ready.text;
+		}
 		return condense?.(text, targetTokens);
 	};
+}
+
+/** How many condensations made ahead a chat keeps for its next jobs (a few blocks; the oldest go first). */
+export const CONDENSED_AHEAD_MEMORY = 32;
+
+/**
+ * Keeps what a job condensed ahead for the jobs after it: a chain's next job plans on the summaries
+ * before it attached and would otherwise ask again for the same older block.
+ */
+export function rememberCondensations(memory: Map<string, CondensedAhead>, made: PreparedCondensations | undefined): void {
+	for (const [block, condensed] of made ?? []) {
+		memory.delete(block);
+		memory.set(block, condensed);
+	}
+	for (const block of memory.keys()) {
+		if (memory.size <= CONDENSED_AHEAD_MEMORY) break;
+		memory.delete(block);
+	}
 }

@@ -416,6 +416,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 				],
 			);
 			assert.deepEqual(targets, [150, 500]);
+			assert.equal(condensed.ahead, 0, 'nothing was prepared ahead');
 			const blocks = summaryBlocks(result.conversation);
 			assert.deepEqual(
 				blocks.map(b => [b.turnIndex, b.condensed, b.text.length]),
@@ -452,6 +453,8 @@ describe('fitPrompt: the overflow pipeline', () => {
 			h.condense = () => assert.fail('no condense request at the overflow');
 			const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false, summaryBudget: 4000 });
 			assert.ok(!h.calls.includes('condense') && !h.calls.includes('summarize'), h.calls.join(', '));
+			const event = result.events.find((e): e is Extract<FitEvent, { kind: 'condensed' }> => e.kind === 'condensed');
+			assert.deepEqual([event?.blocks.length, event?.ahead], [2, 2], 'both condensed blocks are counted as prepared ahead');
 			assert.deepEqual(
 				summaryBlocks(result.conversation).map(b => [b.turnIndex, b.condensed, b.text.length]),
 				[

@@ -6,6 +6,8 @@ import {
 	blockTokens,
 	condenseOldestBlocks,
 	prepareCondensations,
+	rememberCondensations,
+	CONDENSED_AHEAD_MEMORY,
 	usingPreparedCondensations,
 } from '../../../../src/common/summaries/condenseBlocks';
 import { firstLines } from '../../../../src/common/shrinking/cutText';
@@ -168,13 +170,28 @@ describe('condenseOldestBlocks: bounded growth of summary blocks', () => {
 				asked.push(target);
 				return text(target, 'late');
 			})!;
+			const ask = async (text: string, target: number) => (await step(text, target)) ?? 'nothing';
 			const oldest = summaryBlocks(c)[0].text;
 			const [forOldest] = [...prepared.values()];
-			assert.match(await step(oldest, forOldest.targetTokens + 10), /prep/, 'a looser target takes the prepared text');
-			assert.match(await step(oldest, forOldest.targetTokens - 1), /late/, 'a tighter one asks again');
-			assert.match(await step('a block written since', 50), /late/);
+			assert.match(await ask(oldest, forOldest.targetTokens + 10), /prep/, 'a looser target takes the prepared text');
+			assert.match(await ask(oldest, forOldest.targetTokens - 1), /late/, 'a tighter one asks again');
+			assert.match(await ask('a block written since', 50), /late/);
 			assert.deepEqual(asked, [forOldest.targetTokens - 1, 50]);
 			assert.equal(usingPreparedCondensations(undefined, undefined), undefined, 'nothing prepared, no step: the deterministic cut');
+		});
+
+		it('a later job of the chain takes what an earlier one condensed instead of asking again; the memory keeps the newest entries', async () => {
+			const c = withBlocks([400, 400, 400, 400]);
+			const memory = new Map<string, { text: string; targetTokens: number }>();
+			const first: string[] = [];
+			rememberCondensations(memory, await prepareCondensations(c, 1100, words, overshooting(first)));
+			const second: string[] = [];
+			const again = await prepareCondensations(c, 1100, words, usingPreparedCondensations(memory, overshooting(second))!);
+			assert.deepEqual([first.length, second.length, again.size], [2, 0, 2], 'the same blocks and targets: no second request, and the job still brings them');
+
+			for (let i = 0; i < CONDENSED_AHEAD_MEMORY + 5; i++) rememberCondensations(memory, new Map([[`block ${i}`, { text: `short ${i}`, targetTokens: 10 }]]));
+			assert.equal(memory.size, CONDENSED_AHEAD_MEMORY);
+			assert.ok(memory.has(`block ${CONDENSED_AHEAD_MEMORY + 4}`) && !memory.has('block 0'), 'the oldest entries go first');
 		});
 	});
 });
