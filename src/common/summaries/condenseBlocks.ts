@@ -3,7 +3,9 @@
 // the oldest are condensed, oldest first and never the newest: by the model (an injected step) to
 // at most a quarter of their size, and when the model fails or writes too much, deterministically
 // to their first lines. A condensed block is marked, and the prompt says so (CONDENSED_NOTE). A
-// block already condensed is only cut further deterministically, never below a line or two.
+// block already condensed is only cut further deterministically, never below a line or two. A
+// block the user edited is their words: it is condensed only after every other older block, and
+// only by cutting it to its first lines (still marked as theirs), never rewritten by the model.
 // Nothing is deleted: each earlier text stays stored in the record of the request that made it.
 // A summary prepared in the background also prepares the condensations attaching it will need
 // (prepareCondensations), so the overflow waits for neither.
@@ -58,7 +60,11 @@ export async function condenseOldestBlocks(
 	const condensed: CondensedBlock[] = [];
 	const changes = new Map<string, (round: Round) => Round>();
 	const noteTokens = countTokens(CONDENSED_NOTE);
-	for (let i = 0; i < blocks.length - 1 && total > budgetTokens; i++) {
+	// Oldest first, the user's edited blocks after all others; never the newest.
+	const order = blocks.slice(0, -1).map((_, i) => i);
+	order.sort((a, b) => Number(blocks[a].edited) - Number(blocks[b].edited) || a - b);
+	for (const i of order) {
+		if (total <= budgetTokens) break;
 		const block = blocks[i];
 		const textTokens = countTokens(block.text);
 		const excess = total - budgetTokens;
@@ -68,7 +74,7 @@ export async function condenseOldestBlocks(
 		const target = Math.max(CONDENSED_FLOOR_TOKENS, wanted);
 		// Nothing to gain: a first condensation also adds the note.
 		if (target + (block.condensed ? 0 : noteTokens) >= textTokens) continue;
-		let text = !block.condensed && condense ? await condense(block.text, target) : undefined;
+		let text = !block.condensed && !block.edited && condense ? await condense(block.text, target) : undefined;
 		let by: CondensedBlock['by'] = 'model';
 		if (text === undefined || text.trim() === '' || countTokens(text) > target) {
 			text = firstLines(text?.trim() ? text : block.text, target, countTokens);
@@ -77,9 +83,9 @@ export async function condenseOldestBlocks(
 		const size = blockTokens({ text, condensed: true }, countTokens);
 		total += size - sizes[i];
 		sizes[i] = size;
-		const spansTurns = block.spansTurns;
+		const { spansTurns, edited } = block;
 		const newText = text;
-		changes.set(block.roundId, round => withSummary(round, newText, { condensed: true, spansTurns }));
+		changes.set(block.roundId, round => withSummary(round, newText, { condensed: true, spansTurns, edited }));
 		condensed.push({ turnIndex: block.turnIndex, roundId: block.roundId, fromTokens: textTokens, toTokens: countTokens(text), by });
 	}
 	return { conversation: changes.size ? updateRounds(conversation, changes) : conversation, condensed, totalTokens: total };

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Conversation } from '../../../../src/common/conversation/conversation';
+import type { Conversation, Round } from '../../../../src/common/conversation/conversation';
 import { CONDENSED_NOTE, summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
 import {
 	CONDENSED_FLOOR_TOKENS,
@@ -112,6 +112,53 @@ describe('condenseOldestBlocks: bounded growth of summary blocks', () => {
 			[
 				[true, true],
 				[false, false],
+			],
+		);
+	});
+
+	it("the user's edited block goes last, and only by its first lines: the model never rewrites it, and it stays marked as theirs", async () => {
+		const base = withBlocks([400, 400, 400, 400]);
+		const editedRound = summaryBlocks(base)[0].roundId;
+		const edit = (r: Round) => (r.id === editedRound ? { ...r, summaryEdited: true } : r);
+		const c: Conversation = { ...base, turns: base.turns.map(t => ({ ...t, rounds: t.rounds.map(edit) })) };
+		const asked: string[] = [];
+		const model = async (t: string, target: number) => {
+			asked.push(t.slice(0, 3));
+			return text(target, 'short');
+		};
+		// One block's worth of excess: the oldest unedited block (turn 1) is condensed, the edited one (turn 0) is not.
+		const one = await condenseOldestBlocks(c, 1400, words, model);
+		assert.deepEqual(
+			summaryBlocks(one.conversation).map(b => [b.turnIndex, b.condensed, b.edited]),
+			[
+				[0, false, true],
+				[1, true, false],
+				[2, false, false],
+				[3, false, false],
+			],
+		);
+		assert.deepEqual(asked, ['b10']);
+		// Far over: every other older block first, then the edited one, cut to its first lines without the model.
+		asked.length = 0;
+		const all = await condenseOldestBlocks(c, 300, words, model);
+		const blocks = summaryBlocks(all.conversation);
+		assert.deepEqual(
+			blocks.map(b => [b.turnIndex, b.condensed, b.edited]),
+			[
+				[0, true, true],
+				[1, true, false],
+				[2, true, false],
+				[3, false, false],
+			],
+		);
+		assert.deepEqual(asked, ['b10', 'b20'], 'the model is asked for the unedited blocks only');
+		assert.ok(summaryBlocks(c)[0].text.startsWith(blocks[0].text.replace(/…$/, '')), 'the edited block keeps its first lines word for word');
+		assert.deepEqual(
+			all.condensed.map(b => [b.turnIndex, b.by]),
+			[
+				[1, 'model'],
+				[2, 'model'],
+				[0, 'first-lines'],
 			],
 		);
 	});
