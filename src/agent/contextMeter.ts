@@ -31,9 +31,9 @@ export class ContextMeter implements vscode.Disposable {
 	private activity: MeterActivity = 'idle';
 
 	constructor() {
-		this.item.name = 'Longhaul context';
+		this.item.name = vscode.l10n.t('Longhaul context');
 		this.item.command = SHOW_CONTEXT_COMMAND;
-		this.item.accessibilityInformation = { label: 'Longhaul context meter: how full the chat model’s window is. Click for /context.' };
+		this.item.accessibilityInformation = { label: vscode.l10n.t('Longhaul context meter: how full the chat model’s window is. Click for /context.') };
 	}
 
 	/** While a request runs: follows its background summaries and its summarizing progress. */
@@ -57,8 +57,8 @@ export class ContextMeter implements vscode.Disposable {
 		this.activity = activity;
 		if (!this.figures) {
 			if (activity === 'idle') return;
-			this.item.text = activity === 'working' ? '$(layers) Longhaul' : '$(sync~spin) Longhaul · summarizing';
-			this.item.tooltip = 'Longhaul: the first request of this chat is running.';
+			this.item.text = activity === 'working' ? '$(layers) Longhaul' : `$(sync~spin) ${vscode.l10n.t('Longhaul · summarizing')}`;
+			this.item.tooltip = vscode.l10n.t('Longhaul: the first request of this chat is running.');
 			this.item.show();
 			return;
 		}

@@ -1,7 +1,7 @@
 // `/context`: what the next prompt is made of, in tokens and share of the window, and what
 // Longhaul keeps for it: the summary blocks (each a link that opens it), the done-ledger, the
 // workspace's pinned instructions, the token ratio, the model that writes summaries.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { roundText, type Conversation } from '../common/conversation/conversation';
 import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
 import { blockRows, type BlockRow } from '../common/conversation/blockListing';
@@ -19,6 +19,8 @@ import { rememberSummary, restoreLink, summaryLink } from './summaryDocuments';
 import { describeLocation } from '../common/summaries/summaryDocument';
 import type { PinnedInstructions } from '../common/instructions/pinnedInstructions';
 import { pinnedFor, type InstructionFilesRead } from './instructionFiles';
+import { localize } from './l10n';
+import { message, plural } from '../common/text/message';
 
 export interface ContextInput {
 	readonly conversation: Conversation;
@@ -63,22 +65,38 @@ export async function contextReport(input: ContextInput): Promise<string> {
 	const system = Math.max(0, total - summaries - tally.rounds - tally.requests - ledgerTokens - pinnedTokens);
 	const used = windowTokensUsed(total, budget);
 	const pct = (n: number) => (budget.window ? ((100 * n) / budget.window).toFixed(1) : '0.0') + '%';
+	// The number shown counts the files pinned; the noun agrees with all the files found (as before).
+	const pinnedFiles = pinned?.files.filter(f => f.state !== 'left-out').length ?? 0;
 	const rows: [string, number][] = [
-		['System instructions and message framing', system],
-		[`Workspace instructions (${pinned?.files.filter(f => f.state !== 'left-out').length ?? 0} file${pinned?.files.length === 1 ? '' : 's'})`, pinnedTokens],
-		['Tool definitions (' + chatTools.length + ' tools)', budget.toolTokens],
-		[`Summaries (${blocks.length} block${blocks.length === 1 ? '' : 's'})`, summaries],
-		['Done-ledger', ledgerTokens],
-		[`Verbatim rounds (${tally.roundCount})`, tally.rounds],
-		[`User requests${tally.shortened ? ` (${tally.shortened} shortened)` : ''}`, tally.requests],
-		["Held for the provider's own instructions", budget.providerTokens],
-		['Reserve (tokenizer difference)', budget.reserve],
-		['Free', Math.max(0, budget.window - used - budget.reserve)],
+		[vscode.l10n.t('System instructions and message framing'), system],
+		[
+			pinned?.files.length === 1
+				? vscode.l10n.t('Workspace instructions ({0} file)', pinnedFiles)
+				: vscode.l10n.t('Workspace instructions ({0} files)', pinnedFiles),
+			pinnedTokens,
+		],
+		[vscode.l10n.t('Tool definitions ({0} tools)', chatTools.length), budget.toolTokens],
+		[blocks.length === 1 ? vscode.l10n.t('Summaries ({0} block)', blocks.length) : vscode.l10n.t('Summaries ({0} blocks)', blocks.length), summaries],
+		[vscode.l10n.t('Done-ledger'), ledgerTokens],
+		[vscode.l10n.t('Verbatim rounds ({0})', tally.roundCount), tally.rounds],
+		[tally.shortened ? vscode.l10n.t('User requests ({0} shortened)', tally.shortened) : vscode.l10n.t('User requests'), tally.requests],
+		[vscode.l10n.t("Held for the provider's own instructions"), budget.providerTokens],
+		[vscode.l10n.t('Reserve (tokenizer difference)'), budget.reserve],
+		[vscode.l10n.t('Free'), Math.max(0, budget.window - used - budget.reserve)],
 	];
+	const windowSize = budget.window.toLocaleString('en-US');
 	return [
-		`**Context window of ${model.name}:** ${budget.window.toLocaleString('en-US')} tokens${budget.ratio > 1 ? ` by Longhaul's count (${model.maxInputTokens.toLocaleString('en-US')} by the model's)` : ''}, ${pct(used)} used by the next prompt.`,
+		budget.ratio > 1
+			? vscode.l10n.t(
+					"**Context window of {0}:** {1} tokens by Longhaul's count ({2} by the model's), {3} used by the next prompt.",
+					model.name,
+					windowSize,
+					model.maxInputTokens.toLocaleString('en-US'),
+					pct(used),
+				)
+			: vscode.l10n.t('**Context window of {0}:** {1} tokens, {2} used by the next prompt.', model.name, windowSize, pct(used)),
 		'',
-		'| Part | Tokens | Share of window |',
+		`| ${vscode.l10n.t('Part')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share of window')} |`,
 		'| --- | ---: | ---: |',
 		...rows.map(([name, n]) => `| ${name} | ${n.toLocaleString('en-US')} | ${pct(n)} |`),
 		'',
@@ -87,7 +105,9 @@ export async function contextReport(input: ContextInput): Promise<string> {
 		...blockLines(blocks, summaryBudget(budget)),
 		...(tally.summaryLinks.length
 			? [
-					'Open a summary block to read (and correct: edit and save) what the model remembers in place of the older rounds, or restore it to bring those rounds back word for word (`/restore N` for request N):',
+					vscode.l10n.t(
+						'Open a summary block to read (and correct: edit and save) what the model remembers in place of the older rounds, or restore it to bring those rounds back word for word (`/restore N` for request N):',
+					),
 					'',
 					...tally.summaryLinks,
 					'',
@@ -98,10 +118,29 @@ export async function contextReport(input: ContextInput): Promise<string> {
 		'',
 		backgroundLine(model.id),
 		'',
-		`Summarization mode: **${settings.summarizationMode}** (\`longhaul.halfContextSummarization\` is ${settings.summarizationMode === 'half-context' ? 'on' : 'off'}); summaries are prepared in the ${settings.backgroundSummarizationThreshold > 0 ? `background when the forecast says so, at the latest from ${Math.round(settings.backgroundSummarizationThreshold * 100)}% of the window` : 'background never (the threshold is 0)'} for this model (family \`${model.family}\`, \`longhaul.backgroundSummarizationThreshold\`). Counts are local js-tiktoken estimates.`,
+		`${modeLine(settings, model)} ${vscode.l10n.t('Counts are local js-tiktoken estimates.')}`,
 		...(input.summarizerLine ? ['', input.summarizerLine] : []),
 		...telemetryLines(input.telemetryRecorded),
 	].join('\n');
+}
+
+/** The summarization mode and when background summaries start, for this model. */
+function modeLine(settings: LonghaulSettings, model: vscode.LanguageModelChat): string {
+	const halfContext = settings.summarizationMode === 'half-context' ? vscode.l10n.t('on') : vscode.l10n.t('off');
+	return settings.backgroundSummarizationThreshold > 0
+		? vscode.l10n.t(
+				'Summarization mode: **{0}** (`longhaul.halfContextSummarization` is {1}); summaries are prepared in the background when the forecast says so, at the latest from {2}% of the window for this model (family `{3}`, `longhaul.backgroundSummarizationThreshold`).',
+				settings.summarizationMode,
+				halfContext,
+				Math.round(settings.backgroundSummarizationThreshold * 100),
+				model.family,
+			)
+		: vscode.l10n.t(
+				'Summarization mode: **{0}** (`longhaul.halfContextSummarization` is {1}); summaries are prepared in the background never (the threshold is 0) for this model (family `{2}`, `longhaul.backgroundSummarizationThreshold`).',
+				settings.summarizationMode,
+				halfContext,
+				model.family,
+			);
 }
 
 function tallyLayout(conversation: Conversation, budget: PromptBudget): LayoutTally {
@@ -110,8 +149,10 @@ function tallyLayout(conversation: Conversation, budget: PromptBudget): LayoutTa
 		if (entry.kind === 'summary') {
 			const request = entry.location.source === 'history' ? conversation.turns[entry.location.turnIndex]?.user : undefined;
 			const document = rememberSummary({ roundId: entry.roundId, text: entry.text, location: entry.location, request, edited: entry.edited });
+			const tokens = countTokens(entry.text).toLocaleString('en-US');
+			const size = entry.edited ? vscode.l10n.t('{0} tokens (edited by you)', tokens) : vscode.l10n.t('{0} tokens', tokens);
 			tally.summaryLinks.push(
-				`- ${summaryLink(document, `Summary up to ${describeLocation(entry.location)}`)}: ${countTokens(entry.text).toLocaleString('en-US')} tokens${entry.edited ? ' (edited by you)' : ''} · ${restoreLink({ roundId: entry.roundId }, 'Restore')}`,
+				`- ${summaryLink(document, vscode.l10n.t('Summary up to {0}', describeLocation(entry.location)))}: ${size} · ${restoreLink({ roundId: entry.roundId }, vscode.l10n.t('Restore'))}`,
 			);
 		} else if (entry.kind === 'round') {
 			tally.rounds += countTokens(roundText(entry.round));
@@ -126,10 +167,12 @@ function tallyLayout(conversation: Conversation, budget: PromptBudget): LayoutTa
 
 function toolLines(leftOut: readonly string[]): string[] {
 	if (!leftOut.length) return [];
-	return [
-		`${leftOut.length} tool${leftOut.length === 1 ? '' : 's'} left out so that tool definitions stay within a quarter of the window: ${leftOut.map(n => '`' + n + '`').join(', ')}. Attach one with \`#\` to offer it anyway.`,
-		'',
-	];
+	const names = leftOut.map(n => '`' + n + '`').join(', ');
+	const which =
+		leftOut.length === 1
+			? vscode.l10n.t('{0} tool left out so that tool definitions stay within a quarter of the window: {1}.', leftOut.length, names)
+			: vscode.l10n.t('{0} tools left out so that tool definitions stay within a quarter of the window: {1}.', leftOut.length, names);
+	return [`${which} ${vscode.l10n.t('Attach one with `#` to offer it anyway.')}`, ''];
 }
 
 /** The workspace's instruction files: which are pinned, whole or cut, and which were not read. */
@@ -138,37 +181,63 @@ function instructionLines(read: InstructionFilesRead | undefined, pinned: Pinned
 	const lines: string[] = [];
 	if (pinned?.files.length) {
 		const state = (f: PinnedInstructions['files'][number]) =>
-			f.state === 'whole' ? 'whole' : f.state === 'cut' ? `cut to ${f.keptTokens.toLocaleString('en-US')} tokens` : 'left out (no room)';
+			f.state === 'whole'
+				? vscode.l10n.t('whole')
+				: f.state === 'cut'
+					? vscode.l10n.t('cut to {0} tokens', f.keptTokens.toLocaleString('en-US'))
+					: vscode.l10n.t('left out (no room)');
 		lines.push(
-			`**Workspace instructions** (pinned word for word in every prompt, never summarized; at most ${pinned.maxTokens.toLocaleString('en-US')} tokens):`,
+			vscode.l10n.t(
+				'**Workspace instructions** (pinned word for word in every prompt, never summarized; at most {0} tokens):',
+				pinned.maxTokens.toLocaleString('en-US'),
+			),
 			'',
-			...pinned.files.map(f => `- \`${f.path}\`: ${f.tokens.toLocaleString('en-US')} tokens, ${state(f)}`),
+			...pinned.files.map(f => `- \`${f.path}\`: ${vscode.l10n.t('{0} tokens, {1}', f.tokens.toLocaleString('en-US'), state(f))}`),
 			'',
 		);
 	} else if (!read.untrustedSkipped.length) {
 		lines.push(
-			'**Workspace instructions:** none found (`AGENTS.md`, `.github/copilot-instructions.md` and the files of `longhaul.instructionFiles` are read at each request).',
+			vscode.l10n.t(
+				'**Workspace instructions:** none found (`AGENTS.md`, `.github/copilot-instructions.md` and the files of `longhaul.instructionFiles` are read at each request).',
+			),
 			'',
 		);
 	}
 	if (read.untrustedSkipped.length) {
 		lines.push(
-			`**Workspace instructions not read:** the workspace is not trusted, so ${read.untrustedSkipped.map(p => '`' + p + '`').join(', ')} stay out of the prompt.`,
+			vscode.l10n.t(
+				'**Workspace instructions not read:** the workspace is not trusted, so {0} stay out of the prompt.',
+				read.untrustedSkipped.map(p => '`' + p + '`').join(', '),
+			),
 			'',
 		);
 	}
-	if (read.problems.length) lines.push(`Instruction files that could not be read: ${read.problems.join('; ')}.`, '');
+	if (read.problems.length) lines.push(vscode.l10n.t('Instruction files that could not be read: {0}.', read.problems.join('; ')), '');
 	return lines;
 }
 
 /** The token ratio in use: how the local counts above relate to the model's own. */
 function calibrationLine(model: vscode.LanguageModelChat, budget: PromptBudget, calibration: Calibration): string {
 	const ratio = calibrationRatio(calibration);
-	const learned =
-		calibration.samples || calibration.rejections
-			? `learned from ${calibration.samples} comparison${calibration.samples === 1 ? '' : 's'} with the model's own count${calibration.rejections ? ` and ${calibration.rejections} refusal${calibration.rejections === 1 ? '' : 's'} as too long` : ''}`
-			: "nothing learned yet: Longhaul compares with the model's own count as the conversation goes";
-	const line = `**Token ratio:** ${ratio.toFixed(2)} model tokens per local token (${learned}); the budget is the model's window of ${model.maxInputTokens.toLocaleString('en-US')} tokens divided by it, ${budget.window.toLocaleString('en-US')} local tokens.`;
+	const comparisons = plural(calibration.samples, '{0} comparison', '{0} comparisons');
+	const learned = !(calibration.samples || calibration.rejections)
+		? vscode.l10n.t("nothing learned yet: Longhaul compares with the model's own count as the conversation goes")
+		: calibration.rejections
+			? localize(
+					message(
+						"learned from {0} with the model's own count and {1} as too long",
+						comparisons,
+						plural(calibration.rejections, '{0} refusal', '{0} refusals'),
+					),
+				)
+			: localize(message("learned from {0} with the model's own count", comparisons));
+	const line = vscode.l10n.t(
+		"**Token ratio:** {0} model tokens per local token ({1}); the budget is the model's window of {2} tokens divided by it, {3} local tokens.",
+		ratio.toFixed(2),
+		learned,
+		model.maxInputTokens.toLocaleString('en-US'),
+		budget.window.toLocaleString('en-US'),
+	);
 	return [line, ...sampleLines(calibration)].join(' ');
 }
 
@@ -178,16 +247,19 @@ function sampleLines(calibration: Calibration): string[] {
 	const last = calibration.lastSample;
 	if (last) {
 		const n = (x: number) => x.toLocaleString('en-US');
-		const what = `${last.messages} message${last.messages === 1 ? '' : 's'}${last.toolDefinitions ? ' and the tool definitions' : ''}`;
-		const asText = last.asText ? `, ${last.asText} of them counted as text` : '';
-		const uncounted = last.uncounted ? `, ${last.uncounted} left out because the model counted almost nothing of them` : '';
+		const messages = plural(last.messages, '{0} message', '{0} messages');
+		const what = [
+			last.toolDefinitions ? localize(message('{0} and the tool definitions', messages)) : localize(messages),
+			...(last.asText ? [vscode.l10n.t('{0} of them counted as text', last.asText)] : []),
+			...(last.uncounted ? [vscode.l10n.t('{0} left out because the model counted almost nothing of them', last.uncounted)] : []),
+		].join(', ');
 		const ratio = last.localTokens ? ` (${(last.modelTokens / last.localTokens).toFixed(3)})` : '';
-		lines.push(`Last comparison: ${what}${asText}${uncounted}: ${n(last.localTokens)} local tokens, ${n(last.modelTokens)} by the model${ratio}.`);
+		lines.push(vscode.l10n.t('Last comparison: {0}: {1} local tokens, {2} by the model{3}.', what, n(last.localTokens), n(last.modelTokens), ratio));
 	}
 	if (calibration.counting === 'text-only') {
-		lines.push("The model's count of a message leaves tool results out, so messages with tool results are compared as text.");
+		lines.push(vscode.l10n.t("The model's count of a message leaves tool results out, so messages with tool results are compared as text."));
 	} else if (calibration.counting === 'none') {
-		lines.push("The model's count of a message leaves its text out, so every message is compared as text.");
+		lines.push(vscode.l10n.t("The model's count of a message leaves its text out, so every message is compared as text."));
 	}
 	return lines;
 }
@@ -198,18 +270,24 @@ function blockLines(blocks: readonly BlockRow[], budget: number): string[] {
 	const total = blocks.reduce((n, b) => n + b.tokens, 0);
 	const rounds = (b: BlockRow) =>
 		b.fromEarlier
-			? `every round before it, through round ${b.lastRound} (${b.roundCount}; written by Longhaul 0.1.0)`
+			? vscode.l10n.t('every round before it, through round {0} ({1}; written by Longhaul 0.1.0)', b.lastRound, b.roundCount)
 			: b.firstRound === b.lastRound
-				? `round ${b.firstRound}`
-				: `rounds ${b.firstRound}–${b.lastRound} (${b.roundCount})`;
+				? vscode.l10n.t('round {0}', b.firstRound)
+				: vscode.l10n.t('rounds {0}–{1} ({2})', b.firstRound, b.lastRound, b.roundCount);
+	const marks = (b: BlockRow) =>
+		[b.block.condensed ? vscode.l10n.t('condensed') : '', b.block.edited ? vscode.l10n.t('edited by you') : ''].filter(Boolean).join(', ');
 	return [
-		`**Summary blocks:** ${blocks.length}, one per request with summarized rounds, each right after its request; ${total.toLocaleString('en-US')} of ${budget.toLocaleString('en-US')} tokens (beyond that the oldest are condensed, never removed).`,
+		vscode.l10n.t(
+			'**Summary blocks:** {0}, one per request with summarized rounds, each right after its request; {1} of {2} tokens (beyond that the oldest are condensed, never removed).',
+			blocks.length,
+			total.toLocaleString('en-US'),
+			budget.toLocaleString('en-US'),
+		),
 		'',
-		'| Request | Rounds it stands for | Tokens | |',
+		`| ${vscode.l10n.t('Request')} | ${vscode.l10n.t('Rounds it stands for')} | ${vscode.l10n.t('Tokens')} | |`,
 		'| ---: | --- | ---: | --- |',
 		...blocks.map(
-			b =>
-				`| ${b.request}${b.current ? ' (this one)' : ''} | ${rounds(b)} | ${b.tokens.toLocaleString('en-US')} | ${[b.block.condensed ? 'condensed' : '', b.block.edited ? 'edited by you' : ''].filter(Boolean).join(', ')} |`,
+			b => `| ${b.current ? vscode.l10n.t('{0} (this one)', b.request) : b.request} | ${rounds(b)} | ${b.tokens.toLocaleString('en-US')} | ${marks(b)} |`,
 		),
 		'',
 	];
@@ -219,15 +297,24 @@ function blockLines(blocks: readonly BlockRow[], budget: number): string[] {
 function ledgerLines(settings: LonghaulSettings, ledger: DoneLedger | undefined, text: string | undefined): string[] {
 	if (!ledger) return [];
 	const edited = ledger.edits.length;
-	const facts = `${ledger.requests.length} request${ledger.requests.length === 1 ? '' : 's'}, ${ledger.reads.length} file${ledger.reads.length === 1 ? '' : 's'} read, ${edited} file${edited === 1 ? '' : 's'} created or edited, ${ledger.commands.length} command${ledger.commands.length === 1 ? '' : 's'} run, ${ledger.steps} tool call${ledger.steps === 1 ? '' : 's'} in all`;
+	const facts = localize(
+		message(
+			'{0}, {1} read, {2} created or edited, {3} run, {4} in all',
+			plural(ledger.requests.length, '{0} request', '{0} requests'),
+			plural(ledger.reads.length, '{0} file', '{0} files'),
+			plural(edited, '{0} file', '{0} files'),
+			plural(ledger.commands.length, '{0} command', '{0} commands'),
+			plural(ledger.steps, '{0} tool call', '{0} tool calls'),
+		),
+	);
 	const shown = !settings.doneLedger
-		? 'not shown to the model (`longhaul.doneLedger` is off)'
+		? vscode.l10n.t('not shown to the model (`longhaul.doneLedger` is off)')
 		: text
-			? 'shown to the model after the summaries'
-			: 'shown to the model once the conversation has been summarized (until then every round is verbatim)';
+			? vscode.l10n.t('shown to the model after the summaries')
+			: vscode.l10n.t('shown to the model once the conversation has been summarized (until then every round is verbatim)');
 	// The fence is longer than any run of backticks in the ledger (a request may quote code), so the block cannot end early.
 	const fence = '`'.repeat(Math.max(3, ...[...(text ?? '').matchAll(/`+/g)].map(m => m[0].length + 1)));
-	return [`**Done-ledger:** ${facts}; ${shown}.`, ...(text ? ['', `${fence}text`, text, fence] : []), ''];
+	return [vscode.l10n.t('**Done-ledger:** {0}; {1}.', facts, shown), ...(text ? ['', `${fence}text`, text, fence] : []), ''];
 }
 
 function telemetryLines(recorded: boolean | undefined): string[] {
@@ -235,7 +322,7 @@ function telemetryLines(recorded: boolean | undefined): string[] {
 	return [
 		'',
 		recorded
-			? 'Statistics: each summarization is recorded in the Longhaul log (`telemetry.telemetryLevel` is `all`; nothing is sent anywhere).'
-			: 'Statistics: not recorded (`telemetry.telemetryLevel` is below `all`).',
+			? vscode.l10n.t('Statistics: each summarization is recorded in the Longhaul log (`telemetry.telemetryLevel` is `all`; nothing is sent anywhere).')
+			: vscode.l10n.t('Statistics: not recorded (`telemetry.telemetryLevel` is below `all`).'),
 	];
 }

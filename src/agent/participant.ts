@@ -100,7 +100,7 @@ export function createParticipant(context: vscode.ExtensionContext, services: Se
 	participant.followupProvider = {
 		provideFollowups(result) {
 			const record = (result.metadata as LonghaulResultMetadata | undefined)?.longhaul as { maxToolCallsExceeded?: boolean } | undefined;
-			return record?.maxToolCallsExceeded ? [{ prompt: 'Continue where you stopped.', label: 'Continue', participant: PARTICIPANT_ID }] : [];
+			return record?.maxToolCallsExceeded ? [{ prompt: 'Continue where you stopped.', label: vscode.l10n.t('Continue'), participant: PARTICIPANT_ID }] : [];
 		},
 	};
 	return participant;
@@ -228,7 +228,11 @@ async function useSavedEdits(ctx: RequestContext, edits: SummaryEditStore): Prom
 
 function describeError(error: unknown): string {
 	if (error instanceof vscode.LanguageModelError) {
-		return `The model could not answer (${error.code || error.name}): ${error.message}. Your conversation is kept; try again or pick another model.`;
+		return vscode.l10n.t(
+			'The model could not answer ({0}): {1}. Your conversation is kept; try again or pick another model.',
+			error.code || error.name,
+			error.message,
+		);
 	}
-	return `Longhaul hit an error: ${error instanceof Error ? error.message : String(error)}. Your conversation is kept; try again.`;
+	return vscode.l10n.t('Longhaul hit an error: {0}. Your conversation is kept; try again.', error instanceof Error ? error.message : String(error));
 }

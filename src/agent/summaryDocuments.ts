@@ -58,7 +58,10 @@ export function noteSummaryLimit(tokens: number): void {
 export function summaryEditApplied(roundId: string, text: string): void {
 	for (const [key, document] of [...documents]) {
 		if (parseSummaryKey(key)?.roundId !== roundId) continue;
-		documents.set(key, withSummaryText(document, text, 'You edited this summary: the model remembers your text. Edit and save again to change it.'));
+		documents.set(
+			key,
+			withSummaryText(document, text, vscode.l10n.t('You edited this summary: the model remembers your text. Edit and save again to change it.')),
+		);
 		fileSystem?.touch(key, summaryUri(document));
 	}
 }
@@ -101,28 +104,41 @@ export interface ResponseSink {
 export function summaryRecap(stream: ResponseSink, made: readonly SummaryDocument[]): void {
 	if (made.length === 0) return;
 	const shown = made.slice(-RECAP_LIMIT);
-	const times = made.length === 1 ? 'once' : `${made.length} times`;
-	const which = made.length === 1 ? 'Open it to read' : shown.length === made.length ? 'Open them to read' : `Open the newest ${shown.length} to read`;
-	stream.markdown(
-		`\n\n*This response summarized the conversation ${times}. ${which} (or correct) what the model now remembers in place of the older rounds; Restore brings the rounds back instead.*\n\n`,
-	);
+	const times =
+		made.length === 1
+			? vscode.l10n.t('This response summarized the conversation once.')
+			: vscode.l10n.t('This response summarized the conversation {0} times.', made.length);
+	const which =
+		made.length === 1
+			? vscode.l10n.t('Open it to read (or correct) what the model now remembers in place of the older rounds; Restore brings the rounds back instead.')
+			: shown.length === made.length
+				? vscode.l10n.t('Open them to read (or correct) what the model now remembers in place of the older rounds; Restore brings the rounds back instead.')
+				: vscode.l10n.t(
+						'Open the newest {0} to read (or correct) what the model now remembers in place of the older rounds; Restore brings the rounds back instead.',
+						shown.length,
+					);
+	stream.markdown(`\n\n*${times} ${which}*\n\n`);
 	shown.forEach((document, i) =>
-		openButton(stream, document, made.length === 1 ? 'Open summary' : `Open summary ${made.length - shown.length + i + 1} of ${made.length}`),
+		openButton(
+			stream,
+			document,
+			made.length === 1 ? vscode.l10n.t('Open summary') : vscode.l10n.t('Open summary {0} of {1}', made.length - shown.length + i + 1, made.length),
+		),
 	);
-	restoreButton(stream, { roundId: parseSummaryKey(made[made.length - 1].key)?.roundId }, 'Restore newest summary');
+	restoreButton(stream, { roundId: parseSummaryKey(made[made.length - 1].key)?.roundId }, vscode.l10n.t('Restore newest summary'));
 }
 
 /** The "Open summary" and "Restore" buttons under a summarization notice. */
-export function summaryButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument, title = 'Open summary'): void {
+export function summaryButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument, title = vscode.l10n.t('Open summary')): void {
 	openButton(stream, document, title);
-	restoreButton(stream, { roundId: parseSummaryKey(document.key)?.roundId }, 'Restore');
+	restoreButton(stream, { roundId: parseSummaryKey(document.key)?.roundId }, vscode.l10n.t('Restore'));
 }
 
 function openButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument, title: string): void {
 	stream.button({
 		command: OPEN_SUMMARY_COMMAND,
 		title,
-		tooltip: 'Show (and edit) what the model now remembers of the older rounds',
+		tooltip: vscode.l10n.t('Show (and edit) what the model now remembers of the older rounds'),
 		arguments: [document],
 	});
 }
@@ -132,7 +148,7 @@ export function restoreButton(stream: Pick<ResponseSink, 'button'>, reference: R
 	stream.button({
 		command: RESTORE_SUMMARY_COMMAND,
 		title,
-		tooltip: 'Take this summary away and bring back the rounds it replaced, if they fit',
+		tooltip: vscode.l10n.t('Take this summary away and bring back the rounds it replaced, if they fit'),
 		arguments: [reference],
 	});
 }
@@ -145,7 +161,9 @@ export function registerSummaryDocuments(edits: SummaryEditStore): vscode.Dispos
 		vscode.workspace.registerFileSystemProvider(SUMMARY_SCHEME, fileSystem, { isCaseSensitive: true }),
 		vscode.commands.registerCommand(OPEN_SUMMARY_COMMAND, async (reference?: SummaryReference) => {
 			if (!reference || typeof reference.key !== 'string') {
-				void vscode.window.showInformationMessage('Open a Longhaul summary from the chat: the button under a summarization notice, or a link in /context.');
+				void vscode.window.showInformationMessage(
+					vscode.l10n.t('Open a Longhaul summary from the chat: the button under a summarization notice, or a link in /context.'),
+				);
 				return;
 			}
 			if ('content' in reference && typeof reference.content === 'string' && typeof reference.title === 'string') remember(reference);

@@ -2,7 +2,7 @@
 // chat request, so the edit waits here (the workspace's storage, so a window reload keeps it) until
 // the next request of the chat that holds the block applies it and stores it in that turn's record,
 // like any block (src/common/summaries/summaryEdit.ts); then it is forgotten here.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import type { StoredSummaryBlock } from '../common/persistence/metadata';
 import { applySummaryEdit, type SummaryEdit } from '../common/summaries/summaryEdit';
@@ -60,7 +60,7 @@ export class SummaryEditStore {
 			current = outcome.conversation;
 			blocks.push(outcome.block);
 			applied.push({ roundId: edit.roundId, text: edit.text, where: outcome.where });
-			messages.push(`Your edit of the summary up to ${outcome.where} is what the model remembers from this request on.`);
+			messages.push(vscode.l10n.t('Your edit of the summary up to {0} is what the model remembers from this request on.', outcome.where));
 		}
 		await this.forget(done);
 		return { conversation: current, blocks, applied, messages };

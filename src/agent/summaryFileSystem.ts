@@ -17,8 +17,10 @@ export interface SummaryDocumentStore {
 	readonly summaryLimit: number | undefined;
 }
 
-export const NOT_LOADED =
-	'# Longhaul summary\n\nThis summary is not loaded in this window. Run `@longhaul /context` in the chat it belongs to and open it from there.\n';
+/** What a summary document this window does not know shows (the heading is the one every summary document has). */
+export function notLoaded(): string {
+	return `# Longhaul summary\n\n${vscode.l10n.t('This summary is not loaded in this window. Run `@longhaul /context` in the chat it belongs to and open it from there.')}\n`;
+}
 
 export class SummaryFileSystem implements vscode.FileSystemProvider {
 	private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
@@ -33,7 +35,7 @@ export class SummaryFileSystem implements vscode.FileSystemProvider {
 	/** The document's text as the editor shows it: with the user's saved edit when one is waiting. */
 	content(key: string): string {
 		const document = this.store.get(key);
-		if (!document) return NOT_LOADED;
+		if (!document) return notLoaded();
 		const parsed = parseSummaryKey(key);
 		const pending = parsed ? this.edits.pendingFor(parsed.roundId) : undefined;
 		return pending ? withSummaryText(document, pending.text, SAVED_NOTE).content : document.content;
@@ -58,7 +60,9 @@ export class SummaryFileSystem implements vscode.FileSystemProvider {
 		const key = uri.query;
 		const parsed = parseSummaryKey(key);
 		if (!this.store.get(key) || !parsed) {
-			throw refuse('This summary is not loaded in this window: open it from the chat (the Open summary button, or a link in /context), then edit it.');
+			throw refuse(
+				vscode.l10n.t('This summary is not loaded in this window: open it from the chat (the Open summary button, or a link in /context), then edit it.'),
+			);
 		}
 		const shown = summaryTextOf(this.content(key)) ?? '';
 		const check = checkSummaryEdit(Buffer.from(bytes).toString('utf8'), shown, this.store.summaryLimit, countTokens);
@@ -76,15 +80,15 @@ export class SummaryFileSystem implements vscode.FileSystemProvider {
 	}
 
 	createDirectory(): void {
-		throw refuse('Longhaul summaries are single documents.');
+		throw refuse(vscode.l10n.t('Longhaul summaries are single documents.'));
 	}
 
 	delete(): void {
-		throw refuse('A Longhaul summary cannot be deleted: to bring back the rounds it replaced, use Restore (@longhaul /restore).');
+		throw refuse(vscode.l10n.t('A Longhaul summary cannot be deleted: to bring back the rounds it replaced, use Restore (@longhaul /restore).'));
 	}
 
 	rename(): void {
-		throw refuse('A Longhaul summary cannot be renamed.');
+		throw refuse(vscode.l10n.t('A Longhaul summary cannot be renamed.'));
 	}
 
 	dispose(): void {

@@ -42,9 +42,6 @@ function noIcons(text: string): string {
 	return text.replace(/\$\(/g, '$⟪U+0028⟫');
 }
 
-export const WRITE_CHOICE = 'Write';
-export const DONT_WRITE_CHOICE = "Don't write";
-
 /**
  * Asks the user whether to write a file that configures code that runs. `change` is the change as
  * shown in the confirmation. Answers true only when the user picks "Write".
@@ -56,16 +53,17 @@ export async function askBeforeCodeConfigWrite(
 	change: string,
 	token: vscode.CancellationToken,
 ): Promise<boolean> {
-	const header = [`Longhaul asks to write ${shownPath}, which configures code that runs:`, `${why}.`, summary, ''].join('\n');
-	const close = await showBeside(`${shownPath} (change to confirm)`, `${header}\n${change}\n`);
+	const writeChoice = vscode.l10n.t('Write');
+	const header = [vscode.l10n.t('Longhaul asks to write {0}, which configures code that runs:', shownPath), `${why}.`, summary, ''].join('\n');
+	const close = await showBeside(vscode.l10n.t('{0} (change to confirm)', shownPath), `${header}\n${change}\n`);
 	try {
-		const dontWrite: vscode.QuickPickItem = { label: `$(close) ${DONT_WRITE_CHOICE}`, description: 'nothing is written' };
-		const write: vscode.QuickPickItem = { label: `$(warning) ${WRITE_CHOICE} ${noIcons(shownPath)}`, description: noIcons(summary) };
+		const dontWrite: vscode.QuickPickItem = { label: `$(close) ${vscode.l10n.t("Don't write")}`, description: vscode.l10n.t('nothing is written') };
+		const write: vscode.QuickPickItem = { label: `$(warning) ${writeChoice} ${noIcons(shownPath)}`, description: noIcons(summary) };
 		const picked = await vscode.window.showQuickPick(
 			[dontWrite, write],
 			{
-				title: noIcons(`Write ${shownPath}? It configures code that runs.`),
-				placeHolder: noIcons(`${why}. The change is open beside this; pick "${WRITE_CHOICE}" to write it.`),
+				title: noIcons(vscode.l10n.t('Write {0}? It configures code that runs.', shownPath)),
+				placeHolder: noIcons(`${why}. ${vscode.l10n.t('The change is open beside this; pick "{0}" to write it.', writeChoice)}`),
 				ignoreFocusOut: true,
 			},
 			token,

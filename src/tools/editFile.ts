@@ -19,8 +19,11 @@ async function plan(input: EditInput): Promise<EditPlan> {
 	return planned;
 }
 
-function verb(kind: EditPlan['kind']): string {
-	return kind === 'edit' ? 'Edit' : kind === 'create' ? 'Create' : 'Overwrite';
+/** The progress line and the confirmation's title for a plan: "Edit x" and "Edit x?". */
+function titles(kind: EditPlan['kind'], file: string): { progress: string; question: string } {
+	if (kind === 'edit') return { progress: vscode.l10n.t('Edit {0}', file), question: vscode.l10n.t('Edit {0}?', file) };
+	if (kind === 'create') return { progress: vscode.l10n.t('Create {0}', file), question: vscode.l10n.t('Create {0}?', file) };
+	return { progress: vscode.l10n.t('Overwrite {0}', file), question: vscode.l10n.t('Overwrite {0}?', file) };
 }
 
 /** Writes what the plan says and answers what was done. */
@@ -46,10 +49,10 @@ export const editFileTool: vscode.LanguageModelTool<EditInput> = {
 		const shown = displayPath(planned.path);
 		const confirmation = editConfirmation(planned, shown);
 		if (!confirmation.ok) throw new Error(confirmation.reason);
-		const title = `${verb(planned.kind)} ${visible(shown, false).text}`;
+		const title = titles(planned.kind, visible(shown, false).text);
 		return {
-			invocationMessage: title,
-			confirmationMessages: { title: `${title}?`, message: new vscode.MarkdownString(confirmation.markdown) },
+			invocationMessage: title.progress,
+			confirmationMessages: { title: title.question, message: new vscode.MarkdownString(confirmation.markdown) },
 		};
 	},
 	async invoke(options, token) {

@@ -15,7 +15,7 @@ export const SEARCH_EXCLUDE = '**/{node_modules,.git,dist,out,.vscode-test}/**';
  */
 export const findFilesTool: vscode.LanguageModelTool<FindFilesInput> = {
 	prepareInvocation(options) {
-		return { invocationMessage: `Finding files matching ${options.input.pattern}` };
+		return { invocationMessage: vscode.l10n.t('Finding files matching {0}', String(options.input.pattern)) };
 	},
 	async invoke(options, token) {
 		const requested = Number(options.input.maxResults ?? 200);

@@ -11,7 +11,7 @@ const MAX_ENTRIES = 500;
 /** Lists a folder: sub-folders end with `/`. */
 export const listDirectoryTool: vscode.LanguageModelTool<ListDirectoryInput> = {
 	prepareInvocation(options) {
-		return { invocationMessage: `Listing ${options.input.path || '.'}` };
+		return { invocationMessage: vscode.l10n.t('Listing {0}', String(options.input.path || '.')) };
 	},
 	async invoke(options) {
 		// The folder is opened without following a final link and checked where it really is.

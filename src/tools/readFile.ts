@@ -18,7 +18,7 @@ const MAX_READ_BYTES = 16 * 1024 * 1024;
 /** Reads a text file, optionally a 1-based inclusive line range, with line numbers. */
 export const readFileTool: vscode.LanguageModelTool<ReadFileInput> = {
 	prepareInvocation(options) {
-		return { invocationMessage: `Reading ${options.input.path}` };
+		return { invocationMessage: vscode.l10n.t('Reading {0}', String(options.input.path)) };
 	},
 	async invoke(options) {
 		// Only a single-link regular file that is really inside the workspace (src/tools/safeFs.ts).

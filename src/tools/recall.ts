@@ -50,7 +50,7 @@ export async function answerRecall(rawInput: unknown, context: RecallContext): P
 /** What the tool answers when something other than an @longhaul request invokes it. */
 export const recallTool: vscode.LanguageModelTool<unknown> = {
 	prepareInvocation() {
-		return { invocationMessage: 'Looking back at summarized rounds' };
+		return { invocationMessage: vscode.l10n.t('Looking back at summarized rounds') };
 	},
 	invoke() {
 		return textResult(`${RECALL_TOOL_NAME} reads the summarized part of an @longhaul conversation and only works inside @longhaul requests.`);

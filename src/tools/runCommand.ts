@@ -80,9 +80,9 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 		// Refuse before asking: the user is never asked to confirm a command that would be refused.
 		const { confirmation } = checkedInput(options.input);
 		return {
-			invocationMessage: `Running ${inlineCode(commandPreview(options.input.command))}`,
+			invocationMessage: vscode.l10n.t('Running {0}', inlineCode(commandPreview(options.input.command))),
 			confirmationMessages: {
-				title: 'Run command in terminal?',
+				title: vscode.l10n.t('Run command in terminal?'),
 				message: new vscode.MarkdownString(confirmation),
 			},
 		};
@@ -107,7 +107,7 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 				onOutput: cappedWriter(
 					text => terminal.write(text),
 					TERMINAL_MAX_CHARS,
-					`\n[Longhaul: the output passed ${TERMINAL_MAX_CHARS} characters; the rest is not shown here. The model gets its first and last characters.]\n`,
+					`\n[${vscode.l10n.t('Longhaul: the output passed {0} characters; the rest is not shown here. The model gets its first and last characters.', TERMINAL_MAX_CHARS)}]\n`,
 				),
 			});
 		} finally {

@@ -21,7 +21,7 @@ const SEARCH_TIME_LIMIT_MS = 30_000;
  */
 export const searchTextTool: vscode.LanguageModelTool<SearchTextInput> = {
 	prepareInvocation(options) {
-		return { invocationMessage: `Searching for ${options.input.query}` };
+		return { invocationMessage: vscode.l10n.t('Searching for {0}', String(options.input.query)) };
 	},
 	async invoke(options, token) {
 		const { query, isRegexp, include } = options.input;

@@ -1,7 +1,7 @@
 // `/compact [focus]`: summarizes the older part of the conversation now, as an overflow would, and
 // stores the block in this command's turn record. Nothing changes when there is nothing to
 // summarize or the model's summary fails.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { condensedNotice, describePlan } from '../../common/fitting/fitNotices';
 import { localize } from '../l10n';
 import { summaryChanges } from '../../common/persistence/metadata';
@@ -33,7 +33,7 @@ export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatRe
 	);
 	if (ctx.summarizer.notice) stream.markdown(`*${ctx.summarizer.notice}*\n\n`);
 	if (outcome.kind === 'nothing-to-summarize') {
-		stream.markdown('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.');
+		stream.markdown(vscode.l10n.t('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.'));
 		return resultFor(state, settings, { storeLedger: false });
 	}
 	ctx.telemetry.send(
@@ -44,7 +44,10 @@ export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatRe
 	);
 	if (outcome.kind === 'failed') {
 		stream.markdown(
-			`The conversation could not be summarized (${describeAttemptsForUser(outcome.prepared.attempts)}). Nothing was changed; you can go on as before.`,
+			vscode.l10n.t(
+				'The conversation could not be summarized ({0}). Nothing was changed; you can go on as before.',
+				describeAttemptsForUser(outcome.prepared.attempts),
+			),
 		);
 		return resultFor(state, settings, { storeLedger: false });
 	}

@@ -4,15 +4,17 @@
 // keeps them (the rounds recall reads). Only when the next prompt still leaves a tenth of the room
 // for messages free: otherwise nothing changes, the user is told how much would not fit, and a
 // button offers the newest rounds that do fit (src/common/summaries/restoreBlocks.ts).
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { Conversation, Round } from '../../common/conversation/conversation';
 import { flattenRounds } from '../../common/conversation/flatten';
 import { summaryBlocks } from '../../common/conversation/summaryBlocks';
 import { applyRestore, parseRestoreArgs, restorePlan, targetBlock, type RestorePlan } from '../../common/summaries/restoreBlocks';
 import { describeLocation } from '../../common/summaries/summaryDocument';
 import type { SummaryBlock } from '../../common/conversation/summaryBlocks';
+import { message, plural } from '../../common/text/message';
 import { budgetFor } from '../agentLoop';
 import { pinnedFor } from '../instructionFiles';
+import { localize } from '../l10n';
 import { nextPromptTokens, type NextPromptInput } from '../nextPrompt';
 import { resultFor } from '../requestResult';
 import { restoreButton } from '../summaryDocuments';
@@ -36,8 +38,8 @@ export async function restoreCommand(ctx: RequestContext): Promise<vscode.ChatRe
 	if (!block) {
 		stream.markdown(
 			summaryBlocks(state.conversation).length === 0
-				? 'There is no summary to restore: every round of this chat is in the prompt word for word.'
-				: 'No summary block matches that. `/context` lists the blocks by request; `/restore` alone restores the newest.',
+				? vscode.l10n.t('There is no summary to restore: every round of this chat is in the prompt word for word.')
+				: vscode.l10n.t('No summary block matches that. `/context` lists the blocks by request; `/restore` alone restores the newest.'),
 		);
 		return done();
 	}
@@ -64,7 +66,10 @@ export async function restoreCommand(ctx: RequestContext): Promise<vscode.ChatRe
 	}
 	const fitting = await newestThatFit(plan.restoredRoundIds.length, count => tokensAfter(restorePlan(state.conversation, block, count)), limit);
 	stream.markdown(notFittingText(block, plan, tokens, limit, fitting));
-	if (fitting) restoreButton(stream, { roundId: block.roundId, newest: fitting }, `Restore the newest ${fitting} round${fitting === 1 ? '' : 's'}`);
+	if (fitting) {
+		const title = fitting === 1 ? vscode.l10n.t('Restore the newest {0} round', fitting) : vscode.l10n.t('Restore the newest {0} rounds', fitting);
+		restoreButton(stream, { roundId: block.roundId, newest: fitting }, title);
+	}
 	return done();
 }
 
@@ -82,7 +87,11 @@ async function newestThatFit(all: number, tokensWith: (count: number) => Promise
 
 function what(block: SummaryBlock, plan: RestorePlan): string {
 	const newer = plan.blocks.length - 1;
-	return `the summary up to ${describeLocation(block.anchor)}${newer ? ` and the ${newer} newer summary block${newer === 1 ? '' : 's'} after it (summaries are undone newest first)` : ''}`;
+	const location = describeLocation(block.anchor);
+	if (!newer) return vscode.l10n.t('the summary up to {0}', location);
+	return newer === 1
+		? vscode.l10n.t('the summary up to {0} and the {1} newer summary block after it (summaries are undone newest first)', location, newer)
+		: vscode.l10n.t('the summary up to {0} and the {1} newer summary blocks after it (summaries are undone newest first)', location, newer);
 }
 
 function restoredRounds(conversation: Conversation, plan: RestorePlan): Round[] {
@@ -94,22 +103,42 @@ function restoredRounds(conversation: Conversation, plan: RestorePlan): Round[] 
 
 function restoredText(block: SummaryBlock, plan: RestorePlan, tokens: number, room: number, shortened: boolean): string {
 	const rounds = plan.restoredRoundIds.length;
+	const counted = plural(rounds, '{0} round', '{0} rounds');
 	const part = plan.keep
-		? `the newest ${rounds} of the ${plan.rangeRoundIds.length} rounds of ${what(block, plan)}; the older ones stay summarized`
-		: `the ${rounds} round${rounds === 1 ? '' : 's'} of ${what(block, plan)}, which ${plan.blocks.length === 1 ? 'is' : 'are'} gone from the prompt`;
-	return (
-		`Restored ${part}. They are back in the prompt word for word, as this chat's history keeps them` +
-		`${shortened ? ' (the history keeps tool results over 16,000 characters shortened)' : ''}. The next prompt holds ${fmt(tokens)} of ${fmt(room)} tokens of room for messages.`
-	);
+		? vscode.l10n.t('the newest {0} of the {1} rounds of {2}; the older ones stay summarized', rounds, plan.rangeRoundIds.length, what(block, plan))
+		: plan.blocks.length === 1
+			? localize(message('the {0} of {1}, which is gone from the prompt', counted, what(block, plan)))
+			: localize(message('the {0} of {1}, which are gone from the prompt', counted, what(block, plan)));
+	return [
+		vscode.l10n.t('Restored {0}.', part),
+		shortened
+			? vscode.l10n.t(
+					"They are back in the prompt word for word, as this chat's history keeps them (the history keeps tool results over 16,000 characters shortened).",
+				)
+			: vscode.l10n.t("They are back in the prompt word for word, as this chat's history keeps them."),
+		vscode.l10n.t('The next prompt holds {0} of {1} tokens of room for messages.', fmt(tokens), fmt(room)),
+	].join(' ');
 }
 
 function notFittingText(block: SummaryBlock, plan: RestorePlan, tokens: number, limit: number, fitting: number): string {
 	const rounds = plan.restoredRoundIds.length;
+	const bringingBack = localize(
+		message(
+			'Bringing back the {0} of {1} would make the next prompt {2} tokens, but it may take {3} (nine tenths of the room for messages, so that your next request fits): {4} tokens would not fit.',
+			plural(rounds, '{0} round', '{0} rounds'),
+			what(block, plan),
+			fmt(tokens),
+			fmt(limit),
+			fmt(tokens - limit),
+		),
+	);
+	const command = `\`/restore id:${block.roundId} newest:${fitting}\``;
 	return [
-		`Nothing was restored. Bringing back the ${rounds} round${rounds === 1 ? '' : 's'} of ${what(block, plan)} would make the next prompt ${fmt(tokens)} tokens, ` +
-			`but it may take ${fmt(limit)} (nine tenths of the room for messages, so that your next request fits): ${fmt(tokens - limit)} tokens would not fit.`,
-		fitting
-			? `The newest ${fitting} round${fitting === 1 ? '' : 's'} fit: restore them with the button below (\`/restore id:${block.roundId} newest:${fitting}\`); the older ones stay summarized.`
-			: 'Not even its newest round fits: pick a model with a larger window, or start a new chat.',
+		`${vscode.l10n.t('Nothing was restored.')} ${bringingBack}`,
+		!fitting
+			? vscode.l10n.t('Not even its newest round fits: pick a model with a larger window, or start a new chat.')
+			: fitting === 1
+				? vscode.l10n.t('The newest {0} round fit: restore them with the button below ({1}); the older ones stay summarized.', fitting, command)
+				: vscode.l10n.t('The newest {0} rounds fit: restore them with the button below ({1}); the older ones stay summarized.', fitting, command),
 	].join('\n\n');
 }
