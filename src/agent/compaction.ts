@@ -19,6 +19,7 @@ import { extractSummary, isBudgetExceededError, summaryOfReply } from '../prompt
 import { countTokens } from '../common/tokens/tokenizer';
 import { ProviderUnavailableError, callModelQuietly } from './modelCall';
 import type { TokenCalibration } from './tokenCalibration';
+import { summarizingLine } from './summarizingProgress';
 
 /** Everything a summary of this request needs; built once per request. */
 export interface SummarizerContext {
@@ -176,7 +177,7 @@ export async function compactNow(conversation: Conversation, ctx: SummarizerCont
 		log().info(`summarization skipped: nothing to summarize (mode ${ctx.mode}, reason command)`);
 		return { kind: 'nothing-to-summarize' };
 	}
-	stream.progress('Summarizing conversation history…');
+	stream.progress(summarizingLine(vscode.l10n.t('Summarizing conversation history…')));
 	const prepared = await makeSummary(conversation, plan, modelSummarizer(ctx));
 	logSummary('command', prepared);
 	if (prepared.blocks === undefined) {

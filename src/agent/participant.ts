@@ -42,6 +42,7 @@ import { noteSummaryLimit, summaryEditApplied } from './summaryDocuments';
 import type { SummaryEditStore } from './summaryEdits';
 import { selectTools, toChatTools } from './toolCatalog';
 import type { TokenCalibration } from './tokenCalibration';
+import { isSummarizingLine } from './summarizingProgress';
 
 export { PARTICIPANT_ID };
 export type { LonghaulResultMetadata };
@@ -74,7 +75,7 @@ export function createParticipant(context: vscode.ExtensionContext, services: Se
 		// The meter spins from a "Summarizing…" progress message until the next text.
 		const summarizing = () => {
 			const last = parts.map(p => p.kind === 'progress' || p.kind === 'markdown').lastIndexOf(true);
-			return last >= 0 && parts[last].kind === 'progress' && /^Summarizing/.test(parts[last].text);
+			return last >= 0 && parts[last].kind === 'progress' && isSummarizingLine(parts[last].text);
 		};
 		// A rate-limited model call of this request says in the chat that it waits (modelCall.ts).
 		const waits = showWaitsFor(token, text => recording.progress(text));

@@ -31,6 +31,7 @@ import { localizeAll } from './l10n';
 import { agentPromptProps, toVsCodeMessages, type RenderedPrompt } from './promptRendering';
 import type { RequestState } from './requestState';
 import { rememberSummary, summaryButton } from './summaryDocuments';
+import { summarizingLine as markedSummarizing } from './summarizingProgress';
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
 export class PromptTooLargeError extends Error {
@@ -163,7 +164,7 @@ function summarizingLine(modelId: string, conversation: Conversation, request: B
 			.filter(at => ids.has(at.round.id))
 			.reduce((n, at) => n + roundTokens(at.round, countTokens), 0) + (request.previousSummary ? countTokens(request.previousSummary.text) : 0);
 	const seconds = Math.max(1, Math.round(expectedSummaryMs(modelId, input, summaryLength(summaryBudget(budget)).targetTokens) / 1000));
-	return vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s)…', ids.size, seconds);
+	return markedSummarizing(vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s)…', ids.size, seconds));
 }
 
 /** What one fit changes in the request's record, what the user sees of it, and its telemetry. */
