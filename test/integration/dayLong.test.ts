@@ -19,7 +19,7 @@ import type { ReplayReport } from '../fixtures/scripted-model/src/replayMode';
 import type { ScriptedRequest } from '../fixtures/scripted-model/src/api';
 import { loadReplayScripts } from '../fixtures/scripted-model/src/replayScript';
 import { resetSession, scriptedModel, sendChat, withSetting } from './helpers';
-import { assertNearPrediction, benchEquivalent, predictReplay } from './replayExpectation';
+import { assertWithinPredictedRange, benchEquivalent, predictedRange, predictReplay } from './replayExpectation';
 import { isSummarizationRequest } from './sessionScript';
 import { summaryLength } from '../../src/common/summaries/summaryLength';
 
@@ -111,7 +111,12 @@ describe('The day-long chat: corpus sessions as one chat (issue 14)', function (
 				compacted = false;
 			}
 			const summarizations = handled.reduce((n, h) => n + ((h.metadata as { summarizations?: number })?.summarizations ?? 0), 0);
-			const predicted = (await predictReplay(script, report.userTexts, report.seen, mode)).result.metrics;
+			const prediction = await predictReplay(script, report.userTexts, report.seen, mode);
+			const predicted = prediction.result.metrics;
+			const ratios = handled.map(h => (h.metadata as { tokenRatio?: { start: number; end: number } })?.tokenRatio);
+			say(
+				`      budget as seen: ${prediction.equivalent.toolTokens} tool tokens, instructions ${prediction.equivalent.instructionsDelta >= 0 ? '+' : ''}${prediction.equivalent.instructionsDelta} over the benchmark's, Node replay window ${prediction.equivalent.benchWindow}; token ratio by turn (start-end): ${ratios.map(r => (r ? `${r.start}-${r.end}` : '?')).join(', ')}`,
+			);
 			const condenseRequests = report.events.filter(e => e.kind === 'condense').length;
 			const maxBlocks = Math.max(0, ...checked.map(c => c.turns.length));
 			say(
@@ -136,7 +141,11 @@ describe('The day-long chat: corpus sessions as one chat (issue 14)', function (
 				for (const turn of checked[i - 1].turns) assert.ok(checked[i].turns.includes(turn), `compaction ${i + 1}: the block of turn ${turn} vanished`);
 			}
 			assert.ok(maxBlocks >= 3, `the chat should end with blocks of several turns, got ${maxBlocks}`);
-			assertNearPrediction(summarizations, predicted.summarizations, 'summarizations, same chat and window');
+			// The count moves by several summarizations within a few tokens of window (predictedRange), so the
+			// participant is held to the Node replay's range around the equivalent window, not to one window's count.
+			const range = await predictedRange(script, report.userTexts, report.seen, mode);
+			say(`      Node replay around that window: ${range.byWindow}`);
+			assertWithinPredictedRange(summarizations, range, 'summarizations, same chat and window');
 			assert.strictEqual(predicted.orderViolations, 0);
 			assert.strictEqual(predicted.summariesLost, 0);
 		});

@@ -88,6 +88,43 @@ export function resultsBetweenCaps(script: ReplayScript, caps: BenchEquivalent['
 }
 
 /**
+ * The Node replay's summarizations at windows around the equivalent one (`spread` tokens either
+ * side, every `step`). The count is not smooth in the window: on the day-long chat of three corpus
+ * sessions at 16k it moves between 13 and 18 within 30 tokens (12,800-12,830: 18 18 17 14 14 17 17
+ * 17 13 13 13 14 …), because one round more or less kept verbatim moves every later split. The
+ * equivalence itself is good to a few tokens only (the instructions the participant sends grow by a
+ * few tokens with the workspace path and once recall is offered), so a single window's count is not
+ * a prediction the participant can be held to; the range around it is.
+ */
+export async function predictedRange(
+	script: ReplayScript,
+	userTexts: readonly string[],
+	seen: ReplayBudgetInput,
+	strategy: StrategyName,
+	spread = 16,
+	step = 4,
+): Promise<{ min: number; max: number; byWindow: string }> {
+	const { benchWindow } = benchEquivalent(seen);
+	const stored = storedConversation(script);
+	const conversation = { turns: stored.turns.map((t, i) => ({ ...t, user: userTexts[i] ?? t.user })), activeRounds: [] };
+	const counts: [number, number][] = [];
+	for (let window = benchWindow - spread; window <= benchWindow + spread; window += step) {
+		counts.push([window, (await replaySession({ name: script.name, conversation }, { window, strategy })).metrics.summarizations]);
+	}
+	const values = counts.map(([, n]) => n);
+	return { min: Math.min(...values), max: Math.max(...values), byWindow: counts.map(([w, n]) => `${w}:${n}`).join(' ') };
+}
+
+/** The real count is within the range the Node replay gives around the equivalent window, or one beyond it (the drift of assertNearPrediction). */
+export function assertWithinPredictedRange(real: number, range: { min: number; max: number; byWindow: string }, what: string): void {
+	if (real < range.min - 1 || real > range.max + 1) {
+		throw new Error(
+			`${what}: the real participant made ${real}, the Node replay makes ${range.min}-${range.max} around the equivalent window (${range.byWindow})`,
+		);
+	}
+}
+
+/**
  * The real participant's count of summarizations against the Node replay's. They run the same
  * pipeline on the same recording at an equivalent budget, but not an identical one: the product
  * calibrates its budget against the model's own token count as the request goes (issue 13: the
