@@ -10,7 +10,7 @@ import { makeSummaryAhead, type PreparedSummary } from '../../src/common/fitting
 import { planOrNothing } from '../../src/common/planning/planners';
 import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
 import { summaryLength } from '../../src/common/summaries/summaryLength';
-import { rememberCondensations, usingPreparedCondensations, type CondensedAhead } from '../../src/common/summaries/condenseBlocks';
+import type { CondensedAhead } from '../../src/common/summaries/condenseBlocks';
 import { summaryBudget } from '../../src/common/tokens/budget';
 import { fitOptionsFor, type FitSettings } from '../../src/prompts/fitAgentPrompt';
 import { condenseInReplay, summarizeInReplay } from './replaySummarizer';
@@ -60,19 +60,19 @@ export function newReplayBackground(r: ReplayState, settings: FitSettings, reque
 				{
 					budgetTokens: summaryBudget(budgetNow(r)),
 					countTokens: text => r.tok.countTokens(text),
-					condense: usingPreparedCondensations(condensedAhead, (block, target) => {
+					condense: (block, target) => {
 						summaryMs ||= durationMs;
 						const before = r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens;
 						return onJobClock(() => condenseInReplay(r, block, target)).finally(() => {
 							condensed += r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens - before;
 						});
-					})!,
+					},
+					memory: condensedAhead,
 				},
 			).then(prepared => {
 				// The speed learned is the summary's alone: condensing older blocks is not part of it.
 				if (prepared.blocks) r.speed = observeSummary(r.speed, prepared.attempts, summaryMs || durationMs);
 				if (condensed) condenseTokens.set(prepared, condensed);
-				rememberCondensations(condensedAhead, prepared.condensations);
 				return prepared;
 			});
 			return { done, durationMs: () => durationMs, cancel: () => {} };

@@ -8,7 +8,7 @@ import { callDurationMs, learnedRates, observeSummary, UNLEARNED_SPEED, type Lea
 import type { Conversation } from '../common/conversation/conversation';
 import { makeSummaryAhead, type PreparedSummary } from '../common/fitting/preparedSummary';
 import { summaryBudget } from '../common/tokens/budget';
-import { rememberCondensations, usingPreparedCondensations, type CondensedAhead } from '../common/summaries/condenseBlocks';
+import type { CondensedAhead } from '../common/summaries/condenseBlocks';
 import { summaryLength } from '../common/summaries/summaryLength';
 import { countTokens } from '../common/tokens/tokenizer';
 import { logSummary, modelCondenser, modelSummarizer, planWithStats, type SummarizerContext } from './compaction';
@@ -114,10 +114,10 @@ export class BackgroundSummarizer implements vscode.Disposable {
 		const done = makeSummaryAhead(conversation, plan, modelSummarizer(this.ctx, job.token), {
 			budgetTokens: summaryBudget(this.ctx.budget),
 			countTokens,
-			condense: usingPreparedCondensations(this.condensedAhead, modelCondenser(this.ctx, job.token))!,
+			condense: modelCondenser(this.ctx, job.token),
+			memory: this.condensedAhead,
 		})
 			.then(prepared => {
-				rememberCondensations(this.condensedAhead, prepared.condensations);
 				logSummary('background', prepared);
 				if (prepared.blocks) learnSummarySpeed(this.ctx.model.id, prepared);
 				return prepared;

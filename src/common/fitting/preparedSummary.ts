@@ -5,7 +5,14 @@
 import type { Conversation } from '../conversation/conversation';
 import type { SummarizationPlan } from '../planning/plan';
 import { applySummaryBlocks } from '../summaries/applySummary';
-import { prepareCondensations, type CondenseBlock, type PreparedCondensations } from '../summaries/condenseBlocks';
+import {
+	prepareCondensations,
+	rememberCondensations,
+	usingPreparedCondensations,
+	type CondensedAhead,
+	type CondenseBlock,
+	type PreparedCondensations,
+} from '../summaries/condenseBlocks';
 import { summarizeBlocks, type SummarizeBlock } from '../summaries/summarizeBlocks';
 import type { SummaryAttempt } from '../summaries/summarizationFlow';
 
@@ -48,6 +55,11 @@ export interface BlockBound {
 	readonly budgetTokens: number;
 	readonly countTokens: (text: string) => number;
 	readonly condense: CondenseBlock;
+	/**
+	 * What earlier jobs of the chain condensed ahead: taken instead of asking again, and extended
+	 * with this job's condensations once it is done (rememberCondensations).
+	 */
+	readonly memory?: Map<string, CondensedAhead>;
 }
 
 /**
@@ -59,7 +71,9 @@ export async function makeSummaryAhead(conversation: Conversation, plan: Summari
 	const prepared = await makeSummary(conversation, plan, summarize);
 	if (!prepared.blocks) return prepared;
 	const attached = attachSummary(conversation, prepared.plan, prepared.blocks);
-	const condensations = await prepareCondensations(attached, bound.budgetTokens, bound.countTokens, bound.condense);
+	const condense = usingPreparedCondensations(bound.memory, bound.condense) ?? bound.condense;
+	const condensations = await prepareCondensations(attached, bound.budgetTokens, bound.countTokens, condense);
+	if (bound.memory) rememberCondensations(bound.memory, condensations);
 	return condensations.size ? { ...prepared, condensations } : prepared;
 }
 

@@ -131,7 +131,7 @@ export function usingPreparedCondensations(
 	condense?: CondenseBlock,
 	onUsed?: () => void,
 ): CondenseBlock | undefined {
-	if (!prepared?.size) return condense;
+	if (!prepared) return condense;
 	return async (text, targetTokens) => {
 		const ready = prepared.get(text);
 		if (ready !== undefined && ready.targetTokens <= targetTokens) {

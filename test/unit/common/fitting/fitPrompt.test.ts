@@ -11,6 +11,7 @@ import type { SummaryFlowResult } from '../../../../src/common/summaries/summari
 import type { BlockRequest } from '../../../../src/common/summaries/summarizeBlocks';
 import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
 import { applySummaryBlocks } from '../../../../src/common/summaries/applySummary';
+import type { CondensedAhead } from '../../../../src/common/summaries/condenseBlocks';
 
 const LEDGER = 200;
 
@@ -441,15 +442,22 @@ describe('fitPrompt: the overflow pipeline', () => {
 			const { h, steps } = harness(budget, session);
 			const plan = planOrNothing(start, 'half-context')!;
 			const ahead: number[] = [];
-			h.prepared = await makeSummaryAhead(start, plan, async () => ({ summary: 'P'.repeat(20), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] }), {
-				budgetTokens: 4000,
-				countTokens: text => text.length,
-				condense: async (text, target) => {
-					ahead.push(target);
-					return text.slice(0, target);
-				},
-			});
+			const memory = new Map<string, CondensedAhead>();
+			const prepare = () =>
+				makeSummaryAhead(start, plan, async () => ({ summary: 'P'.repeat(20), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] }), {
+					budgetTokens: 4000,
+					countTokens: text => text.length,
+					condense: async (text, target) => {
+						ahead.push(target);
+						return text.slice(0, target);
+					},
+					memory,
+				});
+			h.prepared = await prepare();
 			assert.deepEqual(ahead, [150, 500], 'the job condensed what attaching it will need');
+			const again = await prepare();
+			assert.deepEqual(ahead, [150, 500], 'a later job with the same memory asks for nothing again');
+			assert.deepEqual([...(again.condensations?.keys() ?? [])], [...(h.prepared.condensations?.keys() ?? [])], 'and still brings the condensations');
 			h.condense = () => assert.fail('no condense request at the overflow');
 			const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: budget, maskOldToolResults: false, summaryBudget: 4000 });
 			assert.ok(!h.calls.includes('condense') && !h.calls.includes('summarize'), h.calls.join(', '));
