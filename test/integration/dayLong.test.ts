@@ -143,7 +143,7 @@ describe('The day-long chat: corpus sessions as one chat (issue 14)', function (
 			assert.ok(maxBlocks >= 3, `the chat should end with blocks of several turns, got ${maxBlocks}`);
 			// The count moves by several summarizations within a few tokens of window (predictedRange), so the
 			// participant is held to the Node replay's range around the equivalent window, not to one window's count.
-			const range = await predictedRange(script, report.userTexts, report.seen, mode);
+			const range = await predictedRange(script, report.userTexts, prediction, mode);
 			say(`      Node replay around that window: ${range.byWindow}`);
 			assertWithinPredictedRange(summarizations, range, 'summarizations, same chat and window');
 			assert.strictEqual(predicted.orderViolations, 0);

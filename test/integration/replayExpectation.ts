@@ -9,6 +9,7 @@
 // follows the target the benchmark's summarizer prompt states for that budget, in the fixture as
 // in the benchmark (ReplayOptions.summaryTarget), so both write the same summaries. The recording is fed to the benchmark as Longhaul stores it (calls on the replay
 // tool, the closing rounds: replayScript.ts storedConversation).
+import type { Conversation } from '../../src/common/conversation/conversation';
 import { computeBudget, summaryBudget, toolResultBudget } from '../../src/common/tokens/budget';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { agentInstructions } from '../../src/prompts/agentInstructions';
@@ -65,10 +66,14 @@ export async function predictReplay(
 	strategy: StrategyName,
 ): Promise<{ equivalent: BenchEquivalent; result: ReplayResult }> {
 	const equivalent = benchEquivalent(seen);
-	const stored = storedConversation(script);
-	const conversation = { turns: stored.turns.map((t, i) => ({ ...t, user: userTexts[i] ?? t.user })), activeRounds: [] };
-	const result = await replaySession({ name: script.name, conversation }, { window: equivalent.benchWindow, strategy });
+	const result = await replaySession({ name: script.name, conversation: livedConversation(script, userTexts) }, { window: equivalent.benchWindow, strategy });
 	return { equivalent, result };
+}
+
+/** The recorded chat with the user messages as they arrived: what the Node replay plays. */
+function livedConversation(script: ReplayScript, userTexts: readonly string[]): Conversation {
+	const stored = storedConversation(script);
+	return { turns: stored.turns.map((t, i) => ({ ...t, user: userTexts[i] ?? t.user })), activeRounds: [] };
 }
 
 /** Tool results the two caps would treat differently (cut by one, not by the other). */
@@ -94,22 +99,23 @@ export function resultsBetweenCaps(script: ReplayScript, caps: BenchEquivalent['
  * 17 13 13 13 14 …), because one round more or less kept verbatim moves every later split. The
  * equivalence itself is good to a few tokens only (the instructions the participant sends grow by a
  * few tokens with the workspace path and once recall is offered), so a single window's count is not
- * a prediction the participant can be held to; the range around it is.
+ * a prediction the participant can be held to; the range around it is. `predicted` is
+ * predictReplay's answer at the equivalent window, which is not played again.
  */
 export async function predictedRange(
 	script: ReplayScript,
 	userTexts: readonly string[],
-	seen: ReplayBudgetInput,
+	predicted: { readonly equivalent: BenchEquivalent; readonly result: ReplayResult },
 	strategy: StrategyName,
 	spread = 16,
 	step = 4,
 ): Promise<{ min: number; max: number; byWindow: string }> {
-	const { benchWindow } = benchEquivalent(seen);
-	const stored = storedConversation(script);
-	const conversation = { turns: stored.turns.map((t, i) => ({ ...t, user: userTexts[i] ?? t.user })), activeRounds: [] };
+	const { benchWindow } = predicted.equivalent;
+	const conversation = livedConversation(script, userTexts);
 	const counts: [number, number][] = [];
 	for (let window = benchWindow - spread; window <= benchWindow + spread; window += step) {
-		counts.push([window, (await replaySession({ name: script.name, conversation }, { window, strategy })).metrics.summarizations]);
+		const result = window === benchWindow ? predicted.result : await replaySession({ name: script.name, conversation }, { window, strategy });
+		counts.push([window, result.metrics.summarizations]);
 	}
 	const values = counts.map(([, n]) => n);
 	return { min: Math.min(...values), max: Math.max(...values), byWindow: counts.map(([w, n]) => `${w}:${n}`).join(' ') };
