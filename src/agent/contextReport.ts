@@ -76,7 +76,7 @@ export async function contextReport(input: ContextInput): Promise<string> {
 			pinnedTokens,
 		],
 		[vscode.l10n.t('Tool definitions ({0} tools)', chatTools.length), budget.toolTokens],
-		[blocks.length === 1 ? vscode.l10n.t('Summaries ({0} block)', blocks.length) : vscode.l10n.t('Summaries ({0} blocks)', blocks.length), summaries],
+		[localize(plural(blocks.length, 'Summaries ({0} block)', 'Summaries ({0} blocks)')), summaries],
 		[vscode.l10n.t('Done-ledger'), ledgerTokens],
 		[vscode.l10n.t('Verbatim rounds ({0})', tally.roundCount), tally.rounds],
 		[tally.shortened ? vscode.l10n.t('User requests ({0} shortened)', tally.shortened) : vscode.l10n.t('User requests'), tally.requests],

@@ -31,7 +31,7 @@ import { localizeAll } from './l10n';
 import { agentPromptProps, toVsCodeMessages, type RenderedPrompt } from './promptRendering';
 import type { RequestState } from './requestState';
 import { rememberSummary, summaryButton } from './summaryDocuments';
-import { summarizingLine as markedSummarizing } from './summarizingProgress';
+import { summarizingLine } from './summarizingProgress';
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
 export class PromptTooLargeError extends Error {
@@ -136,7 +136,7 @@ export async function renderFitting(ctx: FitContext, messageBudget?: number): Pr
 					background.takeAtOverflow(conversation, line => run.stream.progress(line)),
 				),
 			summarize: (conversation, request) => {
-				run.stream.progress(summarizingLine(run.request.model.id, conversation, request, budget));
+				run.stream.progress(summaryProgress(run.request.model.id, conversation, request, budget));
 				return waited(state, summarize(conversation, request));
 			},
 			condense: condense && ((block, target) => waited(state, condense(block, target))),
@@ -157,14 +157,14 @@ export async function renderFitting(ctx: FitContext, messageBudget?: number): Pr
 }
 
 /** The progress line of a summary the user waits for, with how long it should take (this model's learned speed). */
-function summarizingLine(modelId: string, conversation: Conversation, request: BlockRequest, budget: PromptBudget): string {
+function summaryProgress(modelId: string, conversation: Conversation, request: BlockRequest, budget: PromptBudget): string {
 	const ids = new Set(request.summarizeRoundIds);
 	const input =
 		flattenRounds(conversation)
 			.filter(at => ids.has(at.round.id))
 			.reduce((n, at) => n + roundTokens(at.round, countTokens), 0) + (request.previousSummary ? countTokens(request.previousSummary.text) : 0);
 	const seconds = Math.max(1, Math.round(expectedSummaryMs(modelId, input, summaryLength(summaryBudget(budget)).targetTokens) / 1000));
-	return markedSummarizing(vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s)…', ids.size, seconds));
+	return summarizingLine(vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s)…', ids.size, seconds));
 }
 
 /** What one fit changes in the request's record, what the user sees of it, and its telemetry. */

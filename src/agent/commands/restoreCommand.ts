@@ -67,8 +67,11 @@ export async function restoreCommand(ctx: RequestContext): Promise<vscode.ChatRe
 	const fitting = await newestThatFit(plan.restoredRoundIds.length, count => tokensAfter(restorePlan(state.conversation, block, count)), limit);
 	stream.markdown(notFittingText(block, plan, tokens, limit, fitting));
 	if (fitting) {
-		const title = fitting === 1 ? vscode.l10n.t('Restore the newest {0} round', fitting) : vscode.l10n.t('Restore the newest {0} rounds', fitting);
-		restoreButton(stream, { roundId: block.roundId, newest: fitting }, title);
+		restoreButton(
+			stream,
+			{ roundId: block.roundId, newest: fitting },
+			localize(plural(fitting, 'Restore the newest {0} round', 'Restore the newest {0} rounds')),
+		);
 	}
 	return done();
 }
