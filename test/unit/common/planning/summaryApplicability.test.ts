@@ -33,6 +33,14 @@ describe('summaryPlanApplicability: may a summary prepared in the background sti
 		assert.deepEqual(summaryPlanApplicability(summarizedEarlier, plan), { ok: false, reason: 'summaries-changed' });
 	});
 
+	it('no, when the block it absorbs was edited since: a summary written from the old text would undo the edit', () => {
+		const sameTurn = makeConversation({ active: 9, summaries: { a2: 'S0' } });
+		const plan = planSummarization(sameTurn, 'half-context');
+		assert.equal(plan.previousSummary?.text, 'S0');
+		const edited = applySummary(sameTurn, 'a2', 'S0 as the user corrected it');
+		assert.deepEqual(summaryPlanApplicability(edited, plan), { ok: false, reason: 'summaries-changed' });
+	});
+
 	it('no, when the anchor round is not in the conversation any more', () => {
 		const plan = planSummarization(makeConversation({ active: 5 }), 'legacy');
 		assert.deepEqual(summaryPlanApplicability(makeConversation({ turns: [2], active: 1 }), plan), { ok: false, reason: 'anchor-gone' });
