@@ -1,8 +1,10 @@
 // Times what longhaul_runCommand's sandbox adds to a command: 200 short commands, each run once
 // outside the sandbox and once inside it (in alternating order), the sandboxed run including the
 // plan (the walk of the workspace for files that run code, the check of the secrets). Prints the
-// p50 and p95 of each and of the time added per command (the paired difference); asserts nothing
-// (timings vary by machine). Target: p95 added under 50 ms.
+// p50 and p95 of each, of the time added per command (the paired difference) and the difference
+// of the percentiles; asserts nothing (timings vary by machine). Target: p95 added under 50 ms.
+// A sandboxed run skips the reaper's /proc scans (its PID namespace ends everything), which the
+// run outside pays: on a busy machine that saving can exceed what bwrap costs to start.
 // Run: npm run bench:sandbox [-- --workspace DIR] [-- --commands N]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -71,11 +73,15 @@ async function main(): Promise<void> {
 	console.log(summary('in the sandbox (with plan)', boxed));
 	console.log(summary('  of which the plan', plans));
 	console.log(summary('added per command', added));
-	const p95 = percentile(
-		[...added].sort((a, b) => a - b),
-		95,
-	);
-	console.log(`target p95 added < 50 ms: ${p95 < 50 ? 'met' : 'NOT met'} (${p95.toFixed(1)} ms)`);
+	const at = (values: readonly number[], p: number) =>
+		percentile(
+			[...values].sort((a, b) => a - b),
+			p,
+		);
+	console.log(`difference of the percentiles    p50 ${(at(boxed, 50) - at(plain, 50)).toFixed(1)} ms   p95 ${(at(boxed, 95) - at(plain, 95)).toFixed(1)} ms`);
+	// The paired difference is the stricter measure: on a busy machine its p95 is mostly the noise of two runs.
+	const p95 = at(added, 95);
+	console.log(`target p95 added < 50 ms (paired): ${p95 < 50 ? 'met' : 'NOT met'} (${p95.toFixed(1)} ms; load average ${os.loadavg()[0].toFixed(1)})`);
 }
 
 void main();

@@ -55,7 +55,7 @@ export function commandConfirmation(command: string, folder: string, context: re
 	if (markdown.length > MAX_CONFIRMATION_CHARS) {
 		return {
 			ok: false,
-			reason: `The command holds too many invisible or control characters to show in a confirmation (${markdown.length} characters once made visible).`,
+			reason: `The command holds too many invisible, control or non-ASCII characters to show in a confirmation (${markdown.length} characters once made visible and named).`,
 		};
 	}
 	return { ok: true, markdown };
