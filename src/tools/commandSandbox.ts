@@ -117,3 +117,14 @@ export async function sandboxPlan(roots: readonly string[], cwd: string, network
 	const [readOnly, secrets] = await Promise.all([Promise.all(writable.map(protectedBelow)).then(lists => lists.flat()), existing(homeSecretPaths(home))]);
 	return { writable, readOnly, hiddenFolders: secrets.folders, hiddenFiles: secrets.files, network, cwd: realPath(cwd) };
 }
+
+/**
+ * Files that run code which appeared in the workspace while a sandboxed command ran: the sandbox
+ * keeps only existing ones read-only, so a new `.vscode/` folder or a bare repository is said, not
+ * stopped (docs/reliability.md).
+ */
+export async function newCodeFiles(plan: SandboxPlan): Promise<string[]> {
+	const before = new Set(plan.readOnly);
+	const now = (await Promise.all(plan.writable.map(protectedBelow))).flat();
+	return now.filter(p => !before.has(p));
+}

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { wallNote } from '../common/sandbox/sandboxPolicy';
+import { type SandboxPlan, wallNote } from '../common/sandbox/sandboxPolicy';
 import { gatedWriteWarnings } from '../common/tools/commandWrites';
 import { commandConfirmation, commandPreview } from './commandText';
 import { allowOutside, type Containment, containment, containmentLine, noticeOnce } from './commandContainment';
-import { sandboxPlan } from './commandSandbox';
+import { newCodeFiles, sandboxPlan } from './commandSandbox';
 import { inlineCode, visible } from './visibleText';
 import { cappedWriter, runShell, ShellOutcome, timeoutMs } from './shellRunner';
 import { runFolderProblem } from './runFolder';
@@ -92,7 +92,7 @@ function status(outcome: ShellOutcome, limitMs: number): string {
 }
 
 /** Runs the command where `contained` says, showing its output, neutralised, in the terminal. */
-async function run(checked: Checked, limitMs: number, token: vscode.CancellationToken): Promise<ShellOutcome> {
+async function run(checked: Checked, limitMs: number, token: vscode.CancellationToken): Promise<{ outcome: ShellOutcome; plan?: SandboxPlan }> {
 	const { command, cwd, contained } = checked;
 	const sandbox = contained.kind === 'sandboxed' ? { bwrap: contained.bwrap, plan: await sandboxPlan(workspaceRoots(), cwd, contained.network) } : undefined;
 	// The echoed command shows control characters instead of letting them act on the terminal.
@@ -107,7 +107,7 @@ async function run(checked: Checked, limitMs: number, token: vscode.Cancellation
 	);
 	try {
 		if (token.isCancellationRequested) cancel.abort();
-		return await runShell({
+		const outcome = await runShell({
 			command,
 			cwd,
 			timeoutMs: limitMs,
@@ -117,10 +117,24 @@ async function run(checked: Checked, limitMs: number, token: vscode.Cancellation
 			sandbox,
 			onOutput: text => toTerminal(filter.push(text)),
 		});
+		return { outcome, plan: sandbox?.plan };
 	} finally {
 		toTerminal(filter.end());
 		subscription.dispose();
 	}
+}
+
+/** Says, to the model and the user, which files that run code a sandboxed command created; '' for none. */
+function createdNote(created: readonly string[]): string {
+	if (created.length === 0) return '';
+	const names = created.map(p => displayPath(p)).join(', ');
+	void vscode.window.showWarningMessage(
+		vscode.l10n.t(
+			'Longhaul: a command created files that configure code that runs: {0}. Review them before you open the folder again or run git there.',
+			names,
+		),
+	);
+	return `The command created files that configure code that runs: ${names}. The sandbox keeps only existing ones read-only; the user was told to review these.`;
 }
 
 /** Runs a shell command in the workspace after the user confirms it; answers its exit code and output. */
@@ -148,12 +162,13 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 		}
 		const notice = noticeOnce(contained, options.toolInvocationToken);
 		const limitMs = timeoutMs(options.input.timeoutSeconds);
-		const outcome = await run(checked, limitMs, token);
+		const { outcome, plan } = await run(checked, limitMs, token);
 		const line = status(outcome, limitMs);
 		terminal.write(`\n[${line}]\n`);
 		const failed = outcome.timedOut || outcome.cancelled || outcome.exitCode !== 0;
 		const wall = contained.kind === 'sandboxed' ? wallNote(outcome.output, failed, contained.network) : undefined;
-		const notes = [notice, wall]
+		const created = plan ? createdNote(await newCodeFiles(plan)) : '';
+		const notes = [notice, wall, created]
 			.filter(Boolean)
 			.map(n => `[${n}]\n`)
 			.join('');

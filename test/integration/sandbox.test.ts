@@ -92,6 +92,8 @@ describe('Sandbox: longhaul_runCommand in bubblewrap (issue 32)', function () {
 			command: `mkdir -p evil/objects evil/refs && echo "ref: refs/heads/main" > evil/HEAD && printf '[core]\\n\\tfsmonitor = touch ${data()}/PWNED\\n' > evil/config && git -C evil status; true`,
 		});
 		assert.strictEqual(fs.existsSync(path.join(data(), 'PWNED')), false, bare);
+		// A new file that runs code cannot be mounted read-only before it exists: it is said instead.
+		assert.match(bare, /created files that configure code that runs: .*evil\/config/);
 		const build = await run({
 			command:
 				'cd repo && mkdir -p build && printf "int main(void){return 0;}\\n" > main.c && cp main.c build/ && tar czf build.tgz build && git add main.c && git -c user.email=t@t -c user.name=t commit -qm build && git log --oneline | wc -l',

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { protectedBelow, sandboxAvailability, sandboxPlan } from '../../../src/tools/commandSandbox';
+import { newCodeFiles, protectedBelow, sandboxAvailability, sandboxPlan } from '../../../src/tools/commandSandbox';
 import { runShell, type ShellOutcome } from '../../../src/tools/shellRunner';
 import type { CommandNetwork } from '../../../src/common/sandbox/sandboxPolicy';
 
@@ -105,6 +105,19 @@ describe('commandSandbox: commands in bubblewrap', function () {
 		assert.equal(outcome.exitCode, 0);
 		await new Promise(resolve => setTimeout(resolve, 3_000));
 		assert.equal(fs.existsSync(marker), false);
+	});
+
+	it('files that run code created where none existed are not stopped, but found afterwards', async () => {
+		const plan = await sandboxPlan([work], work, 'off', home);
+		const outcome = await runShell({
+			command: 'mkdir -p .vscode evil && echo "{}" > .vscode/tasks.json && echo x > evil/HEAD && echo y > evil/config && echo z > notes.txt',
+			cwd: work,
+			timeoutMs: 15_000,
+			sandbox: { bwrap, plan },
+		});
+		assert.equal(outcome.exitCode, 0, outcome.output);
+		const created = (await newCodeFiles(plan)).map(p => path.relative(work, p)).sort();
+		assert.deepEqual(created, ['.vscode', 'evil/config']);
 	});
 
 	it('finds the files that run code, not what git writes on a commit', async () => {
