@@ -127,7 +127,8 @@ async function run(checked: Checked, limitMs: number, token: vscode.Cancellation
 /** Says, to the model and the user, which files that run code a sandboxed command created; '' for none. */
 function createdNote(created: readonly string[]): string {
 	if (created.length === 0) return '';
-	const names = created.map(p => displayPath(p)).join(', ');
+	// The command chose these names: shown with its control and invisible characters as markers.
+	const names = created.map(p => visible(displayPath(p), false).text).join(', ');
 	void vscode.window.showWarningMessage(
 		vscode.l10n.t(
 			'Longhaul: a command created files that configure code that runs: {0}. Review them before you open the folder again or run git there.',
