@@ -11,6 +11,7 @@
 //   100,000 characters, and nobody reviews more than a screenful anyway. So is a command that
 //   needs more than MAX_MARKERS markers (whitespace of every kind in no repeating pattern).
 
+import { nonAsciiNote } from './lookAlikes';
 import { codeBlock, inlineCode, markerNotes, preview } from './visibleText';
 
 export const MAX_COMMAND_CHARS = 10_000;
@@ -23,8 +24,11 @@ export const CONFIRM_HEIGHT = 8;
 
 export type Confirmation = { readonly ok: true; readonly markdown: string } | { readonly ok: false; readonly reason: string };
 
-/** The markdown of the confirmation for running `command` in `folder`, or why it cannot be shown. */
-export function commandConfirmation(command: string, folder: string): Confirmation {
+/**
+ * The markdown of the confirmation for running `command` in `folder`, or why it cannot be shown.
+ * `context` are lines said first: what the command may do (sandboxed or not), warnings.
+ */
+export function commandConfirmation(command: string, folder: string, context: readonly string[] = []): Confirmation {
 	if (command.length > MAX_COMMAND_CHARS) {
 		return {
 			ok: false,
@@ -40,6 +44,8 @@ export function commandConfirmation(command: string, folder: string): Confirmati
 		};
 	}
 	const notes = [
+		...context,
+		nonAsciiNote(command, 'The command') ?? '',
 		shown.lines > CONFIRM_HEIGHT
 			? `The command is shown on ${shown.lines} lines; the confirmation may show only the first few. Scroll the block (and open "See more") to read all of it before allowing it.`
 			: '',
@@ -49,7 +55,7 @@ export function commandConfirmation(command: string, folder: string): Confirmati
 	if (markdown.length > MAX_CONFIRMATION_CHARS) {
 		return {
 			ok: false,
-			reason: `The command holds too many invisible or control characters to show in a confirmation (${markdown.length} characters once made visible).`,
+			reason: `The command holds too many invisible, control or non-ASCII characters to show in a confirmation (${markdown.length} characters once made visible and named).`,
 		};
 	}
 	return { ok: true, markdown };

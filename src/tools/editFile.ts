@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { askBeforeCodeConfigWrite } from './codeConfigGate';
 import { editConfirmation, showChange } from './editConfirmation';
-import { applyPlan, EditInput, EditPlan, planEdit } from './editPlan';
+import { applyPlan, EditInput, EditPlan, planEdit, ShownPlans } from './editPlan';
 import { visible } from './visibleText';
 import { displayPath, textResult, workspaceRoots } from './workspaceRoots';
 
@@ -10,6 +10,9 @@ function requireTrust(): void {
 		throw new Error('This workspace is not trusted; Longhaul does not change files in it.');
 	}
 }
+
+/** What each call's confirmation showed, so that the write goes by it (docs/reliability.md, lost updates). */
+const shownPlans = new ShownPlans();
 
 /** The plan of the call, or an error the model can read. */
 async function plan(input: EditInput): Promise<EditPlan> {
@@ -50,16 +53,19 @@ export const editFileTool: vscode.LanguageModelTool<EditInput> = {
 		const confirmation = editConfirmation(planned, shown);
 		if (!confirmation.ok) throw new Error(confirmation.reason);
 		const title = titles(planned.kind, visible(shown, false).text);
+		shownPlans.remember(options.input, planned);
 		return {
 			invocationMessage: title.progress,
 			confirmationMessages: { title: title.question, message: new vscode.MarkdownString(confirmation.markdown) },
 		};
 	},
 	async invoke(options, token) {
-		const planned = await plan(options.input);
+		requireTrust();
+		// The plan the confirmation showed: the write checks the file still holds the text shown.
+		const planned = shownPlans.take(options.input) ?? (await plan(options.input));
 		if (planned.codeConfig) {
 			const shown = displayPath(planned.path);
-			// Asked again with the change as it is now: VS Code may have approved the call on its own.
+			// Asked again with the change shown: VS Code may have approved the call on its own.
 			const change = showChange(planned, shown);
 			const allowed = await askBeforeCodeConfigWrite(shown, planned.codeConfig.why, change.summary.replace(/`/g, ''), change.shown.text, token);
 			if (!allowed) {

@@ -2,6 +2,7 @@
 // now, its text after, and whether the file configures code that runs. The confirmation shows
 // this plan, and the write checks that the file still holds the text the plan was made from.
 // No vscode import: unit-tested in Node with real files.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CodeConfigFile, codeConfigFile } from '../common/tools/codeConfigFiles';
 import { decodeUtf8Text, unwritableText } from '../common/tools/utf8Text';
@@ -63,6 +64,15 @@ function replaceOnce(text: string, oldText: string, newText: string, input: stri
 	return { after: text.slice(0, at) + newText + text.slice(at + oldText.length), line: text.slice(0, at).split('\n').length };
 }
 
+/** The names in the folder of `file` (a `config` beside a `HEAD` is a bare repository's); none when unreadable. */
+async function siblingNames(file: string): Promise<string[]> {
+	try {
+		return await fs.promises.readdir(path.dirname(file));
+	} catch {
+		return [];
+	}
+}
+
 /** What the call would write, or why it may not: every refusal comes before the user is asked. */
 export async function planEdit(roots: readonly string[], input: EditInput): Promise<EditPlan | Refusal> {
 	const folderLike = folderPathRefusal(input.path);
@@ -73,7 +83,9 @@ export async function planEdit(roots: readonly string[], input: EditInput): Prom
 	if (typeof input.newText !== 'string') return refusal('newText must be a string.');
 	const unwritable = unwritableText(input.newText);
 	if (unwritable) return refusal(`newText ${unwritable}; nothing was written.`);
-	const codeConfig = codeConfigFile(path.relative(resolved.root, resolved.path)) ?? (path.isAbsolute(given) ? undefined : codeConfigFile(given));
+	const siblings = await siblingNames(resolved.path);
+	const codeConfig =
+		codeConfigFile(path.relative(resolved.root, resolved.path), siblings) ?? (path.isAbsolute(given) ? undefined : codeConfigFile(given, siblings));
 	const base = { path: resolved.path, ...(codeConfig ? { codeConfig } : {}) };
 	if (input.oldText === undefined) {
 		if (!resolved.exists) return { ...base, kind: 'create', after: input.newText };
@@ -102,7 +114,41 @@ export async function applyPlan(roots: readonly string[], plan: EditPlan, input:
 		current =>
 			current === plan.before
 				? plan.after
-				: refusal(`${quotePath(input.path as string)} changed while Longhaul was about to write it; nothing was written. Read it again.`),
+				: refusal(
+						`${quotePath(input.path as string)} changed meanwhile: it no longer holds the text its confirmation was made from; nothing was written. Read it again.`,
+					),
 		MAX_EDIT_BYTES,
 	);
+}
+
+/** How many shown plans are kept for calls that have not written yet. */
+const MAX_SHOWN = 64;
+
+/**
+ * The plans shown in confirmations, by call, until the call writes. The write goes by the plan the
+ * user saw, never by one made again at write time: a file the user saved meanwhile differs from
+ * the text shown, so nothing is written (a plan made again would take the new text as "before"
+ * and write over it).
+ */
+export class ShownPlans {
+	private readonly plans = new Map<string, EditPlan>();
+
+	private static key(input: EditInput): string {
+		return JSON.stringify([input.path, input.oldText, input.newText, input.overwrite]);
+	}
+
+	remember(input: EditInput, plan: EditPlan): void {
+		const key = ShownPlans.key(input);
+		this.plans.delete(key);
+		this.plans.set(key, plan);
+		if (this.plans.size > MAX_SHOWN) this.plans.delete(this.plans.keys().next().value!);
+	}
+
+	/** The plan shown for this call, once; undefined when none was shown. */
+	take(input: EditInput): EditPlan | undefined {
+		const key = ShownPlans.key(input);
+		const plan = this.plans.get(key);
+		this.plans.delete(key);
+		return plan;
+	}
 }

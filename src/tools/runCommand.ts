@@ -1,8 +1,13 @@
 import * as vscode from 'vscode';
+import { type SandboxPlan, wallNote } from '../common/sandbox/sandboxPolicy';
+import { gatedWriteWarnings } from '../common/tools/commandWrites';
 import { commandConfirmation, commandPreview } from './commandText';
+import { allowOutside, type Containment, containment, containmentLine, noticeOnce } from './commandContainment';
+import { newCodeFiles, sandboxPlan } from './commandSandbox';
 import { inlineCode, visible } from './visibleText';
 import { cappedWriter, runShell, ShellOutcome, timeoutMs } from './shellRunner';
 import { runFolderProblem } from './runFolder';
+import { TerminalFilter } from './terminalText';
 import { displayPath, resolveWorkspacePath, textResult, workspaceRoots } from './workspaceRoots';
 
 interface RunCommandInput {
@@ -10,6 +15,8 @@ interface RunCommandInput {
 	/** Folder to run in, inside the workspace; defaults to the first workspace folder. */
 	cwd?: string;
 	timeoutSeconds?: number;
+	/** Run outside the sandbox: the user is asked a second time, by Longhaul itself. */
+	outsideSandbox?: boolean;
 }
 
 /** What the model gets of the output: the first and the last characters, the middle counted. */
@@ -43,8 +50,15 @@ class CommandTerminal {
 
 const terminal = new CommandTerminal();
 
-/** The command and the folder to run it in, or an error that says why it may not run. */
-function checkedInput(input: RunCommandInput): { command: string; cwd: string; confirmation: string } {
+interface Checked {
+	readonly command: string;
+	readonly cwd: string;
+	readonly confirmation: string;
+	readonly contained: Containment;
+}
+
+/** The command, the folder to run it in and where it runs, or an error that says why it may not run. */
+async function checkedInput(input: RunCommandInput): Promise<Checked> {
 	if (!vscode.workspace.isTrusted) {
 		throw new Error('This workspace is not trusted; Longhaul does not run commands in it.');
 	}
@@ -58,12 +72,15 @@ function checkedInput(input: RunCommandInput): { command: string; cwd: string; c
 	}
 	const folderProblem = runFolderProblem(input.cwd, cwd);
 	if (folderProblem) throw new Error(folderProblem);
+	const contained = await containment(input.outsideSandbox === true);
+	// Where no sandbox holds the command, the gate's warnings are the second line.
+	const context = [containmentLine(contained), ...(contained.kind === 'sandboxed' ? [] : gatedWriteWarnings(command))];
 	// The confirmation must show the exact command, or the command does not run.
-	const confirmation = commandConfirmation(command, displayPath(cwd) || '.');
+	const confirmation = commandConfirmation(command, displayPath(cwd) || '.', context);
 	if (!confirmation.ok) {
 		throw new Error(confirmation.reason);
 	}
-	return { command, cwd, confirmation: confirmation.markdown };
+	return { command, cwd, confirmation: confirmation.markdown, contained };
 }
 
 function status(outcome: ShellOutcome, limitMs: number): string {
@@ -74,48 +91,89 @@ function status(outcome: ShellOutcome, limitMs: number): string {
 	return outcome.leftRunning ? `${code}; processes it started kept its output open and were stopped 1 s after it exited` : `${code}${stopped}`;
 }
 
+/** Runs the command where `contained` says, showing its output, neutralised, in the terminal. */
+async function run(checked: Checked, limitMs: number, token: vscode.CancellationToken): Promise<{ outcome: ShellOutcome; plan?: SandboxPlan }> {
+	const { command, cwd, contained } = checked;
+	const sandbox = contained.kind === 'sandboxed' ? { bwrap: contained.bwrap, plan: await sandboxPlan(workspaceRoots(), cwd, contained.network) } : undefined;
+	// The echoed command shows control characters instead of letting them act on the terminal.
+	terminal.write(`\n${sandbox ? '[sandboxed] ' : ''}$ ${visible(command, true, Infinity).text}\n`);
+	const cancel = new AbortController();
+	const subscription = token.onCancellationRequested(() => cancel.abort());
+	const filter = new TerminalFilter();
+	const toTerminal = cappedWriter(
+		text => terminal.write(text),
+		TERMINAL_MAX_CHARS,
+		`\n[${vscode.l10n.t('Longhaul: the output passed {0} characters; the rest is not shown here. The model gets its first and last characters.', TERMINAL_MAX_CHARS)}]\n`,
+	);
+	try {
+		if (token.isCancellationRequested) cancel.abort();
+		const outcome = await runShell({
+			command,
+			cwd,
+			timeoutMs: limitMs,
+			signal: cancel.signal,
+			headChars: HEAD_CHARS,
+			tailChars: TAIL_CHARS,
+			sandbox,
+			onOutput: text => toTerminal(filter.push(text)),
+		});
+		return { outcome, plan: sandbox?.plan };
+	} finally {
+		toTerminal(filter.end());
+		subscription.dispose();
+	}
+}
+
+/** Says, to the model and the user, which files that run code a sandboxed command created; '' for none. */
+function createdNote(created: readonly string[]): string {
+	if (created.length === 0) return '';
+	// The command chose these names: shown with its control and invisible characters as markers.
+	const names = created.map(p => visible(displayPath(p), false).text).join(', ');
+	void vscode.window.showWarningMessage(
+		vscode.l10n.t(
+			'Longhaul: a command created files that configure code that runs: {0}. Review them before you open the folder again or run git there.',
+			names,
+		),
+	);
+	return `The command created files that configure code that runs: ${names}. The sandbox keeps only existing ones read-only; the user was told to review these.`;
+}
+
 /** Runs a shell command in the workspace after the user confirms it; answers its exit code and output. */
 export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
-	prepareInvocation(options) {
+	async prepareInvocation(options) {
 		// Refuse before asking: the user is never asked to confirm a command that would be refused.
-		const { confirmation } = checkedInput(options.input);
+		const { confirmation, contained } = await checkedInput(options.input);
 		return {
 			invocationMessage: vscode.l10n.t('Running {0}', inlineCode(commandPreview(options.input.command))),
 			confirmationMessages: {
-				title: vscode.l10n.t('Run command in terminal?'),
+				title:
+					contained.kind === 'outside' && contained.because === 'asked'
+						? vscode.l10n.t('Run command outside the sandbox?')
+						: vscode.l10n.t('Run command in terminal?'),
 				message: new vscode.MarkdownString(confirmation),
 			},
 		};
 	},
 	async invoke(options, token) {
-		const { command, cwd } = checkedInput(options.input);
-		const limitMs = timeoutMs(options.input.timeoutSeconds);
-		// The echoed command shows control characters instead of letting them act on the terminal.
-		terminal.write(`\n$ ${visible(command, true, Infinity).text}\n`);
-		const cancel = new AbortController();
-		const subscription = token.onCancellationRequested(() => cancel.abort());
-		let outcome: ShellOutcome;
-		try {
-			if (token.isCancellationRequested) cancel.abort();
-			outcome = await runShell({
-				command,
-				cwd,
-				timeoutMs: limitMs,
-				signal: cancel.signal,
-				headChars: HEAD_CHARS,
-				tailChars: TAIL_CHARS,
-				onOutput: cappedWriter(
-					text => terminal.write(text),
-					TERMINAL_MAX_CHARS,
-					`\n[${vscode.l10n.t('Longhaul: the output passed {0} characters; the rest is not shown here. The model gets its first and last characters.', TERMINAL_MAX_CHARS)}]\n`,
-				),
-			});
-		} finally {
-			subscription.dispose();
+		const checked = await checkedInput(options.input);
+		const { contained } = checked;
+		// VS Code may have approved the call on its own: running outside the sandbox is asked again here.
+		if (contained.kind === 'outside' && contained.because === 'asked' && !(await allowOutside(commandPreview(checked.command, 120), token))) {
+			throw new Error('The user did not allow running this command outside the sandbox; nothing was run.');
 		}
+		const notice = noticeOnce(contained, options.toolInvocationToken);
+		const limitMs = timeoutMs(options.input.timeoutSeconds);
+		const { outcome, plan } = await run(checked, limitMs, token);
 		const line = status(outcome, limitMs);
 		terminal.write(`\n[${line}]\n`);
+		const failed = outcome.timedOut || outcome.cancelled || outcome.exitCode !== 0;
+		const wall = contained.kind === 'sandboxed' ? wallNote(outcome.output, failed, contained.network) : undefined;
+		const created = plan ? createdNote(await newCodeFiles(plan)) : '';
+		const notes = [notice, wall, created]
+			.filter(Boolean)
+			.map(n => `[${n}]\n`)
+			.join('');
 		const size = outcome.cutChars > 0 ? ` (${outcome.totalChars} characters of output, ${outcome.cutChars} cut from the middle)` : '';
-		return textResult(`${line}${size}\n${outcome.output}`);
+		return textResult(`${line}${size}\n${notes}${outcome.output}`);
 	},
 };

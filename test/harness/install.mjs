@@ -1,5 +1,6 @@
 // Installs (once per machine) what the real-host tests need: Debian packages (chromium,
-// libkrb5-dev and a C++ toolchain for code-server's native modules), Node 24 and code-server,
+// libkrb5-dev and a C++ toolchain for code-server's native modules, bubblewrap for the command
+// sandbox), Node 24 and code-server,
 // both from the npm registry. Node and code-server go into a cache outside the clone:
 //   $LONGHAUL_TEST_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/longhaul-test-host
 // Each install happens in a temporary folder that is renamed into place only when complete,
@@ -12,7 +13,8 @@ import { log, run } from './util.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
-const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'g++', 'make', 'python3'];
+// bubblewrap: longhaul_runCommand's sandbox, which the real-host tests exercise (test/integration/sandbox.test.ts).
+const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'g++', 'make', 'python3', 'bubblewrap'];
 
 export function cacheRoot() {
 	if (process.env.LONGHAUL_TEST_CACHE) return process.env.LONGHAUL_TEST_CACHE;

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { resetSession, sendChat, setHandler } from './helpers';
+import { resetSession, sendChat, setHandler, withSetting } from './helpers';
 import { delay, removeDataFiles } from './faultScript';
 import { DATA_DIR, agentScript, createDataFiles, toolResults, workspaceRoot } from './faultScript';
 import { recordFaultResult } from './faultResults';
@@ -425,7 +425,7 @@ describe('Security: command confirmation and runner', () => {
 			assert.ok(!/ {24}|\n{4}/.test(blocks[0].content), 'long runs of spaces and blank lines are shown as counted markers');
 			assert.ok(blocks[0].content.length < 200 || command === hidden, `the block is short enough to read: ${blocks[0].content.length} characters`);
 		}
-		assert.throws(() => runCommandTool.prepareInvocation!({ input: { command: `echo ${'x'.repeat(10_000)}` } }, token()), /10000 characters/);
+		await assert.rejects(async () => runCommandTool.prepareInvocation!({ input: { command: `echo ${'x'.repeat(10_000)}` } }, token()), /10000 characters/);
 		recordFaultResult({
 			id: 'S-confirm-exact',
 			fault:
@@ -667,8 +667,8 @@ describe('Security: hidden payloads, file bytes and files that run code', () => 
 		assert.match(search, /\d+ binary file\(s\) \(holding a NUL byte\) were not searched: .*fault-data\/blob\.bin/);
 		const read = await outcome('longhaul_readFile', { path: `${DATA_DIR}/chunk-0.txt`, startLine: 1, endLine: -1 });
 		assert.match(read, /^fault-data\/chunk-0\.txt lines 1-(\d+) of \1 \(endLine -1 is the last line\)/);
-		assert.throws(
-			() => runCommandTool.prepareInvocation!({ input: { command: 'ls', cwd: '~' } }, token()),
+		await assert.rejects(
+			async () => runCommandTool.prepareInvocation!({ input: { command: 'ls', cwd: '~' } }, token()),
 			/"~" to run the command in does not exist.*~ is not expanded/,
 		);
 		recordFaultResult({
@@ -685,12 +685,15 @@ describe('Security: hidden payloads, file bytes and files that run code', () => 
 	it('processes a command leaves running (20 setsid children) are stopped when it answers', async function () {
 		this.timeout(40_000);
 		const command = 'for i in $(seq 20); do setsid sleep 60 >/dev/null 2>&1 </dev/null & echo child=$!; done; sleep 0.3';
-		const text = await Promise.resolve(
-			runCommandTool.invoke(
-				{ input: { command }, toolInvocationToken: undefined } as unknown as vscode.LanguageModelToolInvocationOptions<{ command: string }>,
-				token(),
-			),
-		).then(result => (result?.content ?? []).map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''));
+		// The reaper is what stops them outside the sandbox (in it, the PID namespace does: sandbox.test.ts).
+		const text = await withSetting('commandSandbox', 'off', () =>
+			Promise.resolve(
+				runCommandTool.invoke(
+					{ input: { command }, toolInvocationToken: undefined } as unknown as vscode.LanguageModelToolInvocationOptions<{ command: string }>,
+					token(),
+				),
+			).then(result => (result?.content ?? []).map(p => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('')),
+		);
 		assert.match(text, /^exit code 0; (\d+) process\(es\) it left running were stopped/);
 		const pids = [...text.matchAll(/child=(\d+)/g)].map(m => Number(m[1]));
 		assert.strictEqual(pids.length, 20);

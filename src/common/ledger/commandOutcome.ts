@@ -4,12 +4,17 @@
 // place, chosen by the tool's name, never searched for anywhere in the text.
 //   longhaul_runCommand  the first line (`exit code N`, `timed out after N s`, `cancelled`, `ended by SIG`);
 //                        the output starts on the second line.
-//   bash (mini-swe-agent) the first line `<returncode>N</returncode>`, or an `<exception>…</exception>`
-//                        line the harness writes before it when the run failed (a timeout says so).
+//   bash (mini-swe-agent) the first line `<returncode>N</returncode>` followed by the harness's
+//                        `<output>` or `<warning>` line, or an `<exception>…</exception>` line the harness
+//                        writes before it when the run failed (a timeout says so). Only for the tool named
+//                        exactly `bash`: another tool (Claude Code's `Bash`, any terminal tool) prints
+//                        the command's own output there, which can hold such a line.
 //   execute_bash (OpenHands) the last line, which the harness appends after the output
 //                        (`[The command completed with exit code N.]`, `[Command finished with exit code N]`,
 //                        `[The command timed out after …]`), past its working-directory and interpreter lines.
-// Any other shell tool reports no status Longhaul can trust: "no exit status".
+// Any other shell tool reports no status Longhaul can trust: "no exit status". For the terminal tools
+// (run_in_terminal) not even the last line is shown with it: the tool appends its own line there,
+// so the output's last line can pass for it.
 // Longhaul's agent answers a tool that threw with `Error: the tool NAME failed: …` (src/agent/toolResults.ts);
 // that first line counts for every tool whose output does not itself start the result.
 
@@ -44,9 +49,10 @@ function longhaulStatus(line: string): CommandOutcome | undefined {
 	return undefined;
 }
 
-/** mini-swe-agent: `<returncode>N</returncode>` on the first line, or an exception line first. */
-function miniSweAgentStatus(line: string): CommandOutcome | undefined {
-	const code = /^<returncode>(-?\d+)<\/returncode>$/.exec(line);
+/** mini-swe-agent: `<returncode>N</returncode>` on the first line and the harness's output tag next, or an exception line first. */
+function miniSweAgentStatus(result: string): CommandOutcome | undefined {
+	const line = firstLine(result);
+	const code = /^<returncode>(-?\d+)<\/returncode>(?:\r?\n(?:<output>|<warning>)|\s*$)/.exec(result);
 	if (code) return exitOutcome(Number(code[1]));
 	if (line.startsWith('<exception>')) {
 		return /timed out after \d+(?:\.\d+)? seconds<\/exception>$/.test(line) ? TIMED_OUT : { outcome: 'error: the harness reported an exception', failed: true };
@@ -78,7 +84,11 @@ function refusedStatus(result: string, tool: string): CommandOutcome | undefined
 	return { outcome: `not run: ${oneLine(result.slice(prefix.length), MAX_SHOWN)}`, failed: true };
 }
 
-function noStatus(result: string): CommandOutcome {
+/** Terminal tools that append their own status line after the output. */
+const TERMINAL_TOOLS = new Set(['run_in_terminal', 'copilot_runinterminal']);
+
+function noStatus(result: string, tool: string): CommandOutcome {
+	if (TERMINAL_TOOLS.has(tool)) return { outcome: 'no exit status', failed: false };
 	const lastLine = result.trim().split(/\r?\n/).pop()?.trim();
 	return { outcome: lastLine ? `no exit status; last line: ${oneLine(lastLine, MAX_SHOWN)}` : 'no exit status, no output', failed: false };
 }
@@ -91,10 +101,10 @@ function noStatus(result: string): CommandOutcome {
 export function commandOutcome(tool: string, result: string | undefined): CommandOutcome {
 	if (result === undefined) return { outcome: 'no result (interrupted)', failed: true };
 	const name = tool.toLowerCase();
-	if (name === 'execute_bash') return openHandsStatus(result) ?? noStatus(result);
+	if (name === 'execute_bash') return openHandsStatus(result) ?? noStatus(result, name);
 	const refused = refusedStatus(result, tool);
 	if (refused) return refused;
-	if (name === 'longhaul_runcommand') return longhaulStatus(firstLine(result)) ?? noStatus(result);
-	if (name === 'bash') return miniSweAgentStatus(firstLine(result)) ?? noStatus(result);
-	return noStatus(result);
+	if (name === 'longhaul_runcommand') return longhaulStatus(firstLine(result)) ?? noStatus(result, name);
+	if (tool === 'bash') return miniSweAgentStatus(result) ?? noStatus(result, name);
+	return noStatus(result, name);
 }

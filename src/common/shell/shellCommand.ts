@@ -159,6 +159,10 @@ const SPECIAL: Readonly<Record<string, (args: readonly Arg[]) => Effects>> = {
 	more: pagerEffects,
 	bat: pagerEffects,
 	git: gitEffects,
+	// bash evaluates `test -v 'a[$(…)]'` and the operands of -eq and the like as arithmetic, whose
+	// array subscripts run command substitutions, quoted or not.
+	test: testEffects,
+	'[': testEffects,
 	find: args => findEffects(args),
 	tee: args => ({ ...none(), writes: args.filter(looksLikePath).map(a => a.text), runs: args.some(a => !a.literal) }),
 	printf: args => printfEffects(args, assigning),
@@ -217,7 +221,11 @@ function unwrap(program: string, args: readonly Arg[]): Unwrapped | undefined {
 		case 'unbuffer':
 			return skip([], /^$/, none());
 		case 'command':
-			if (args.some(a => a.text === '-v' || a.text === '-V')) return { rest: [], alone: inspecting(), assigns: none() };
+			// Only -v or -V among its own options (before the command) makes it a lookup: `command rm -v x` removes.
+			for (const a of args) {
+				if (!a.literal || !/^-[pvV]+$/.test(a.text)) break;
+				if (/[vV]/.test(a.text)) return { rest: [], alone: inspecting(), assigns: none() };
+			}
 			return skip([], /^-p$/, none());
 		case 'nice':
 			return skip(['-n', '--adjustment'], /^-\d+$/, none());
@@ -241,6 +249,10 @@ function unwrap(program: string, args: readonly Arg[]): Unwrapped | undefined {
 		}
 	}
 	return undefined;
+}
+
+function testEffects(args: readonly Arg[]): Effects {
+	return args.some(a => /\$\(|`/.test(a.text)) ? running() : inspecting();
 }
 
 function findEffects(args: readonly Arg[]): Effects {
@@ -291,9 +303,18 @@ function withoutHeredocs(text: string): string {
 
 const LEADING_CD = /^cd\s+(?:'[^']*'|"[^"]*"|[^\s;&|]+)\s*(?:&&|;)\s*/;
 
+export interface ShellEffectsOptions {
+	/**
+	 * The line ran in Longhaul's sandbox (src/common/sandbox/): a git command pointed at another
+	 * repository could not reach outside it, so it stays an inspection.
+	 */
+	readonly sandboxed?: boolean;
+}
+
 /** Reads a shell command line. Never throws. */
-export function shellEffects(commandLine: string): ShellEffects {
+export function shellEffects(commandLine: string, options: ShellEffectsOptions = {}): ShellEffects {
 	const effects = lineEffects(commandLine);
+	if (effects.otherRepository && !options.sandboxed) effects.runs = true;
 	// The ledger's key for the command: a leading `cd DIR &&` only sets where the rest runs.
 	let normalized = withoutHeredocs(commandLine).replace(/\s+/g, ' ').trim();
 	for (let m = LEADING_CD.exec(normalized); m && m[0].length < normalized.length; m = LEADING_CD.exec(normalized)) {

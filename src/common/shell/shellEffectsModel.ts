@@ -12,6 +12,8 @@ export interface Effects {
 	writes: string[];
 	inspects: boolean;
 	runs: boolean;
+	/** A git command pointed at another repository (-C, --git-dir, --work-tree): its configuration runs. */
+	otherRepository?: boolean;
 }
 
 export const none = (): Effects => ({ reads: [], writes: [], inspects: false, runs: false });
@@ -24,6 +26,7 @@ export function merge(into: Effects, e: Effects): Effects {
 	into.writes.push(...e.writes);
 	into.inspects ||= e.inspects;
 	into.runs ||= e.runs;
+	if (e.otherRepository) into.otherRepository = true;
 	return into;
 }
 

@@ -66,7 +66,23 @@ function subcommandAt(args: readonly Arg[]): number | 'runs' {
 	return i;
 }
 
+/** Global options that point git at a repository other than the one the folder is in. */
+const ELSEWHERE = /^(-C|--git-dir|--work-tree)(=|$)/;
+
+/**
+ * A read-only subcommand run with -C, --git-dir or --work-tree reads the configuration of that
+ * repository, which the agent may have written (core.fsmonitor, a bare repository): it counts as
+ * running code, unless the sandbox holds it (shellCommand.ts decides).
+ */
 export function gitEffects(args: readonly Arg[]): Effects {
+	const effects = gitSubcommandEffects(args);
+	for (let i = 0; i < args.length && args[i].text.startsWith('-'); i += GLOBAL_WITH_VALUE.has(args[i].text) ? 2 : 1) {
+		if (ELSEWHERE.test(args[i].text)) effects.otherRepository = true;
+	}
+	return effects;
+}
+
+function gitSubcommandEffects(args: readonly Arg[]): Effects {
 	const at = subcommandAt(args);
 	if (at === 'runs') return running();
 	if (at >= args.length) return inspecting();

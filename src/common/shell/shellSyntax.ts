@@ -471,6 +471,9 @@ class TreeReader {
 			this.understood = false;
 			return { text: node.text, literal: false };
 		}
+		// ${x@P} expands x as a prompt, which runs the substitutions in its value; ${!x} expands the
+		// variable x names, whose array subscript (a[$(…)]) runs too: neither can be read here.
+		if (type === 'expansion' && /^\$\{!|@P\}$/.test(node.text)) this.understood = false;
 		// Expansions, arithmetic, ANSI-C strings, brace lists, expressions: read for substitutions, value unknown.
 		for (const child of namedChildren(node)) this.value(child, collector, depth + 1);
 		return { text: node.text, literal: false };

@@ -62,10 +62,47 @@ const RULES: readonly Rule[] = [
 	{ rule: '.envrc, mise.toml', name: /^(\.envrc|\.?mise(\.local)?\.toml)$/, why: 'run by direnv or mise whenever a shell enters the folder' },
 	{ rule: '.github/workflows/, .gitlab-ci.yml', under: ['.github', 'workflows'], why: 'CI jobs, run with the repository secrets when pushed' },
 	{ rule: '.github/workflows/, .gitlab-ci.yml', name: /^\.gitlab-ci\.ya?ml$/, why: 'CI jobs, run with the repository secrets when pushed' },
+	{ rule: '.github/actions/', under: ['.github', 'actions'], why: 'CI actions the workflows run, with the repository secrets' },
+	{ rule: '.circleci/', folder: '.circleci', why: 'CI jobs, run with the repository secrets when pushed' },
+	{
+		rule: 'azure-pipelines.yml, Jenkinsfile',
+		name: /^(azure-pipelines\.ya?ml|jenkinsfile)$/,
+		why: 'CI jobs, run with the repository secrets when pushed',
+	},
+	{
+		rule: 'HEAD (a folder holding config and HEAD)',
+		name: /^head$/,
+		why: 'makes its folder a bare git repository: git -C on that folder runs the commands its config names (core.fsmonitor, hooks)',
+	},
+	{ rule: '.cargo/', folder: '.cargo', why: 'Cargo configuration: the runners, linkers and aliases cargo runs on build and test' },
+	{ rule: 'setup.py', name: /^setup\.py$/, why: 'runs on pip install of the folder' },
+	{ rule: 'requirements.txt', name: /^requirements.*\.txt$/, why: 'names what pip installs, from anywhere, with its install-time code' },
+	{ rule: 'composer.json', name: /^composer\.json$/, why: 'its scripts run on composer install and update' },
+	{ rule: 'Gemfile', name: /^gemfile$/, why: 'Ruby code bundler runs on every bundle command' },
+	{ rule: '.mise/', folder: '.mise', why: 'mise configuration and tasks, run whenever a shell enters the folder' },
+	{ rule: '.yarn/releases/', under: ['.yarn', 'releases'], why: 'the yarn program itself, run by every yarn command in the folder' },
+	{
+		rule: 'Dockerfiles and compose files',
+		name: /^(dockerfile|containerfile)(\..*)?$|\.(dockerfile|containerfile)$|^(docker-)?compose(\..*)?\.ya?ml$/,
+		why: 'commands run on docker build, and the containers, mounts and commands of docker compose up',
+	},
+	{ rule: 'the Gradle wrapper', name: /^gradlew(\.bat)?$/, why: 'the script every ./gradlew command runs' },
+	{ rule: 'the Gradle wrapper', under: ['gradle', 'wrapper'], why: 'the Gradle distribution every ./gradlew command downloads and runs' },
+	{ rule: '.mvn/, mvnw', folder: '.mvn', why: 'Maven wrapper and JVM options, run by every mvn and ./mvnw command' },
+	{ rule: '.mvn/, mvnw', name: /^mvnw(\.cmd)?$/, why: 'the script every ./mvnw command runs' },
 ];
 
-/** The rule a path (relative to its workspace folder, `/` or `\` separated) matches, or undefined. */
-export function codeConfigFile(relativePath: string): CodeConfigFile | undefined {
+/** A folder's `config` counts when the folder also holds `HEAD`: together they make a bare repository. */
+const BARE_CONFIG: CodeConfigFile = {
+	rule: 'HEAD (a folder holding config and HEAD)',
+	why: 'with HEAD beside it, this is the configuration of a bare git repository: git -C on that folder runs the commands it names (core.fsmonitor, hooks)',
+};
+
+/**
+ * The rule a path (relative to its workspace folder, `/` or `\` separated) matches, or undefined.
+ * `siblings`, when known, are the names of the entries of the path's folder.
+ */
+export function codeConfigFile(relativePath: string, siblings: readonly string[] = []): CodeConfigFile | undefined {
 	const parts = relativePath
 		.toLowerCase()
 		.split(/[\\/]+/)
@@ -79,7 +116,8 @@ export function codeConfigFile(relativePath: string): CodeConfigFile | undefined
 			(r.name !== undefined && r.name.test(name)) ||
 			(r.under !== undefined && folders.some((f, i) => f === r.under![0] && (folders[i + 1] ?? name) === r.under![1])),
 	);
-	return match && { rule: match.rule, why: match.why };
+	if (match) return { rule: match.rule, why: match.why };
+	return name === 'config' && siblings.some(s => s.toLowerCase() === 'head') ? BARE_CONFIG : undefined;
 }
 
 /** The documented rules, one per line, for docs and the tool's messages. */

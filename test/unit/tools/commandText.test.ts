@@ -25,7 +25,7 @@ function shownCommand(markdown: string): string {
 	const outside = tokens.filter(t => t.type === 'inline').map(t => t.content);
 	assert.ok(
 		outside.every(text =>
-			/^Longhaul wants to run in .*:$|invisible or control character\(s\) in the command are shown as|^Whitespace other than single spaces is shown as|^Lines wider than \d+ columns are broken at|^⟪\(A B\)×N⟫ stands for A then B|^The command is shown on \d+ lines; the confirmation may show only the first few\./s.test(
+			/^Longhaul wants to run in .*:$|invisible or control character\(s\) in the command are shown as|^Whitespace other than single spaces is shown as|^Lines wider than \d+ columns are broken at|^⟪\(A B\)×N⟫ stands for A then B|^The command is shown on \d+ lines; the confirmation may show only the first few\.|^(⚠️ )?The command holds \d+ character\(s\) outside printable ASCII/s.test(
 				text,
 			),
 		),
@@ -99,6 +99,49 @@ describe('commandText: the confirmation shows the exact command (issue 17)', () 
 			.map(t => t.content)
 			.join('');
 		assert.ok(!blocks.includes('echo EVIL') && !tokens.some(t => t.type === 'inline' && t.content.includes('echo EVIL')), 'the old rendering hid echo EVIL');
+	});
+
+	describe('look-alike characters are named (issue 32)', () => {
+		/** The note about characters outside printable ASCII, as rendered text. */
+		function note(command: string): string {
+			const c = commandConfirmation(command, '.');
+			assert.ok(c.ok);
+			assert.equal(shownCommand(c.markdown), command);
+			return md
+				.parse(c.markdown, {})
+				.filter(t => t.type === 'inline' && /outside printable ASCII/.test(t.content))
+				.map(t => t.content)
+				.join('');
+		}
+
+		it('a sharp sign, a fullwidth number sign, a saltillo, a modifier apostrophe and curly quotes are each named with their code point and the ASCII they pass for', () => {
+			const shown = note('echo ok ♯ rm -rf ~ ＃ x; echo ꞌa ʼb ‘c’ “d”');
+			for (const [code, ascii] of [
+				['U+266F', '#'],
+				['U+FF03', '#'],
+				['U+A78C', "'"],
+				['U+02BC', "'"],
+				['U+2018', "'"],
+				['U+2019', "'"],
+				['U+201C', '"'],
+				['U+201D', '"'],
+			]) {
+				assert.ok(shown.includes(`${code} (looks like \` ${ascii} \`, is not)`), `${code} in ${shown}`);
+			}
+			assert.match(shown, /^⚠️ The command holds 8 character/);
+		});
+
+		it('a character that renders as nothing (U+1D159) and a Cyrillic letter are named too; plain ASCII has no note', () => {
+			const shown = note('echo a\u{1D159}b; еcho x');
+			assert.match(shown, /U\+1D159/);
+			assert.match(shown, /U\+0435 \(looks like ` e `, is not\)/);
+			assert.equal(note('echo "plain" # ascii'), '');
+		});
+
+		it('an accented letter is named without a warning; characters shown as markers are not listed twice', () => {
+			const shown = note('echo café\u200B');
+			assert.match(shown, /^The command holds 1 character\(s\).*U\+00E9\.$/s);
+		});
 	});
 
 	it('shows the hidden-line command whole, in one block', () => {

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { applyPlan, EditInput, EditPlan, planEdit } from '../../../src/tools/editPlan';
+import { applyPlan, EditInput, EditPlan, planEdit, ShownPlans } from '../../../src/tools/editPlan';
 import { createInside, updateInside } from '../../../src/tools/safeFs';
 
 const LATIN1 = Buffer.from('caf\xe9 na\xefve\nversion=1', 'latin1');
@@ -110,11 +110,60 @@ describe('editPlan: editFile never changes bytes it was not asked to change', ()
 		assert.equal(plan.kind, 'edit');
 		assert.equal(plan.line, 2);
 		fs.writeFileSync(file('a.txt'), 'one\ntwo\nthree\n');
-		assert.match(reasonOf(await applyPlan([ws], plan, { path: 'a.txt', oldText: 'two', newText: 'TWO' })), /changed while Longhaul was about to write it/);
+		assert.match(
+			reasonOf(await applyPlan([ws], plan, { path: 'a.txt', oldText: 'two', newText: 'TWO' })),
+			/changed meanwhile: it no longer holds the text its confirmation was made from/,
+		);
 		assert.equal(fs.readFileSync(file('a.txt'), 'utf8'), 'one\ntwo\nthree\n');
 		assert.match(await edit({ path: 'a.txt', oldText: 'o', newText: 'x' }), /occurs 2 times/);
 		assert.match(await edit({ path: 'a.txt', newText: 'x' }), /already exists; give oldText/);
 		assert.match(await edit({ path: 'missing.txt', oldText: 'a', newText: 'b' }), /does not exist; leave oldText out/);
+	});
+
+	describe('no lost update (issue 32): the write goes by what the confirmation showed', () => {
+		/** The tool's two steps: the confirmation's plan is remembered, the write takes it. */
+		async function confirmThenWrite(input: EditInput, meanwhile: () => void): Promise<string> {
+			const shown = new ShownPlans();
+			const plan = await planEdit([ws], input);
+			assert.ok(!('ok' in plan));
+			shown.remember(input, plan);
+			meanwhile();
+			const planned = shown.take(input) ?? (await planEdit([ws], input));
+			if ('ok' in planned) return `refused: ${planned.reason}`;
+			const written = await applyPlan([ws], planned, input);
+			return written.ok ? 'written' : `refused: ${written.reason}`;
+		}
+
+		it('an overwrite while the user saved the file meanwhile writes nothing and says the file changed', async () => {
+			fs.writeFileSync(file('notes.md'), 'draft\n');
+			const result = await confirmThenWrite({ path: 'notes.md', newText: 'generated\n', overwrite: true }, () =>
+				fs.writeFileSync(file('notes.md'), 'draft\nthe user saved this paragraph\n'),
+			);
+			assert.match(result, /^refused: "notes.md" changed meanwhile/);
+			assert.equal(fs.readFileSync(file('notes.md'), 'utf8'), 'draft\nthe user saved this paragraph\n');
+		});
+
+		it('an edit whose oldText is still unique after the user changed another line writes nothing either', async () => {
+			fs.writeFileSync(file('a.py'), 'x = 1\ny = 2\n');
+			const result = await confirmThenWrite({ path: 'a.py', oldText: 'y = 2', newText: 'y = 3' }, () => fs.writeFileSync(file('a.py'), 'x = 100\ny = 2\n'));
+			assert.match(result, /changed meanwhile/);
+			assert.equal(fs.readFileSync(file('a.py'), 'utf8'), 'x = 100\ny = 2\n');
+		});
+
+		it('control: with no change meanwhile the shown plan is written, once', async () => {
+			fs.writeFileSync(file('a.py'), 'x = 1\n');
+			assert.equal(await confirmThenWrite({ path: 'a.py', oldText: 'x = 1', newText: 'x = 2' }, () => undefined), 'written');
+			assert.equal(fs.readFileSync(file('a.py'), 'utf8'), 'x = 2\n');
+		});
+	});
+
+	it('a config file beside a HEAD (a bare repository) is gated like .git/config', async () => {
+		fs.mkdirSync(file('evil'));
+		fs.writeFileSync(file('evil/HEAD'), 'ref: refs/heads/main\n');
+		const plan = (await planEdit([ws], { path: 'evil/config', newText: '[core]\n\tfsmonitor = touch pwned\n' })) as EditPlan;
+		assert.match(plan.codeConfig?.rule ?? '', /config and HEAD/);
+		const plain = (await planEdit([ws], { path: 'src/config', newText: 'x' })) as EditPlan;
+		assert.equal(plain.codeConfig, undefined);
 	});
 
 	it('marks a file that configures code that runs, by its real path', async () => {

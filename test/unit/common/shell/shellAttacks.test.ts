@@ -63,7 +63,7 @@ describe('shell classifier: writing and code-running options (security, third pa
 		]) {
 			assertNotInspectOnly(line);
 		}
-		for (const line of ['git status', 'git -C repo log -1', 'git --no-pager diff --stat', 'git grep -n foo', 'git diff --text a b', 'git log --oneline -5']) {
+		for (const line of ['git status', 'git -P log -1', 'git --no-pager diff --stat', 'git grep -n foo', 'git diff --text a b', 'git log --oneline -5']) {
 			assert.equal(shellEffects(line).inspectOnly, true, line);
 		}
 	});
@@ -307,5 +307,41 @@ describe('option reader', () => {
 			['-o', 'x'],
 		);
 		assert.match(parseOptions([{ text: '$X', literal: false }], spec).unknown ?? '', /not known/);
+	});
+});
+
+describe('shell classifier: the fourth probe (issue 32)', () => {
+	it('`command` looks up only with -v or -V; `command rm -v victim` removes', () => {
+		for (const line of ['command rm -v victim', 'command -p rm -V x', 'command cp -v a b', 'command -- rm -v x']) assertNotInspectOnly(line);
+		for (const line of ['command -v python', 'command -V ls', 'command -pv git', 'command -v -p rm']) assert.equal(shellEffects(line).inspectOnly, true, line);
+	});
+
+	it('git -C, --git-dir and --work-tree run the configuration of a repository the command may have written, unless sandboxed', () => {
+		for (const line of [
+			'git -C evil status',
+			'git --git-dir=evil status',
+			'git --git-dir evil log',
+			'git --work-tree=. --git-dir=x diff',
+			'git -C repo log -1',
+		]) {
+			assertNotInspectOnly(line);
+			assert.equal(shellEffects(line, { sandboxed: true }).inspectOnly, true, `${line} sandboxed`);
+		}
+		assert.equal(shellEffects('git status').inspectOnly, true);
+	});
+
+	it('under bash, test -v with an array subscript and ${x@P} run code', () => {
+		for (const line of [
+			"test -v 'a[$(touch pw)]'",
+			"[ -v 'a[$(touch pw)]' ]",
+			'test -v "a[`touch pw`]"',
+			'echo ${x@P}',
+			'echo "${x@P}"',
+			'ls ${!x}',
+			'cat "${!ref}"',
+		]) {
+			assertNotInspectOnly(line);
+		}
+		for (const line of ['test -v HOME', 'test -f a.py', 'echo ${x}', 'echo "${x:-a}"']) assert.equal(shellEffects(line).inspectOnly, true, line);
 	});
 });

@@ -38,7 +38,7 @@ const INSPECT = [
 	'date +%s',
 	"awk '{print $1}' a.txt",
 	'command -v python',
-	'git -C repo log -1',
+	'git --no-pager log -1',
 	'nl -ba a.py',
 	'echo x >&2',
 	'cat a.py 2>/dev/null',

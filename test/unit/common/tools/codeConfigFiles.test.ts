@@ -34,6 +34,44 @@ describe('codeConfigFiles: files that configure tools which run code', () => {
 		];
 		for (const p of yes) assert.ok(codeConfigFile(p), `${p} should count`);
 		assert.equal(codeConfigFile('.git/config')?.rule, '.git/');
+	});
+
+	it('matches what the issue-32 probe named: bare repositories, Cargo, Python, PHP, Ruby, mise, yarn, CI, containers, Gradle and Maven wrappers', () => {
+		const probe = [
+			'evil/HEAD',
+			'.cargo/config.toml',
+			'sub/.cargo/config',
+			'setup.py',
+			'.mise/tasks/build',
+			'composer.json',
+			'Gemfile',
+			'requirements.txt',
+			'requirements-dev.txt',
+			'.yarn/releases/yarn-4.1.0.cjs',
+			'.github/actions/setup/action.yml',
+			'.circleci/config.yml',
+			'azure-pipelines.yml',
+			'Jenkinsfile',
+			'Dockerfile',
+			'Dockerfile.dev',
+			'app.dockerfile',
+			'Containerfile',
+			'docker-compose.yml',
+			'docker-compose.override.yaml',
+			'compose.yaml',
+			'gradlew',
+			'gradlew.bat',
+			'gradle/wrapper/gradle-wrapper.properties',
+			'.mvn/wrapper/maven-wrapper.properties',
+			'mvnw',
+		];
+		for (const p of probe) assert.ok(codeConfigFile(p), `${p} should count`);
+		assert.equal(codeConfigFile('evil/config'), undefined, 'a config alone is an ordinary file');
+		assert.match(codeConfigFile('evil/config', ['config', 'HEAD', 'objects'])!.rule, /config and HEAD/);
+		for (const p of ['gradle/libs.versions.toml', 'docs/compose.md', 'src/setup.pyc', '.yarn/cache/x.zip', 'my-requirements.md']) {
+			assert.equal(codeConfigFile(p), undefined, p);
+		}
+		assert.equal(codeConfigFile('.git/config')?.rule, '.git/');
 		assert.match(codeConfigFile('.vscode/settings.json')!.why, /VS Code/);
 	});
 

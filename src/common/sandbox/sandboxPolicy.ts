@@ -1,0 +1,123 @@
+// What a command run by longhaul_runCommand may touch, as bubblewrap (`bwrap`) arguments. No vscode
+// import, no file system access: the caller finds the paths, this module only decides and spells
+// the policy, so it is unit-tested as plain data (docs/decisions.md, "Command sandbox").
+//
+// The policy:
+// - the whole file system read-only (`--ro-bind / /`), a fresh /dev and /proc;
+// - a per-command temporary folder: /tmp is an empty tmpfs that goes with the command;
+// - each workspace folder writable, bound at its own path;
+// - inside the workspace, the files that run code (protectedPaths.ts) bound read-only again;
+// - the user's secrets hidden: a folder becomes an empty read-only tmpfs, a file /dev/null;
+// - its own PID namespace, dying with Longhaul's process: when the command's shell ends, bwrap's
+//   init ends and the kernel kills everything left inside, `setsid env -i …` children too;
+// - no network namespace shared with the host unless the network is allowed.
+// The order matters: bwrap applies mounts in order, so a later, narrower mount wins.
+
+/** How much network a sandboxed command gets: none (its own empty namespace) or the host's. */
+export type CommandNetwork = 'off' | 'all';
+
+export interface SandboxPlan {
+	/** Workspace folders: writable. */
+	readonly writable: readonly string[];
+	/** Existing paths inside the writable folders that stay read-only (files that run code). */
+	readonly readOnly: readonly string[];
+	/** Existing secret folders, hidden behind an empty read-only tmpfs. */
+	readonly hiddenFolders: readonly string[];
+	/** Existing secret files, hidden behind /dev/null. */
+	readonly hiddenFiles: readonly string[];
+	readonly network: CommandNetwork;
+	/** Where the command starts. */
+	readonly cwd: string;
+}
+
+/** The per-command temporary folder inside the sandbox. */
+export const SANDBOX_TMP = '/tmp';
+
+/** Paths below $HOME that hold credentials; hidden when they exist. */
+export const HOME_SECRETS: readonly string[] = [
+	'.ssh',
+	'.aws',
+	'.gnupg',
+	'.config/gh',
+	'.netrc',
+	'.npmrc',
+	'.docker/config.json',
+	'.git-credentials',
+	'.config/git/credentials',
+	'.pypirc',
+	'.kube',
+	'.azure',
+	'.config/gcloud',
+	// VS Code's own storage: tokens, chat history, extension secrets.
+	'.vscode',
+	'.vscode-server',
+	'.vscode-server-insiders',
+	'.config/Code',
+	'.config/Code - Insiders',
+	'.config/VSCodium',
+	'.config/code-server',
+	'.local/share/code-server',
+];
+
+/** Secret paths below `home`, joined with `/` (the caller keeps only those that exist). */
+export function homeSecretPaths(home: string): string[] {
+	const base = home.replace(/\/+$/, '');
+	return HOME_SECRETS.map(p => `${base}/${p}`);
+}
+
+function isBelow(path: string, folder: string): boolean {
+	return path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+}
+
+/**
+ * The bwrap arguments that run `shell -c command` under the plan. A secret inside a workspace
+ * folder is hidden too (it comes after the folder); a workspace folder inside a secret folder
+ * stays hidden, so the command fails visibly instead of reaching the secret.
+ */
+export function bwrapArgs(plan: SandboxPlan, command: string, shell = '/bin/sh'): string[] {
+	const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', SANDBOX_TMP];
+	for (const folder of plan.writable) args.push('--bind', folder, folder);
+	for (const path of plan.readOnly) {
+		if (plan.writable.some(f => isBelow(path, f))) args.push('--ro-bind', path, path);
+	}
+	for (const folder of plan.hiddenFolders) args.push('--tmpfs', folder, '--remount-ro', folder);
+	for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+	// The namespaces the policy needs, and no more: each costs time at every start (a network
+	// namespace about 8 ms here; UTS and cgroup namespaces would add about 5 ms and protect nothing).
+	args.push('--unshare-pid', '--unshare-ipc');
+	if (plan.network === 'off') args.push('--unshare-net');
+	args.push('--die-with-parent', '--new-session', '--setenv', 'TMPDIR', SANDBOX_TMP, '--chdir', plan.cwd, '--', shell, '-c', command);
+	return args;
+}
+
+/** The arguments that check, once, whether bwrap can start a sandbox of this kind here. */
+export function probeArgs(network: CommandNetwork): string[] {
+	const net = network === 'off' ? ['--unshare-net'] : [];
+	return ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', SANDBOX_TMP, '--unshare-pid', ...net, '--die-with-parent', '--', 'true'];
+}
+
+/** What the sandbox lets a command do, in one line for its confirmation. */
+export function sandboxSummary(network: CommandNetwork): string {
+	const net = network === 'off' ? 'no network' : 'network allowed';
+	return `Sandboxed: writes only in the workspace and a temporary folder; files that run code, your secrets (~/.ssh, ~/.aws, …) and the rest of the system are out of reach; ${net}; nothing it starts outlives it.`;
+}
+
+/** Output that says the command ran into a wall of the sandbox, with what the wall is. */
+const WALLS: readonly { readonly pattern: RegExp; readonly wall: string }[] = [
+	{ pattern: /read-only file system|\bEROFS\b/i, wall: 'the file system outside the workspace, and the files that run code inside it, are read-only' },
+	{
+		pattern: /network is unreachable|temporary failure in name resolution|could not resolve host|\bEAI_AGAIN\b|\bENETUNREACH\b|name or service not known/i,
+		wall: 'there is no network',
+	},
+];
+
+/**
+ * A note for the result of a command that failed on the sandbox's walls, so that the model does
+ * not try it again the same way; undefined when the output shows no such failure.
+ */
+export function wallNote(output: string, failed: boolean, network: CommandNetwork): string | undefined {
+	if (!failed) return undefined;
+	const walls = WALLS.filter(w => w.pattern.test(output) && (w.wall !== 'there is no network' || network === 'off')).map(w => w.wall);
+	if (walls.length === 0) return undefined;
+	return `The command ran in Longhaul's sandbox and seems to have failed on its walls: ${walls.join('; ')}. Retrying it the same way fails the same way. Work inside the workspace, or, if it must run outside the sandbox, call longhaul_runCommand again with outsideSandbox: true (the user is asked a second time, with a warning).`;
+}

@@ -1,0 +1,132 @@
+// The command sandbox with the real bubblewrap: what a command inside can and cannot reach.
+// Skipped where bwrap cannot start a sandbox (the integration tests cover the fallback).
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { newCodeFiles, protectedBelow, sandboxAvailability, sandboxPlan } from '../../../src/tools/commandSandbox';
+import { runShell, type ShellOutcome } from '../../../src/tools/shellRunner';
+import type { CommandNetwork } from '../../../src/common/sandbox/sandboxPolicy';
+
+describe('commandSandbox: commands in bubblewrap', function () {
+	this.timeout(20_000);
+	let bwrap = '';
+	let base = '';
+	let work = '';
+	let home = '';
+
+	before(async function () {
+		const available = await sandboxAvailability('off');
+		if (!available.ok) this.skip();
+		bwrap = available.bwrap;
+	});
+
+	beforeEach(() => {
+		base = fs.mkdtempSync(path.join(os.tmpdir(), 'longhaul-sandbox-'));
+		work = path.join(base, 'work');
+		home = path.join(base, 'home');
+		fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+		fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
+		fs.writeFileSync(path.join(home, '.netrc'), 'machine x password SECRET');
+		fs.mkdirSync(work);
+		execFileSync('git', ['init', '-q', work]);
+	});
+
+	afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+	async function run(command: string, network: CommandNetwork = 'off'): Promise<ShellOutcome> {
+		const plan = await sandboxPlan([work], work, network, home);
+		return runShell({ command, cwd: work, timeoutMs: 15_000, sandbox: { bwrap, plan } });
+	}
+
+	it('control: writes in the workspace, a build and a git commit work', async () => {
+		const outcome = await run(
+			'echo hi > a.txt && mkdir -p build && cp a.txt build/ && git -c user.email=a@b -c user.name=a add a.txt && git -c user.email=a@b -c user.name=a commit -qm one && git log --oneline | wc -l',
+		);
+		assert.equal(outcome.exitCode, 0, outcome.output);
+		assert.equal(outcome.output.trim(), '1');
+		assert.equal(fs.readFileSync(path.join(work, 'build', 'a.txt'), 'utf8'), 'hi\n');
+	});
+
+	it('a write outside the workspace fails on the read-only file system', async () => {
+		// Not below /tmp: inside the sandbox /tmp is the command's own empty temporary folder.
+		const outside = path.join('/var/tmp', `${path.basename(base)}-outside.txt`);
+		const outcome = await run(`echo x > ${outside}`);
+		assert.notEqual(outcome.exitCode, 0);
+		assert.match(outcome.output, /Read-only file system/);
+		assert.equal(fs.existsSync(outside), false);
+	});
+
+	it('.git/config and .git/hooks stay read-only; a planted bare repository does not run its fsmonitor', async () => {
+		const before = fs.readFileSync(path.join(work, '.git', 'config'), 'utf8');
+		const append = await run('echo "[core] fsmonitor = touch pwned" >> .git/config');
+		assert.notEqual(append.exitCode, 0);
+		assert.equal(fs.readFileSync(path.join(work, '.git', 'config'), 'utf8'), before);
+		const hook = await run('echo "touch pwned" > .git/hooks/pre-commit');
+		assert.notEqual(hook.exitCode, 0);
+		const bare = await run(
+			'mkdir -p evil/objects evil/refs && printf "ref: refs/heads/main\\n" > evil/HEAD && printf "[core]\\n\\tfsmonitor = touch %s/pwned\\n" "$PWD" > evil/config && git -C evil status; true',
+		);
+		assert.equal(fs.existsSync(path.join(work, 'pwned')), false, bare.output);
+	});
+
+	it('secrets are hidden: ~/.ssh is empty, ~/.netrc reads as empty', async () => {
+		const outcome = await run(`cat ${home}/.ssh/id_rsa; cat ${home}/.netrc; ls -A ${home}/.ssh | wc -l`);
+		assert.doesNotMatch(outcome.output, /PRIVATE KEY|SECRET/);
+		assert.match(outcome.output, /^0$/m);
+	});
+
+	it('no network: a listener on 127.0.0.1 of the host is out of reach; with network "all" it is reached', async () => {
+		let connections = 0;
+		const server = net.createServer(socket => {
+			connections++;
+			socket.end('hello\n');
+		});
+		await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+		const port = (server.address() as net.AddressInfo).port;
+		const connect = `node -e "require('net').connect(${port},'127.0.0.1').on('data',d=>{process.stdout.write(d);process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`;
+		try {
+			const blocked = await run(connect);
+			assert.notEqual(blocked.exitCode, 0, blocked.output);
+			assert.equal(connections, 0);
+			const allowed = await run(connect, 'all');
+			assert.equal(allowed.exitCode, 0, allowed.output);
+			assert.equal(connections, 1);
+		} finally {
+			server.close();
+		}
+	});
+
+	it('a `setsid env -i` child does not outlive the command (PID namespace)', async () => {
+		const marker = path.join(work, 'alive');
+		const outcome = await run(`setsid env -i /bin/sh -c 'sleep 2; echo late > ${marker}' > /dev/null 2>&1 & echo started`);
+		assert.equal(outcome.exitCode, 0);
+		await new Promise(resolve => setTimeout(resolve, 3_000));
+		assert.equal(fs.existsSync(marker), false);
+	});
+
+	it('files that run code created where none existed are not stopped, but found afterwards', async () => {
+		const plan = await sandboxPlan([work], work, 'off', home);
+		const outcome = await runShell({
+			command: 'mkdir -p .vscode evil && echo "{}" > .vscode/tasks.json && echo x > evil/HEAD && echo y > evil/config && echo z > notes.txt',
+			cwd: work,
+			timeoutMs: 15_000,
+			sandbox: { bwrap, plan },
+		});
+		assert.equal(outcome.exitCode, 0, outcome.output);
+		const created = (await newCodeFiles(plan)).map(p => path.relative(work, p)).sort();
+		assert.deepEqual(created, ['.vscode', 'evil/config']);
+	});
+
+	it('finds the files that run code, not what git writes on a commit', async () => {
+		fs.mkdirSync(path.join(work, '.vscode'));
+		fs.writeFileSync(path.join(work, '.vscode', 'settings.json'), '{}');
+		fs.mkdirSync(path.join(work, 'sub'));
+		fs.writeFileSync(path.join(work, 'sub', 'package.json'), '{}');
+		fs.writeFileSync(path.join(work, 'src.ts'), '');
+		const found = (await protectedBelow(work)).map(p => path.relative(work, p)).sort();
+		assert.deepEqual(found, ['.git/config', '.git/hooks', '.git/info', '.vscode', 'sub/package.json']);
+	});
+});
