@@ -20,7 +20,7 @@ import { newFitSession } from '../../src/common/fitting/fitSession';
 import type { Round } from '../../src/common/conversation/conversation';
 import { summaryBlocks } from '../../src/common/conversation/summaryBlocks';
 import { summaryMessageText } from '../../src/prompts/summaryMessage';
-import type { FitSettings } from '../../src/prompts/fitAgentPrompt';
+import type { CompactorSettings } from '../../src/common/compaction/compactor';
 import { MIN_KEPT_ROUNDS } from '../../src/common/planning/halfContextPlanner';
 import { MASKED_STRATEGIES, productSettings, type MaskingMetrics } from './masking';
 import type { ContinuityMetrics, LedgerOffComparison } from './continuity';
@@ -43,7 +43,7 @@ import {
 import { replayMetrics } from './replayMetrics';
 import { loadBashParser } from '../../src/common/shell/bashParser';
 import type { ClockName } from './clock';
-import { considerBackground, endBackground, newReplayBackground } from './backgroundReplay';
+import { endBackground, LATEST_SHARE, replayCompactor } from './replayCompactor';
 
 export { HEAD_ROUNDS, HEAD_TAIL_SUMMARIES_PER_RENDER } from './strategies';
 export { TOOL_NAMES, WORKSPACE } from './replayState';
@@ -185,14 +185,15 @@ export interface ReplayOptions {
 }
 
 /** The product's settings behind a strategy name (the replay uses the product's defaults for the rest). */
-function productFitSettings(r: ReplayState): FitSettings | undefined {
+function productFitSettings(r: ReplayState): CompactorSettings | undefined {
 	const product = productSettings(r.strategy);
 	if (!product) return undefined;
 	return {
 		mode: product.mode,
 		maskOldToolResults: product.mask,
 		autoSummarize: true,
-		minKeep: MIN_KEPT_ROUNDS,
+		minRecentRounds: MIN_KEPT_ROUNDS,
+		latestShare: LATEST_SHARE,
 		...(r.options.halfContextSplit ? { halfContextSplit: r.options.halfContextSplit } : {}),
 	};
 }
@@ -229,9 +230,9 @@ async function fitRequest(r: ReplayState, request: string, callIndex: number): P
 	r.counters.summarizationsThisRequest = 0;
 	const settings = productFitSettings(r);
 	if (!settings) return fitReference(r, request);
-	r.background ??= r.clock ? newReplayBackground(r, settings, () => r.request) : undefined;
-	let fitted = await fitProduct(r, settings, request);
-	if (!fitted.overflow) considerBackground(r, r.conversation, fitted.prompt.tokenCount);
+	const compactor = (r.compactor ??= replayCompactor(r, settings));
+	let fitted = await fitProduct(r, compactor, request);
+	if (!fitted.overflow) compactor.considerBackground(r.conversation, fitted.prompt.tokenCount, r.fit);
 	if (r.options.modelTokenRatio === undefined || fitted.overflow) return fitted;
 	// The stand-in model's hard limit, and the product's recovery (src/agent/modelRetry.ts): recount
 	// with what the refusal says, refit at the tightened count, send once more.
@@ -241,7 +242,7 @@ async function fitRequest(r: ReplayState, request: string, callIndex: number): P
 		learnRefusal(r, sent);
 		r.counters.recoveries++;
 		const after = budgetNow(r);
-		fitted = await fitProduct(r, settings, request, retryMessageBudget(fitted.prompt.tokenCount, before.ratio, after.ratio, after.messages));
+		fitted = await fitProduct(r, compactor, request, retryMessageBudget(fitted.prompt.tokenCount, before.ratio, after.ratio, after.messages));
 		const resent = sentRequest(r, fitted.prompt);
 		if (!fitted.overflow && refusedByModel(r, resent)) {
 			r.counters.modelRejections++;

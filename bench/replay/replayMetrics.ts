@@ -89,12 +89,12 @@ function timeMetrics(r: ReplayState) {
 	const total = waits.reduce((a, b) => a + b, 0);
 	const sessionMs = r.clock?.now ?? 0;
 	const summarizerTokens = counters.summarizerInputTokens + counters.summarizerOutputTokens;
-	const stats = r.background?.stats;
+	const stats = r.compactor?.background?.stats;
 	return {
 		clock: r.options.clock && r.options.clock !== 'none' ? r.options.clock : null,
 		sessionMs: Math.round(sessionMs),
 		compactionOverflows: waits.length,
-		preparedAtOverflow: waits.length && r.background ? round3(timing.served / waits.length) : null,
+		preparedAtOverflow: waits.length && r.compactor?.background ? round3(timing.served / waits.length) : null,
 		waitMsP50: Math.round(percentile(waits, 50)),
 		waitMsP95: Math.round(percentile(waits, 95)),
 		waitMsTotal: Math.round(total),

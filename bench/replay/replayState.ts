@@ -28,7 +28,7 @@ import { maskingCounter, productSettings, type MaskingCounter } from './masking'
 import type { ReplayOptions, StrategyName } from './replay';
 import { benchBudget, capSession, type Session } from './session';
 import { CLOCK_PROFILES, VirtualClock } from './clock';
-import type { BackgroundSummaries } from '../../src/common/background/backgroundJob';
+import type { Compactor } from '../../src/common/compaction/compactor';
 import { UNLEARNED_SPEED, type LearnedSpeed } from '../../src/common/background/latency';
 
 /** The tools named in the instructions before anything is summarized. */
@@ -143,7 +143,8 @@ export interface ReplayState {
 	readonly roundTokenCache: WeakMap<Round, number>;
 	/** The virtual clock (--clock), and with it background summaries for the product modes; absent with --clock none. */
 	readonly clock?: VirtualClock;
-	background?: BackgroundSummaries;
+	/** A product strategy's Compactor (replayCompactor.ts), built at its first request; with the clock it runs background summaries. */
+	compactor?: Compactor;
 	/** What the product learned of the summarizer's speed (latency.ts), as the agent learns it. */
 	speed: LearnedSpeed;
 	readonly timing: ReplayTiming;

@@ -58,10 +58,18 @@ export function askModel(step: ModelStep, prompt: RenderedPrompt): Promise<Model
 	let ratioBefore = step.budget().ratio;
 	return sendWithOneRefit<RenderedPrompt, ModelReply>(prompt, {
 		send: async (sent, streamed) => {
-			return callModel(step.model, sent.messages, { tools: step.tools, justification: 'Longhaul runs an agent session with this model.' }, step.token, text => {
-				streamed();
-				step.stream.markdown(text);
-			});
+			return callModel(
+				step.model,
+				sent.messages,
+				{ tools: step.tools, justification: 'Longhaul runs an agent session with this model.' },
+				step.token,
+				text => {
+					streamed();
+					step.stream.markdown(text);
+				},
+				// A rate-limited call of this request says in the chat that it waits.
+				text => step.stream.progress(text),
+			);
 		},
 		recognize: recognizePromptTooLong,
 		isCancelled: () => step.token.isCancellationRequested,

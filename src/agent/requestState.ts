@@ -7,7 +7,7 @@ import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
 import { newFitSession, type FitSession } from '../common/fitting/fitSession';
 import { newFitTally, type FitTally } from '../common/fitting/fitTally';
-import { newBackgroundStats, type BackgroundStats } from './backgroundSummary';
+import { newBackgroundStats, type BackgroundStats } from '../common/background/backgroundJob';
 
 /** A summary block made or condensed during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */
 export type NewSummary = StoredSummaryBlock;
@@ -73,9 +73,11 @@ export function addActiveRound(state: RequestState, round: Round): void {
 	state.recordedRounds.set(round.id, round);
 }
 
-let counter = 0;
-/** Round ids are unique across sessions and reloads: summaries are anchored on them. */
-export function newRoundId(): string {
-	counter = (counter + 1) % 1_000_000;
-	return `r${Date.now().toString(36)}${counter.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+/**
+ * The id of the request's next round. Round ids are unique across sessions and reloads: summaries
+ * are anchored on them (the time, the round's place in the request, and random characters).
+ */
+export function newRoundId(state: RequestState): string {
+	const place = state.conversation.activeRounds.length + 1;
+	return `r${Date.now().toString(36)}${place.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }

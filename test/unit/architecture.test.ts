@@ -43,7 +43,40 @@ function importEdges(): Map<string, string[]> {
 	return new Map([...graph].map(([file, specs]) => [file, specs.map(s => resolveLocal(file, s)).filter((f): f is string => f !== undefined)]));
 }
 
+/**
+ * Module variables that hold mutable state: a top-level `let`/`var`, or a top-level Map, Set,
+ * WeakMap or WeakSet (one typed Readonly… is a constant). Long-lived state of the VS Code layer belongs to an object created in
+ * `activate` and disposed with the extension (src/agent/participant.ts Services).
+ */
+function moduleState(source: string): string[] {
+	return source
+		.split('\n')
+		.filter(
+			line => /^(?:export\s+)?(?:let|var)\s/.test(line) || /^(?:export\s+)?const\s+\w+\s*(?::(?!\s*Readonly)[^=]+)?=\s*new\s+(?:Weak)?(?:Map|Set)\b/.test(line),
+		)
+		.map(line => line.trim());
+}
+
+/** The one module variable allowed: the Longhaul output channel, made on first use for the window's life (log.ts). */
+const OWNED_ELSEWHERE = new Set([join('src', 'agent', 'log.ts')]);
+
 describe('architecture of src/', () => {
+	it('keeps no mutable state in module variables of src/agent and src/tools', () => {
+		const offenders = [...graph.keys()]
+			.filter(file => /^src\/(agent|tools)\//.test(relative(root, file)) && !OWNED_ELSEWHERE.has(relative(root, file)))
+			.flatMap(file => moduleState(readFileSync(file, 'utf8')).map(line => `${relative(root, file)}: ${line}`));
+		assert.deepEqual(offenders, []);
+	});
+
+	it('finds module state when there is some (the check itself works)', () => {
+		assert.deepEqual(
+			moduleState(
+				'let counter = 0;\nconst NAMES: ReadonlySet<string> = new Set([]);\nconst seen = new Map<string, number>();\nexport const known: WeakSet<object> = new WeakSet();\nconst LIMIT = 3;\n\tlet local = 1;',
+			),
+			['let counter = 0;', 'const seen = new Map<string, number>();', 'export const known: WeakSet<object> = new WeakSet();'],
+		);
+	});
+
 	it('has no import circles', () => {
 		assert.deepEqual(
 			findCircles(importEdges()).map(c => c.map(f => relative(root, f))),
