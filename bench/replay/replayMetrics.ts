@@ -4,7 +4,7 @@ import { calibrationRatio } from '../../src/common/tokens/calibration';
 import { percentile } from '../../src/common/stats/percentile';
 import { productSettings } from './masking';
 import { faultMetrics } from './summarizerFaults';
-import type { ReplayMetrics, RequestRecord } from './replay';
+import type { ReplayMetrics, RequestRecord } from './replayTypes';
 import type { ReplayState } from './replayState';
 
 function mean(values: readonly number[]): number {

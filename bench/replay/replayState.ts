@@ -25,7 +25,7 @@ import { blockOrderProbe, type BlockOrderProbe } from './blockOrder';
 import { continuityProbe, type ContinuityProbe } from './continuity';
 import type { KnowledgeOptions } from '../knowledge/knowledgeProbe';
 import { maskingCounter, productSettings, type MaskingCounter } from './masking';
-import type { ReplayOptions, StrategyName } from './replay';
+import type { ReplayOptions, StrategyName } from './replayTypes';
 import { benchBudget, capSession, type Session } from './session';
 import { CLOCK_PROFILES, VirtualClock } from './clock';
 import type { Compactor } from '../../src/common/compaction/compactor';

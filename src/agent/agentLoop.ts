@@ -11,7 +11,7 @@ import { toolResultBudget } from '../common/tokens/budget';
 import type { ToolCall } from '../common/conversation/conversation';
 import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
 import { answerRecall } from '../tools/recall';
-import { cutToTokens } from '../common/shrinking/cutText';
+import { cutToTokens } from '../common/text/cutText';
 import { loopBreakerNotice } from '../common/fitting/fitNotices';
 import { noteToolCall } from '../common/fitting/fitSession';
 import { shouldSample } from '../common/tokens/calibration';

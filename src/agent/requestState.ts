@@ -2,7 +2,7 @@
 // counters its metadata stores, and what the overflow pipeline remembers for the request.
 import type { Conversation, Round } from '../common/conversation/conversation';
 import type { SummaryDocument } from '../common/summaries/summaryDocument';
-import type { StoredSummaryBlock } from '../common/persistence/metadata';
+import type { StoredSummaryBlock } from '../common/summaries/applySummary';
 import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
 import { newFitSession, type FitSession } from '../common/fitting/fitSession';

@@ -15,8 +15,8 @@
 import { hasUnansweredCalls, type Conversation, type Round } from './conversation';
 import { flattenRounds, newestSummaryIndex } from './flatten';
 import { blocksOf, type SummaryBlock } from './summaryBlocks';
-import type { RoundLocation } from '../planning/plan';
-import { firstLines } from '../shrinking/cutText';
+import type { RoundLocation } from './conversation';
+import { firstLines } from '../text/cutText';
 
 /** Share of the message budget the user messages of past turns may hold before summarized ones are shortened. */
 export const OLDER_REQUESTS_SHARE = 0.2;

@@ -12,7 +12,7 @@
 // summaries before it are not shown (their content is in it).
 import type { Conversation } from './conversation';
 import { flattenRounds, newestSummaryIndex, type FlatRound } from './flatten';
-import type { RoundLocation } from '../planning/plan';
+import type { RoundLocation } from './conversation';
 
 /** What a condensed block says about itself, ahead of its text, in the prompt. */
 export const CONDENSED_NOTE =

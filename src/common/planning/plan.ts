@@ -1,5 +1,6 @@
 // What a summarization planner decides: which rounds the summarizer absorbs,
 // which stay verbatim, and where the new summary is anchored.
+import type { RoundLocation } from '../conversation/conversation';
 
 /** Which planner produced the plan. */
 export type SummarizationMode = 'half-context' | 'legacy';
@@ -40,13 +41,6 @@ export interface PlanStats {
 	/** Present when the planner was given a token counter; `tokens.kept` is the kept rounds' size. */
 	readonly tokens?: PlanTokenStats;
 	readonly tokenAware?: TokenAwareSplit;
-}
-
-/** Where a round sits: a past turn (turnIndex >= 0) or the active request (turnIndex -1). */
-export interface RoundLocation {
-	readonly source: 'history' | 'active';
-	readonly turnIndex: number;
-	readonly roundIndex: number;
 }
 
 export interface SummarizationPlan {

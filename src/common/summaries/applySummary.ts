@@ -9,6 +9,23 @@ import { flattenRounds, type FlatRound } from '../conversation/flatten';
 import { blockTurnIndex } from '../conversation/summaryBlocks';
 import type { SummarizationPlan } from '../planning/plan';
 
+/**
+ * A summary block made (or condensed) during one request, anchored on a round of that request or
+ * of an earlier turn. A later record's block on the same round replaces it (a condensed version,
+ * or a block that absorbed it); the earlier text stays stored in its own record.
+ */
+export interface StoredSummaryBlock {
+	readonly roundId: string;
+	readonly text: string;
+	readonly condensed?: boolean;
+	/** Absorbed every earlier round and summary (0.1.0 summaries, and blocks that absorbed one). */
+	readonly spansTurns?: boolean;
+	/** The user wrote this text (an edit saved from the summary document). */
+	readonly edited?: boolean;
+	/** The summary on this round was taken away (restored: its rounds are back word for word); `text` is empty. */
+	readonly removed?: boolean;
+}
+
 export class UnknownRoundError extends Error {
 	readonly code = 'unknown-round';
 	constructor(readonly roundId: string) {

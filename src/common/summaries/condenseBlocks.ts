@@ -11,7 +11,7 @@
 // (prepareCondensations), so the overflow waits for neither.
 import type { Conversation, Round } from '../conversation/conversation';
 import { CONDENSED_NOTE, summaryBlocks, type SummaryBlock } from '../conversation/summaryBlocks';
-import { firstLines } from '../shrinking/cutText';
+import { firstLines } from '../text/cutText';
 import { updateRounds, withSummary } from './applySummary';
 
 /** A block condensed for the first time is asked to shrink to at most this share of its size. */

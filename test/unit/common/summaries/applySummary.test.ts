@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { applySummary, UnknownRoundError } from '../../../../src/common/planning/planners';
+import { applySummary, UnknownRoundError } from '../../../../src/common/summaries/applySummary';
 import { deepFreeze, makeConversation } from '../../helpers/conversations';
 
 describe('applySummary', () => {
