@@ -1,8 +1,8 @@
 // The replay: a recorded session lived again request by request, at one window, with one
 // strategy. Before each model call the prompt holds the conversation so far (past turns, then the
 // rounds of the request in progress); the model's side (each round) comes from the recording.
-// When the prompt does not fit, the product modes call the product's own adapter and overflow
-// pipeline (fitAgentPrompt → fitPrompt), as src/agent/promptFitting.ts does, with the real planners
+// When the prompt does not fit, the product modes call the product's own Compactor and overflow
+// pipeline (Compactor.fit → fitPrompt, replayCompactor.ts), as src/agent/promptFitting.ts does, with the real planners
 // and prompt-tsx prompts; only the summarizer's reply is a stand-in (replaySummarizer.ts). With
 // `modelTokenRatio` R, the stand-in model counts about R× the local tokens (more for code-like lines
 // than for prose, standInModel.ts) and refuses what is over the window by its count; the product
@@ -15,13 +15,13 @@
 // recorded reply, end the turn; then the metrics (replayMetrics.ts). See bench/RESULTS.md.
 import { observeSample, shouldSample } from '../../src/common/tokens/calibration';
 import { retryMessageBudget } from '../../src/common/fitting/refusal';
-import { noteToolCall } from '../../src/common/fitting/fitSession';
-import { newFitSession } from '../../src/common/fitting/fitSession';
+import { noteToolCall } from '../../src/common/fitting/fitMemory';
+import { newFitMemory } from '../../src/common/fitting/fitMemory';
 import type { Round } from '../../src/common/conversation/conversation';
 import { summaryBlocks } from '../../src/common/conversation/summaryBlocks';
 import { summaryMessageText } from '../../src/prompts/summaryMessage';
 import type { CompactorSettings } from '../../src/common/compaction/compactor';
-import { MIN_KEPT_ROUNDS } from '../../src/common/planning/halfContextPlanner';
+import { MIN_RECENT_ROUNDS } from '../../src/common/planning/halfContextPlanner';
 import { productSettings } from './masking';
 import type { Session } from './session';
 import { HEAD_ROUNDS, fitHeadTail, fitProduct, fitTruncateHalf } from './strategies';
@@ -57,7 +57,7 @@ function productFitSettings(r: ReplayState): CompactorSettings | undefined {
 		mode: product.mode,
 		maskOldToolResults: product.mask,
 		autoSummarize: true,
-		minRecentRounds: MIN_KEPT_ROUNDS,
+		minRecentRounds: MIN_RECENT_ROUNDS,
 		latestShare: LATEST_SHARE,
 		...(r.options.halfContextSplit ? { halfContextSplit: r.options.halfContextSplit } : {}),
 	};
@@ -86,7 +86,7 @@ function startTurn(r: ReplayState, user: string): void {
 	r.pendingNew += 3 + r.mt.countTokens(user);
 	r.continuity.startTurn(user);
 	r.request = user;
-	r.fit = newFitSession();
+	r.fit = newFitMemory();
 }
 
 /** The request's prompt, made to fit by the strategy and, for the product, sent to the stand-in model. */

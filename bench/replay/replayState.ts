@@ -5,7 +5,7 @@
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { olderRequestsBudget, type PromptEntry } from '../../src/common/conversation/promptLayout';
-import { newFitSession, type FitSession } from '../../src/common/fitting/fitSession';
+import { newFitMemory, type FitMemory } from '../../src/common/fitting/fitMemory';
 import { newFitTally, type FitTally } from '../../src/common/fitting/fitTally';
 import { doneLedgerCaps } from '../../src/common/ledger/doneLedgerRender';
 import { RECALL_TOOL_NAME } from '../../src/common/recall/recallInput';
@@ -119,7 +119,7 @@ export interface ReplayState {
 	/** The user message of the request in progress. */
 	request: string;
 	/** The overflow pipeline's memory for the request in progress (a new one per recorded turn, as in the agent). */
-	fit: FitSession;
+	fit: FitMemory;
 	readonly tally: FitTally;
 	readonly counters: ReplayCounters;
 	/** --summarizer-faults: which summarizer replies fail, and how each fault ended (summarizerFaults.ts). */
@@ -192,7 +192,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		calibration: UNCALIBRATED,
 		conversation: { turns: [], activeRounds: [] },
 		request: '',
-		fit: newFitSession(),
+		fit: newFitMemory(),
 		tally: newFitTally(),
 		counters: newCounters(),
 		faults: newFaultState(options.summarizerFaults ?? 0, session.name),

@@ -13,7 +13,7 @@ import { RECALL_TOOL_NAME } from '../common/recall/recallInput';
 import { answerRecall } from '../tools/recall';
 import { cutToTokens } from '../common/text/cutText';
 import { loopBreakerNotice } from '../common/fitting/fitNotices';
-import { noteToolCall } from '../common/fitting/fitSession';
+import { noteToolCall } from '../common/fitting/fitMemory';
 import { shouldSample } from '../common/tokens/calibration';
 import { countTokens } from '../common/tokens/tokenizer';
 import { summarization } from '../common/stats/fitTelemetry';

@@ -6,7 +6,7 @@ import { retryMessageBudget, sendWithOneRefit } from '../common/fitting/refusal'
 import { recognizePromptTooLong, type PromptTooLong } from '../common/tokens/promptTooLong';
 import type { PromptBudget } from '../common/tokens/budget';
 import { callModel, type ModelReply } from './modelCall';
-import type { RenderedPrompt } from './promptRendering';
+import type { ChatPrompt } from './promptRendering';
 import type { TokenCalibration } from './tokenCalibration';
 
 /**
@@ -46,7 +46,7 @@ export interface ModelStep {
 	/** The request's budget now (it tightens when the ratio does). */
 	budget(): PromptBudget;
 	/** The prompt made to fit again within `messageBudget` tokens (summarizing if it must). */
-	refit(messageBudget: number): Promise<RenderedPrompt>;
+	refit(messageBudget: number): Promise<ChatPrompt>;
 	/** Called after every refusal, when the ratio has moved. */
 	onRatioChanged(): void;
 	/** Called when a refused step is refitted to be sent again. */
@@ -54,9 +54,9 @@ export interface ModelStep {
 }
 
 /** Sends the prompt, streaming the model's text to the chat; one refit and resend after a refusal as too long. */
-export function askModel(step: ModelStep, prompt: RenderedPrompt): Promise<ModelReply> {
+export function askModel(step: ModelStep, prompt: ChatPrompt): Promise<ModelReply> {
 	let ratioBefore = step.budget().ratio;
-	return sendWithOneRefit<RenderedPrompt, ModelReply>(prompt, {
+	return sendWithOneRefit<ChatPrompt, ModelReply>(prompt, {
 		send: async (sent, streamed) => {
 			return callModel(
 				step.model,

@@ -20,13 +20,13 @@ import { toolsOfferedNow } from '../common/tools/toolSelection';
 import { hasRecallableRounds } from '../common/recall/summarizedRounds';
 import type { AgentPromptProps } from '../prompts';
 import { agentPromptSteps } from '../prompts/agentPromptSteps';
-import type { RenderedPrompt as RenderedMessages } from '../prompts/render';
+import type { RenderedPrompt } from '../prompts/render';
 import type { AgentRun } from './agentRun';
 import { logSummary } from './summarizerSteps';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { log } from './log';
 import { localizeAll } from './l10n';
-import { agentPromptProps, toVsCodeMessages, type RenderedPrompt } from './promptRendering';
+import { agentPromptProps, toVsCodeMessages, type ChatPrompt } from './promptRendering';
 import type { RequestState } from './requestState';
 import { summaryButton } from './summaryDocuments';
 
@@ -81,7 +81,7 @@ function promptProps(run: AgentRun, conversation: Conversation, budget: PromptBu
 		references: run.references,
 		toolNames: toolsOffered(run, conversation).map(t => t.name),
 		maxToolResultTokens: toolResultBudget(budget),
-		// Tight (FitSession.tight): every past request whose work is summarized is shortened.
+		// Tight (FitMemory.tight): every past request whose work is summarized is shortened.
 		olderRequestsMaxTokens: state.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),
 		doneLedger: state.ledgerShown?.text,
 		pinnedInstructions: run.pinnedInstructions,
@@ -99,7 +99,7 @@ function waited<T>(state: RequestState, pending: Promise<T>): Promise<T> {
  * summary, summaries from the model, then deterministic truncation. Throws PromptTooLargeError when
  * nothing makes it fit. `messageBudget` caps the budget for the retry after a refusal.
  */
-export async function renderFitting(run: AgentRun, messageBudget?: number): Promise<RenderedPrompt> {
+export async function renderFitting(run: AgentRun, messageBudget?: number): Promise<ChatPrompt> {
 	const { ctx, compactor } = run;
 	const { state } = ctx;
 	const budget = compactor.budget;
@@ -147,7 +147,7 @@ function summaryProgress(run: AgentRun, conversation: Conversation, request: Blo
 }
 
 /** What one fit changes in the request's record, what the user sees of it, and its telemetry. */
-function reportFit(run: AgentRun, result: FitResult<RenderedMessages>, stoppedBefore: boolean): void {
+function reportFit(run: AgentRun, result: FitResult<RenderedPrompt>, stoppedBefore: boolean): void {
 	const { ctx } = run;
 	const { state, settings } = ctx;
 	// Blocks made, absorbed or condensed by this fit go into this turn's record.

@@ -5,7 +5,7 @@ import type { SummaryDocument } from '../common/summaries/summaryDocument';
 import type { StoredSummaryBlock } from '../common/summaries/applySummary';
 import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
-import { newFitSession, type FitSession } from '../common/fitting/fitSession';
+import { newFitMemory, type FitMemory } from '../common/fitting/fitMemory';
 import { newFitTally, type FitTally } from '../common/fitting/fitTally';
 import { newBackgroundStats, type BackgroundStats } from '../common/background/backgroundJob';
 
@@ -23,7 +23,7 @@ export interface RequestState {
 	readonly ownTimeMs: number[];
 	summaryWaitMs: number;
 	/** The overflow pipeline's memory for this request: loop breaker, ledger left out. */
-	readonly fit: FitSession;
+	readonly fit: FitMemory;
 	readonly background: BackgroundStats;
 	/** What the overflow pipeline did in this request (fitTally.ts); /compact's summaries count here too. */
 	readonly tally: FitTally;
@@ -56,7 +56,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		cancelled: false,
 		ownTimeMs: [],
 		summaryWaitMs: 0,
-		fit: newFitSession(),
+		fit: newFitMemory(),
 		background: newBackgroundStats(),
 		tally: newFitTally(),
 		ledger,

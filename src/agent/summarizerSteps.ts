@@ -13,7 +13,7 @@ import { summarizerEntries } from '../common/summaries/summarizerInput';
 import { summaryLength } from '../common/summaries/summaryLength';
 import { recognizePromptTooLong } from '../common/tokens/promptTooLong';
 import { log } from './log';
-import { renderCondense, renderCondenseBlock, renderSummarizer, type RenderedPrompt } from './promptRendering';
+import { renderCondense, renderCondenseBlock, renderSummarizer, type ChatPrompt } from './promptRendering';
 import { extractSummary, isBudgetExceededError, summaryOfReply } from '../prompts';
 import { countTokens } from '../common/tokens/tokenizer';
 import { ProviderUnavailableError, callModelQuietly } from './modelCall';
@@ -65,8 +65,8 @@ function modelSummarizer(ctx: SummarizerInput, token: vscode.CancellationToken):
 		const length = summaryLength(cap);
 		const model = ctx.summarizerModel?.model ?? ctx.model;
 		const promptBudget = ctx.summarizerModel?.promptBudget() ?? summarizerPromptBudget(budget);
-		const asPrompt = (rendered: RenderedPrompt) => ({ prompt: rendered, tokenCount: rendered.tokenCount });
-		return produceSummary<RenderedPrompt>(
+		const asPrompt = (rendered: ChatPrompt) => ({ prompt: rendered, tokenCount: rendered.tokenCount });
+		return produceSummary<ChatPrompt>(
 			{
 				render: async mode =>
 					asPrompt(await renderSummarizer({ mode, entries, previousSummary: request.previousSummary?.text, focus: ctx.focus, length }, promptBudget)),

@@ -9,8 +9,9 @@ import { BackgroundSummaries, type BackgroundStats, type SummaryJob, type TakenS
 import { callDurationMs, learnedRates, type LearnedSpeed } from '../background/latency';
 import type { Conversation } from '../conversation/conversation';
 import { fitPlanOptions, fitPrompt, type FitOptions, type FitResult, type FitSteps } from '../fitting/fitPrompt';
-import type { FitSession } from '../fitting/fitSession';
-import { attachSummary, makeSummary, makeSummaryAhead, type PreparedSummary } from '../fitting/preparedSummary';
+import type { FitMemory } from '../fitting/fitMemory';
+import { makeSummary, makeSummaryAhead, type PreparedSummary } from '../fitting/preparedSummary';
+import { applySummaryBlocks } from '../summaries/applySummary';
 import type { SummarizationMode, SummarizationPlan } from '../planning/plan';
 import { planOrNothing, type PlanOptions } from '../planning/planners';
 import { condenseOldestBlocks, type CondenseBlock, type CondensedAhead, type CondenseResult } from '../summaries/condenseBlocks';
@@ -135,7 +136,7 @@ export class Compactor {
 			maskOldToolResults: settings.maskOldToolResults,
 			summaryBudget: summaryBudget(budget),
 			autoSummarize: settings.autoSummarize,
-			minKeep: settings.minRecentRounds,
+			minRecentRounds: settings.minRecentRounds,
 			...(settings.halfContextSplit ? { halfContextSplit: settings.halfContextSplit } : {}),
 		};
 	}
@@ -151,7 +152,7 @@ export class Compactor {
 	}
 
 	/** Makes the next prompt fit its budget: the overflow pipeline (fitPrompt.ts) with this request's summarizer and plans. */
-	fit<P>(conversation: Conversation, session: FitSession, next: NextPrompt<P>): Promise<FitResult<P>> {
+	fit<P>(conversation: Conversation, memory: FitMemory, next: NextPrompt<P>): Promise<FitResult<P>> {
 		const options = this.fitOptions(next.budget, next.messageBudget);
 		const planOptions = this.planOptions(options);
 		const timePlan = next.timePlan ?? (<T>(plan: () => T) => plan());
@@ -166,7 +167,7 @@ export class Compactor {
 			isCancelled: next.isCancelled ?? (() => false),
 			cancellationError: next.cancellationError ?? (() => new Error('cancelled')),
 		};
-		return fitPrompt(conversation, session, steps, options);
+		return fitPrompt(conversation, memory, steps, options);
 	}
 
 	/**
@@ -183,7 +184,7 @@ export class Compactor {
 		const prepared = await makeSummary(conversation, plan, this.parts.summarizer.summarize);
 		hooks.onMade?.(prepared);
 		if (prepared.blocks === undefined) return { kind: 'failed', prepared };
-		const attached = attachSummary(conversation, prepared.plan, prepared.blocks);
+		const attached = applySummaryBlocks(conversation, prepared.plan, prepared.blocks);
 		const bounded = await condenseOldestBlocks(attached, summaryBudget(this.budget), this.parts.countTokens, this.parts.summarizer.condense);
 		return { kind: 'summarized', prepared: { ...prepared, blocks: prepared.blocks }, conversation: bounded.conversation, condensed: bounded.condensed };
 	}
@@ -202,8 +203,8 @@ export class Compactor {
 	 * After a fitted prompt: maybe starts the next background summary (src/common/background/startRule.ts),
 	 * unless summaries are off or stopped for the request. `messageBudget`: the fit's, by default the budget's now.
 	 */
-	considerBackground(conversation: Conversation, promptTokens: number, session: FitSession, messageBudget?: number): void {
-		if (!this.background || !this.parts.settings.autoSummarize || session.modelSummariesStopped) return;
+	considerBackground(conversation: Conversation, promptTokens: number, memory: FitMemory, messageBudget?: number): void {
+		if (!this.background || !this.parts.settings.autoSummarize || memory.modelSummariesStopped) return;
 		const budget = this.budget;
 		this.background.consider(conversation, {
 			promptTokens,

@@ -1,4 +1,4 @@
-// Summary blocks (seed 004): the summaries a prompt shows, one per turn, in conversation order.
+// Summary blocks (docs/decisions.md decision 3): the summaries a prompt shows, one per turn, in conversation order.
 //
 // A summary is stored on the round it is anchored on (`Round.summary`). Everything up to the
 // newest anchor is covered; planners only look at the rounds after it. Each turn whose rounds are

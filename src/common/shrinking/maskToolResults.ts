@@ -22,7 +22,7 @@ import { applyReplacements, resultSlots, takeReplacements, type ResultSlot } fro
 export { isMaskedResult, maskedPlaceholder, duplicatePlaceholder } from './toolResultPlaceholders';
 
 export interface MaskOptions {
-	/** The planner's options (token-aware split, minKeep), so the kept part is the one the planner keeps. */
+	/** The planner's options (token-aware split, minRecentRounds), so the kept part is the one the planner keeps. */
 	readonly planOptions?: PlanOptions;
 	/**
 	 * Stop once at least this many tokens are freed (oldest results first, duplicates before

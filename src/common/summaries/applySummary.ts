@@ -1,4 +1,4 @@
-// Turning a plan and its summary texts into per-turn summary blocks (seed 004), without touching
+// Turning a plan and its summary texts into per-turn summary blocks (docs/decisions.md decision 3), without touching
 // the input. Everything that produces a summary goes through here: the agent's compaction, a
 // summary prepared in the background, the benchmark, and the deterministic "older rounds were
 // dropped" note. A plan that spans several turns becomes one block per turn, in order; the first

@@ -1,4 +1,4 @@
-// Bounded growth of summary blocks (seed 004; docs/decisions.md decision 3). Blocks are never
+// Bounded growth of summary blocks (docs/decisions.md decision 3). Blocks are never
 // dropped, so over a day-long chat they add up. When all blocks together pass the summary budget,
 // the oldest are condensed, oldest first and never the newest: by the model (an injected step) to
 // at most a quarter of their size, and when the model fails or writes too much, deterministically

@@ -40,7 +40,7 @@ describe('telemetry of the overflow pipeline', () => {
 			{
 				kind: 'fits',
 				events: [
-					{ kind: 'summarized', source: 'prepared', prepared: { ...prepared('P'), blocks: ['P'] } },
+					{ kind: 'summarized', source: 'background', prepared: { ...prepared('P'), blocks: ['P'] } },
 					{ kind: 'summarized', source: 'model', prepared: { ...prepared('M'), blocks: ['M'] } },
 				],
 			},
