@@ -42,11 +42,10 @@ import { loadBashParser } from '../../src/common/shell/bashParser';
 import { endBackground, LATEST_SHARE, replayCompactor } from './replayCompactor';
 import type { ReplayOptions, ReplayResult, RequestRecord } from './replayTypes';
 
-export { HEAD_ROUNDS, HEAD_TAIL_SUMMARIES_PER_RENDER } from './strategies';
 // What a replay is asked and answers lives in replayTypes.ts (what replay.ts imports reads it there,
 // so no import runs back here); main.ts takes it from here with replaySession.
 export { STRATEGIES, WINDOWS } from './replayTypes';
-export type { ReplayMetrics, ReplayOptions, ReplayResult, RequestRecord, StrategyName } from './replayTypes';
+export type { ReplayMetrics, ReplayOptions, ReplayResult, StrategyName } from './replayTypes';
 export { TOOL_NAMES, WORKSPACE } from './replayState';
 
 /** The product's settings behind a strategy name (the replay uses the product's defaults for the rest). */

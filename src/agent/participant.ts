@@ -47,7 +47,6 @@ import { selectTools, toChatTools } from './toolCatalog';
 import { SummarizingLines } from './summarizingProgress';
 
 export { PARTICIPANT_ID };
-export type { LonghaulResultMetadata };
 
 /** The slash commands (declared in package.json), by name. */
 const COMMANDS: Readonly<Record<string, CommandHandler>> = {

@@ -18,10 +18,11 @@ import { roundTokens } from '../common/tokens/roundTokens';
 import type { BlockRequest } from '../common/summaries/summarizeBlocks';
 import { toolsOfferedNow } from '../common/tools/toolSelection';
 import { hasRecallableRounds } from '../common/recall/summarizedRounds';
-import type { AgentPromptProps } from '../prompts';
+import type { AgentPromptProps, ReferenceAttachment } from '../prompts';
 import { agentPromptSteps } from '../prompts/agentPromptSteps';
 import type { RenderedPrompt } from '../prompts/render';
-import type { AgentRun } from './agentRun';
+import type { RequestContext } from './commands/requestContext';
+import type { RequestCompactor } from './requestCompactor';
 import { logSummary } from './summarizerSteps';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { log } from './log';
@@ -53,6 +54,21 @@ export class PromptTooLargeError extends Error {
 		);
 		this.name = 'PromptTooLargeError';
 	}
+}
+
+/**
+ * What one agent request works with: the request's context (commands/requestContext.ts, gathered
+ * once by participant.ts), its Compactor (requestCompactor.ts, built once by the agent loop), the
+ * tools as the model sees them, and what the prompt adds for this request.
+ */
+export interface AgentRun {
+	readonly ctx: RequestContext;
+	readonly compactor: RequestCompactor;
+	readonly chatTools: vscode.LanguageModelChatTool[];
+	/** The request's attachments, as text. */
+	readonly references: readonly ReferenceAttachment[];
+	/** The workspace's instruction files, pinned in every prompt's instructions. */
+	readonly pinnedInstructions?: string;
 }
 
 /** The tools the next prompt offers: every chosen tool; longhaul_recall once something is summarized, masked or elided. */

@@ -5,7 +5,13 @@ import { computeBudget, type PromptBudget } from '../common/tokens/budget';
 import { countTokens } from '../common/tokens/tokenizer';
 import { toolDefinitionTokens } from '../common/tools/toolDefinitions';
 
+/** The budget of a request with these tools at any token ratio (the tool definitions counted once). */
+export function requestBudget(model: vscode.LanguageModelChat, tools: readonly vscode.LanguageModelChatTool[]): (ratio?: number) => PromptBudget {
+	const toolTokens = toolDefinitionTokens(tools, countTokens);
+	return ratio => computeBudget(model.maxInputTokens, toolTokens, ratio);
+}
+
 /** The budget of a request with these tools, scaled by the model's token ratio (calibration.ts). */
 export function budgetFor(model: vscode.LanguageModelChat, tools: readonly vscode.LanguageModelChatTool[], ratio = 1): PromptBudget {
-	return computeBudget(model.maxInputTokens, toolDefinitionTokens(tools, countTokens), ratio);
+	return requestBudget(model, tools)(ratio);
 }

@@ -8,12 +8,11 @@ import * as vscode from 'vscode';
 import type { BackgroundStats, TakenSummary } from '../common/background/backgroundJob';
 import { Compactor, type BackgroundParts, type CompactOutcome, type CompactorSettings } from '../common/compaction/compactor';
 import type { Conversation } from '../common/conversation/conversation';
-import { computeBudget } from '../common/tokens/budget';
 import { countTokens } from '../common/tokens/tokenizer';
-import { toolDefinitionTokens } from '../common/tools/toolDefinitions';
 import { waitingLine, type CarriedJobs, type SummarySpeeds, type UnusedSummary } from './backgroundSummary';
 import type { RequestContext } from './commands/requestContext';
 import { log } from './log';
+import { requestBudget } from './requestBudget';
 import type { LonghaulSettings } from './settings';
 import { logSummary, modelSteps, type SummarizerInput, type SummarizerModel } from './summarizerSteps';
 import type { TokenCalibration } from './tokenCalibration';
@@ -55,8 +54,8 @@ export class RequestCompactor extends Compactor implements vscode.Disposable {
 	private readonly requestCancel: vscode.Disposable;
 
 	constructor(private readonly request: CompactorRequest) {
-		const toolTokens = toolDefinitionTokens(request.chatTools, countTokens);
-		const budget = () => computeBudget(request.model.maxInputTokens, toolTokens, request.ratio());
+		const atRatio = requestBudget(request.model, request.chatTools);
+		const budget = () => atRatio(request.ratio());
 		const input: SummarizerInput = { ...request, budget, onWait: text => request.stream.progress(text) };
 		const jobs = new Set<vscode.CancellationTokenSource>();
 		super({

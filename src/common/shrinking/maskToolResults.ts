@@ -19,7 +19,7 @@ import { roundTokens } from '../tokens/roundTokens';
 import { duplicatePlaceholder, isPlaceholderResult, maskedPlaceholder } from './toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements, type ResultSlot } from './toolResultReplacement';
 
-export { isMaskedResult, maskedPlaceholder, duplicatePlaceholder } from './toolResultPlaceholders';
+export { isMaskedResult } from './toolResultPlaceholders';
 
 export interface MaskOptions {
 	/** The planner's options (token-aware split, minRecentRounds), so the kept part is the one the planner keeps. */

@@ -81,8 +81,3 @@ export function codeConfigFile(relativePath: string): CodeConfigFile | undefined
 	);
 	return match && { rule: match.rule, why: match.why };
 }
-
-/** The documented rules, one per line, for docs and the tool's messages. */
-export function codeConfigRules(): string[] {
-	return [...new Set(RULES.map(r => r.rule))];
-}
