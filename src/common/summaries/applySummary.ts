@@ -161,12 +161,3 @@ export function withSummary(
 export function withoutSummary(round: Round): Round {
 	return { id: round.id, response: round.response, ...(round.thinking !== undefined ? { thinking: round.thinking } : {}), toolCalls: round.toolCalls };
 }
-
-/**
- * The summary `summaryText` on round `anchorRoundId`, as one block. Kept for callers that have not
- * moved to {@link applySummaryBlocks} yet; a summary that spans turns this way stands in the prompt
- * as the anchor turn's block only.
- */
-export function applySummary(conversation: Conversation, anchorRoundId: string, summaryText: string): Conversation {
-	return updateRounds(conversation, new Map([[anchorRoundId, (round: Round) => withSummary(round, summaryText)]]));
-}

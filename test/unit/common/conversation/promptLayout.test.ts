@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { layoutPrompt, SHORTENED_REQUEST_TOKENS, type PromptEntry } from '../../../../src/common/conversation/promptLayout';
 import { blockRows } from '../../../../src/common/conversation/blockListing';
-import { planHalfContext } from '../../../../src/common/planning/planners';
+import { planHalfContext } from '../../../../src/common/planning/halfContextPlanner';
 import { applySummaryBlocks } from '../../../../src/common/summaries/applySummary';
 import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
 import { makeConversation, makeRound } from '../../helpers/conversations';

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { NothingToSummarizeError } from '../../../../src/common/planning/plan';
-import { halfContextKeepCount, planHalfContext, planLegacy, planSummarization } from '../../../../src/common/planning/planners';
+import { planSummarization } from '../../../../src/common/planning/planners';
+import { halfContextKeepCount, planHalfContext } from '../../../../src/common/planning/halfContextPlanner';
+import { planLegacy } from '../../../../src/common/planning/legacyPlanner';
 import { makeConversation, makeRound } from '../../helpers/conversations';
 
 describe('half-context planner (setting on)', () => {

@@ -5,7 +5,8 @@ import type { Conversation, Round } from '../../../../src/common/conversation/co
 import { isInterruptedTurn } from '../../../../src/common/conversation/conversation';
 import { flattenRounds, unsummarizedRounds } from '../../../../src/common/conversation/flatten';
 import { NothingToSummarizeError, type SummarizationPlan } from '../../../../src/common/planning/plan';
-import { halfContextKeepCount, planHalfContext, planLegacy } from '../../../../src/common/planning/planners';
+import { halfContextKeepCount, planHalfContext } from '../../../../src/common/planning/halfContextPlanner';
+import { planLegacy } from '../../../../src/common/planning/legacyPlanner';
 import { applySummaryBlocks, blockSegments } from '../../../../src/common/summaries/applySummary';
 import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
 import { roundTokens } from '../../../../src/common/tokens/roundTokens';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { FitEvent } from '../../../../src/common/fitting/fitPrompt';
 import type { PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
-import { planHalfContext } from '../../../../src/common/planning/planners';
+import { planHalfContext } from '../../../../src/common/planning/halfContextPlanner';
 import { fitTelemetry, type FitTelemetryContext } from '../../../../src/common/stats/fitTelemetry';
 import { makeConversation } from '../../helpers/conversations';
 
