@@ -10,9 +10,10 @@ import * as vscode from 'vscode';
 import type { HandledRequest, LonghaulApi } from './agent/api';
 import { createParticipant } from './agent/participant';
 import { log } from './agent/log';
-import { registerSummaryDocuments } from './agent/summaryDocuments';
+import { SummaryDocuments } from './agent/summaryDocuments';
 import { SummaryEditStore } from './agent/summaryEdits';
 import { ContextMeter } from './agent/contextMeter';
+import { CarriedJobs, SummarySpeeds } from './agent/backgroundSummary';
 import { createTelemetry } from './agent/telemetry';
 import { TokenCalibration } from './agent/tokenCalibration';
 import { registerTools } from './tools/registerTools';
@@ -32,12 +33,18 @@ export function activate(context: vscode.ExtensionContext): LonghaulApi {
 	const edits = new SummaryEditStore(context.workspaceState);
 	// The status bar's context meter, for the chat of the newest @longhaul request.
 	const meter = new ContextMeter();
+	// Background summaries: each model's learned speed, and the job a request hands to the next one.
+	const speeds = new SummarySpeeds();
+	const carried = new CarriedJobs();
+	// The summaries this window can open as documents (longhaul-summary:), with their commands.
+	const documents = new SummaryDocuments(edits);
 	context.subscriptions.push(
 		handled,
 		telemetry,
 		meter,
-		createParticipant(context, { telemetry, calibration, edits, meter }, h => handled.fire(h)),
-		registerSummaryDocuments(edits),
+		carried,
+		documents,
+		createParticipant(context, { telemetry, calibration, edits, meter, speeds, carried, documents }, h => handled.fire(h)),
 		...registerTools(),
 	);
 	return {

@@ -4,7 +4,8 @@
 import { cpus } from 'node:os';
 import type { Conversation, Round, Turn } from '../../src/common/conversation/conversation';
 import { flattenRounds } from '../../src/common/conversation/flatten';
-import { planHalfContext, planLegacy } from '../../src/common/planning/planners';
+import { planHalfContext } from '../../src/common/planning/halfContextPlanner';
+import { planLegacy } from '../../src/common/planning/legacyPlanner';
 
 /** Past turns of up to 150 rounds (like the corpus sessions), 5 active rounds, and one summary at 20%. */
 function makeConversation(totalRounds: number): Conversation {

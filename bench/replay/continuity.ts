@@ -33,7 +33,7 @@ export interface ContinuityProbe {
 	addRound(round: Round): void;
 	/**
 	 * The `doneLedger` prop for a prompt of `conversation`; undefined when off, empty, or (at-summary)
-	 * nothing is summarized yet. `compact`: within its base size (doneLedgerCaps, FitSession.tight 'ledger').
+	 * nothing is summarized yet. `compact`: within its base size (doneLedgerCaps, FitMemory.tight 'ledger').
 	 */
 	ledgerText(conversation: Conversation, compact?: boolean): string | undefined;
 	/** One request's prompt as sent (knowledgeProbe.ts ProbedRequest). */

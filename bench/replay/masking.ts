@@ -11,7 +11,6 @@ import { isPlaceholderResult } from '../../src/common/shrinking/toolResultPlaceh
 
 /** The product modes with masking first. */
 export const MASKED_STRATEGIES = ['legacy+mask', 'half-context+mask'] as const;
-export type MaskedStrategyName = (typeof MASKED_STRATEGIES)[number];
 
 /** The product's renderFitting settings behind a strategy name; undefined for the reference strategies. */
 export function productSettings(strategy: string): { readonly mode: SummarizationMode; readonly mask: boolean } | undefined {

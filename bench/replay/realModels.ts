@@ -1,7 +1,7 @@
 // The real-model targets over the corpus, per window and product mode: with a model that counts more
 // than the local tokenizer (--model-token-ratio), no request may be refused after recovery and none
 // may overflow; and at most 5 % of compactions may end in truncation because the summary failed.
-import type { ReplayMetrics } from './replay';
+import type { ReplayMetrics } from './replayTypes';
 
 /** The most compactions that may end in truncation after a failed summary. */
 export const TRUNCATION_SHARE_TARGET = 0.05;

@@ -4,7 +4,7 @@ import { calibrationRatio } from '../../src/common/tokens/calibration';
 import { percentile } from '../../src/common/stats/percentile';
 import { productSettings } from './masking';
 import { faultMetrics } from './summarizerFaults';
-import type { ReplayMetrics, RequestRecord } from './replay';
+import type { ReplayMetrics, RequestRecord } from './replayTypes';
 import type { ReplayState } from './replayState';
 
 function mean(values: readonly number[]): number {
@@ -89,12 +89,12 @@ function timeMetrics(r: ReplayState) {
 	const total = waits.reduce((a, b) => a + b, 0);
 	const sessionMs = r.clock?.now ?? 0;
 	const summarizerTokens = counters.summarizerInputTokens + counters.summarizerOutputTokens;
-	const stats = r.background?.stats;
+	const stats = r.compactor?.background?.stats;
 	return {
 		clock: r.options.clock && r.options.clock !== 'none' ? r.options.clock : null,
 		sessionMs: Math.round(sessionMs),
 		compactionOverflows: waits.length,
-		preparedAtOverflow: waits.length && r.background ? round3(timing.served / waits.length) : null,
+		preparedAtOverflow: waits.length && r.compactor?.background ? round3(timing.served / waits.length) : null,
 		waitMsP50: Math.round(percentile(waits, 50)),
 		waitMsP95: Math.round(percentile(waits, 95)),
 		waitMsTotal: Math.round(total),

@@ -5,7 +5,7 @@
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { olderRequestsBudget, type PromptEntry } from '../../src/common/conversation/promptLayout';
-import { newFitSession, type FitSession } from '../../src/common/fitting/fitSession';
+import { newFitMemory, type FitMemory } from '../../src/common/fitting/fitMemory';
 import { newFitTally, type FitTally } from '../../src/common/fitting/fitTally';
 import { doneLedgerCaps } from '../../src/common/ledger/doneLedgerRender';
 import { RECALL_TOOL_NAME } from '../../src/common/recall/recallInput';
@@ -25,10 +25,10 @@ import { blockOrderProbe, type BlockOrderProbe } from './blockOrder';
 import { continuityProbe, type ContinuityProbe } from './continuity';
 import type { KnowledgeOptions } from '../knowledge/knowledgeProbe';
 import { maskingCounter, productSettings, type MaskingCounter } from './masking';
-import type { ReplayOptions, StrategyName } from './replay';
+import type { ReplayOptions, StrategyName } from './replayTypes';
 import { benchBudget, capSession, type Session } from './session';
 import { CLOCK_PROFILES, VirtualClock } from './clock';
-import type { BackgroundSummaries } from '../../src/common/background/backgroundJob';
+import type { Compactor } from '../../src/common/compaction/compactor';
 import { UNLEARNED_SPEED, type LearnedSpeed } from '../../src/common/background/latency';
 
 /** The tools named in the instructions before anything is summarized. */
@@ -119,7 +119,7 @@ export interface ReplayState {
 	/** The user message of the request in progress. */
 	request: string;
 	/** The overflow pipeline's memory for the request in progress (a new one per recorded turn, as in the agent). */
-	fit: FitSession;
+	fit: FitMemory;
 	readonly tally: FitTally;
 	readonly counters: ReplayCounters;
 	/** --summarizer-faults: which summarizer replies fail, and how each fault ended (summarizerFaults.ts). */
@@ -143,7 +143,8 @@ export interface ReplayState {
 	readonly roundTokenCache: WeakMap<Round, number>;
 	/** The virtual clock (--clock), and with it background summaries for the product modes; absent with --clock none. */
 	readonly clock?: VirtualClock;
-	background?: BackgroundSummaries;
+	/** A product strategy's Compactor (replayCompactor.ts), built at its first request; with the clock it runs background summaries. */
+	compactor?: Compactor;
 	/** What the product learned of the summarizer's speed (latency.ts), as the agent learns it. */
 	speed: LearnedSpeed;
 	readonly timing: ReplayTiming;
@@ -191,7 +192,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		calibration: UNCALIBRATED,
 		conversation: { turns: [], activeRounds: [] },
 		request: '',
-		fit: newFitSession(),
+		fit: newFitMemory(),
 		tally: newFitTally(),
 		counters: newCounters(),
 		faults: newFaultState(options.summarizerFaults ?? 0, session.name),

@@ -2,7 +2,7 @@
 // sessions of what each strategy loses (rounds dropped without a summary, requests the stand-in
 // model refused, requests lost), the horizon it keeps with the product's tool charge, and, with
 // --summarizer-faults, the faults injected and how each ended (summarizerFaults.ts).
-import type { ReplayMetrics } from './replay';
+import type { ReplayMetrics } from './replayTypes';
 import { FAULT_ENDINGS, FAULT_KINDS, type FaultEnding, type FaultKind } from './summarizerFaults';
 
 export interface RulesRow {

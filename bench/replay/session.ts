@@ -5,7 +5,7 @@ import { computeBudget, toolResultBudget, type PromptBudget } from '../../src/co
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import type { TextTokenizer } from '../../src/common/tokens/tokenizer';
-import { cutToTokens } from '../../src/common/shrinking/cutText';
+import { cutToTokens } from '../../src/common/text/cutText';
 import { catalogueTokens, productCatalogue } from './toolCharge';
 
 export interface Session {

@@ -1,5 +1,5 @@
 // How each strategy makes a request's prompt fit in the replay. The product modes run the product's
-// own adapter and pipeline (fitAgentPrompt → fitPrompt), as the agent does; the two reference
+// own Compactor and pipeline (Compactor.fit → fitPrompt), as the agent does; the two reference
 // strategies are other agents' rules: truncate-half (Cline) drops the oldest half of the visible
 // rounds until the prompt fits; keep-head-tail (OpenHands) keeps the first rounds and the newest up
 // to half the budget and summarizes the middle. When the stand-in model refuses a reference's prompt
@@ -15,11 +15,12 @@ import type { FitEvent } from '../../src/common/fitting/fitPrompt';
 import { tallyFit } from '../../src/common/fitting/fitTally';
 import type { SummarizationPlan } from '../../src/common/planning/plan';
 import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
-import { fitAgentPrompt, type FitSettings } from '../../src/prompts/fitAgentPrompt';
+import type { Compactor } from '../../src/common/compaction/compactor';
+import { agentPromptSteps } from '../../src/prompts/agentPromptSteps';
 import { isBudgetExceededError, measureAgentPrompt, renderAgentPrompt } from '../../src/prompts/render';
 import { renderEntriesPrompt } from './headTailPrompt';
-import { countReferenceCondensePasses, condenseInReplay, summarizeInReplay } from './replaySummarizer';
-import { takePrepared } from './backgroundReplay';
+import { countReferenceCondensePasses, summarizeInReplay } from './replaySummarizer';
+import { takePrepared } from './replayCompactor';
 import { observeSummary } from '../../src/common/background/latency';
 import {
 	TOOL_NAMES,
@@ -40,36 +41,35 @@ export const HEAD_TAIL_SUMMARIES_PER_RENDER = 2;
 /** keep-head-tail: rounds at the start of the session that always stay verbatim. */
 export const HEAD_ROUNDS = 2;
 
-/** legacy / half-context (with or without masking): the product's overflow pipeline, as the agent calls it. */
-export async function fitProduct(r: ReplayState, settings: FitSettings, request: string, messageBudget?: number): Promise<Fitted> {
+/** legacy / half-context (with or without masking): the product's overflow pipeline, as the agent calls it, through the replay's Compactor. */
+export async function fitProduct(r: ReplayState, compactor: Compactor, request: string, messageBudget?: number): Promise<Fitted> {
 	const { tok } = r;
 	r.timing.fitWaitMs = 0;
 	r.timing.tookReady = false;
 	const props = (c: Conversation) => agentProps(r, c, request);
-	const result = await fitAgentPrompt(r.conversation, r.fit, {
-		props,
-		showsLedger: c => r.continuity.ledgerText(c) !== undefined,
-		tokenizer: tok,
+	const result = await compactor.fit(r.conversation, r.fit, {
+		prompt: agentPromptSteps({
+			props,
+			showsLedger: c => r.continuity.ledgerText(c) !== undefined,
+			tokenizer: tok,
+			timeRender: render => timedRender(r, render),
+		}),
 		budget: budgetNow(r),
 		messageBudget,
-		settings,
-		steps: {
-			...(r.background ? { takePrepared: (c: Conversation) => takePrepared(r, c) } : {}),
-			summarize: async (c, part) => {
-				const made = await inCompaction(r, () => summarizeInReplay(r, summarizerEntries(c, part, request), part.previousSummary?.text));
+		...(compactor.background ? { takePrepared: (c: Conversation) => takePrepared(r, compactor, c) } : {}),
+		around: {
+			summarize: summarize => async (c, part) => {
+				const made = await inCompaction(r, () => summarize(c, part));
 				const waited = userWaits(r);
 				if (made.summary !== undefined && r.clock) r.speed = observeSummary(r.speed, made.attempts, waited);
 				return made;
 			},
-			condense: async (block, target) => {
-				const text = await inCompaction(r, () => condenseInReplay(r, block, target));
+			condense: condense => async (block, target) => {
+				const text = await inCompaction(r, () => condense(block, target));
 				userWaits(r);
 				return text;
 			},
-			isCancelled: () => false,
-			cancellationError: () => new Error('cancelled'),
 		},
-		timeRender: render => timedRender(r, render),
 		timePlan: plan => timedPlan(r, plan),
 	});
 	r.conversation = result.conversation;

@@ -272,25 +272,6 @@ export function stressSession(seed = 15): StressSessionJson {
 	};
 }
 
-/** What the session holds, for the printed report. */
-export function stressStats(session: StressSessionJson): { calls: number; commands: number; editedFiles: number; turns: number } {
-	const calls = session.turns.flatMap(t => t.rounds.flatMap(r => r.toolCalls));
-	const commands = new Set<string>();
-	const edited = new Set<string>();
-	for (const c of calls) {
-		const args = JSON.parse(c.arguments) as { command?: string; path?: string };
-		if (c.name === 'str_replace_editor' && args.command !== 'view' && !c.result.startsWith('ERROR')) edited.add(args.path!);
-		else if (typeof args.command === 'string' && c.name !== 'str_replace_editor') {
-			const sed = /^sed -i .* (\S+)$/.exec(args.command);
-			const heredoc = /^cat > (\S+) <</.exec(args.command);
-			if (sed) edited.add(sed[1]);
-			else if (heredoc) edited.add(heredoc[1]);
-			else if (!/^(sed -n|cat -n|grep|find|ls) /.test(args.command)) commands.add(args.command);
-		}
-	}
-	return { calls: calls.length, commands: commands.size, editedFiles: edited.size, turns: session.turns.length };
-}
-
 if (require.main === module) {
 	process.stdout.write(JSON.stringify(stressSession(), null, 1) + '\n');
 }

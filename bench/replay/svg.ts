@@ -1,6 +1,6 @@
 // A hand-written SVG line chart: prompt tokens per request for each strategy, one panel per
 // window, summarization (or truncation) points marked with a circle, overflows with a cross.
-import type { RequestRecord, StrategyName } from './replay';
+import type { RequestRecord, StrategyName } from './replayTypes';
 
 export interface ChartSeries {
 	readonly strategy: StrategyName;

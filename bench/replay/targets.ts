@@ -1,6 +1,6 @@
 // The targets, checked on the 16k results: per session (where legacy summarized at all)
 // and over the whole corpus (sums, and means weighted by requests).
-import type { ReplayMetrics } from './replay';
+import type { ReplayMetrics } from './replayTypes';
 
 export interface TargetCheck {
 	readonly scope: string;

@@ -2,7 +2,7 @@
 // window filled with a summary, how often a ready background summary served it, how long users
 // waited, and how much background work was thrown away.
 import { percentile } from '../../src/common/stats/percentile';
-import type { ReplayMetrics } from './replay';
+import type { ReplayMetrics } from './replayTypes';
 
 export interface TimeRow {
 	readonly window: number;

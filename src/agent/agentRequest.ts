@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { layoutPrompt } from '../common/conversation/promptLayout';
 import { tokenCountLine } from '../common/stats/tokenCountLine';
-import { budgetFor, runAgentLoop } from './agentLoop';
+import { runAgentLoop } from './agentLoop';
+import { budgetFor } from './requestBudget';
 import { instructionNotices, pinnedFor, withoutInstructionReferences } from './instructionFiles';
 import { toChatTools } from './toolCatalog';
 import type { RequestContext } from './commands/requestContext';
@@ -14,7 +15,7 @@ import { ResponseEpilogue } from './responseEpilogue';
 import { SUMMARY_SCHEME, summaryRecap } from './summaryDocuments';
 
 export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResult> {
-	const { request, state, settings, stream, token } = ctx;
+	const { request, state, settings, stream } = ctx;
 	// An open summary document that VS Code attaches as context is already in the prompt, as its block.
 	const references = request.references.filter(ref => !(ref.value instanceof vscode.Uri && ref.value.scheme === SUMMARY_SCHEME));
 	const attached = withoutInstructionReferences(references, ctx.instructions);
@@ -22,18 +23,7 @@ export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResu
 	const pinned = pinnedFor(attached.read, budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio).messages);
 	const notices = [...instructionNotices(attached.read, pinned), ...(ctx.summarizer.notice ? [ctx.summarizer.notice] : [])];
 	for (const notice of notices) stream.markdown(`*${notice}*\n\n`);
-	const run = {
-		request,
-		references: attachments,
-		tools: ctx.tools,
-		settings,
-		stream,
-		token,
-		invokeTool: ctx.invokeTool,
-		telemetry: ctx.telemetry,
-		calibration: ctx.calibration,
-	};
-	await runAgentLoop({ ...run, pinnedInstructions: pinned.text, summarizerModel: ctx.summarizer.model }, state);
+	await runAgentLoop(ctx, { references: attachments, pinnedInstructions: pinned.text });
 	const epilogue = new ResponseEpilogue();
 	if (state.maxToolCallsExceeded) {
 		epilogue.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);

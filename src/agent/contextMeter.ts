@@ -11,7 +11,7 @@ import { roundText } from '../common/conversation/conversation';
 import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
 import { meterText, meterTooltip, type MeterActivity, type MeterFigures } from '../common/stats/contextMeter';
 import { blockTokens } from '../common/summaries/condenseBlocks';
-import { budgetFor } from './agentLoop';
+import { budgetFor } from './requestBudget';
 import type { RequestContext } from './commands/requestContext';
 import { pinnedFor } from './instructionFiles';
 import { nextLedgerText, nextPromptTokens } from './nextPrompt';

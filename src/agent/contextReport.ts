@@ -7,15 +7,14 @@ import { layoutPrompt, olderRequestsBudget } from '../common/conversation/prompt
 import { blockRows, type BlockRow } from '../common/conversation/blockListing';
 import { blockTokens } from '../common/summaries/condenseBlocks';
 import { summaryBudget, windowTokensUsed, type PromptBudget } from '../common/tokens/budget';
-import { budgetFor } from './agentLoop';
+import { budgetFor } from './requestBudget';
 import { countTokens } from '../common/tokens/tokenizer';
-import { backgroundLine } from './backgroundSummary';
 import { nextLedgerText, nextPromptTokens } from './nextPrompt';
 import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
 import { UNCALIBRATED, calibrationRatio, type Calibration } from '../common/tokens/calibration';
-import { rememberSummary, restoreLink, summaryLink } from './summaryDocuments';
+import { restoreLink, summaryLink, type SummaryDocuments } from './summaryDocuments';
 import { describeLocation } from '../common/summaries/summaryDocument';
 import type { PinnedInstructions } from '../common/instructions/pinnedInstructions';
 import { pinnedFor, type InstructionFilesRead } from './instructionFiles';
@@ -37,6 +36,10 @@ export interface ContextInput {
 	readonly instructions?: InstructionFilesRead;
 	/** One line on the model that writes summaries (`longhaul.summarizerModel`). */
 	readonly summarizerLine?: string;
+	/** One line on background summaries (backgroundSummary.ts backgroundLine). */
+	readonly backgroundLine?: string;
+	/** Where the linked summaries are remembered, so their links open them. */
+	readonly documents: Pick<SummaryDocuments, 'remember'>;
 }
 
 /** The verbatim parts of the prompt layout, in tokens, and the links that open its summary blocks. */
@@ -53,7 +56,7 @@ export async function contextReport(input: ContextInput): Promise<string> {
 	const chatTools = toChatTools(input.tools);
 	const calibration = input.calibration ?? UNCALIBRATED;
 	const budget = budgetFor(model, chatTools, calibrationRatio(calibration));
-	const tally = tallyLayout(conversation, budget);
+	const tally = tallyLayout(conversation, budget, input.documents);
 	const blocks = blockRows(conversation, block => blockTokens(block, countTokens));
 	const summaries = blocks.reduce((n, b) => n + b.tokens, 0);
 	const pinned = input.instructions ? pinnedFor(input.instructions, budget.messages) : undefined;
@@ -116,7 +119,7 @@ export async function contextReport(input: ContextInput): Promise<string> {
 		...ledgerLines(settings, input.ledger, ledgerText),
 		calibrationLine(model, budget, calibration),
 		'',
-		backgroundLine(model.id),
+		...(input.backgroundLine ? [input.backgroundLine] : []),
 		'',
 		`${modeLine(settings, model)} ${vscode.l10n.t('Counts are local js-tiktoken estimates.')}`,
 		...(input.summarizerLine ? ['', input.summarizerLine] : []),
@@ -143,12 +146,12 @@ function modeLine(settings: LonghaulSettings, model: vscode.LanguageModelChat): 
 			);
 }
 
-function tallyLayout(conversation: Conversation, budget: PromptBudget): LayoutTally {
+function tallyLayout(conversation: Conversation, budget: PromptBudget, documents: ContextInput['documents']): LayoutTally {
 	const tally = { rounds: 0, roundCount: 0, requests: 0, shortened: 0, summaryLinks: [] as string[] };
 	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
 		if (entry.kind === 'summary') {
 			const request = entry.location.source === 'history' ? conversation.turns[entry.location.turnIndex]?.user : undefined;
-			const document = rememberSummary({ roundId: entry.roundId, text: entry.text, location: entry.location, request, edited: entry.edited });
+			const document = documents.remember({ roundId: entry.roundId, text: entry.text, location: entry.location, request, edited: entry.edited });
 			const tokens = countTokens(entry.text).toLocaleString('en-US');
 			const size = entry.edited ? vscode.l10n.t('{0} tokens (edited by you)', tokens) : vscode.l10n.t('{0} tokens', tokens);
 			tally.summaryLinks.push(

@@ -40,18 +40,6 @@ export class ProviderUnavailableError extends Error {
 	}
 }
 
-/** Where the progress line of a wait goes, per chat request (keyed by its cancellation token). */
-const progressLines = new WeakMap<vscode.CancellationToken, (text: string) => void>();
-
-/**
- * Shows the waits of model calls made with `token` (the chat request's own token) as progress lines.
- * Calls made with another token (a background summary's) wait without a line.
- */
-export function showWaitsFor(token: vscode.CancellationToken, progress: (text: string) => void): vscode.Disposable {
-	progressLines.set(token, progress);
-	return { dispose: () => progressLines.delete(token) };
-}
-
 /** Resolves true after `ms`, or false as soon as `token` is cancelled. */
 function pause(ms: number, token: vscode.CancellationToken): Promise<boolean> {
 	return new Promise(resolve => {
@@ -79,6 +67,8 @@ export async function callModel(
 	options: vscode.LanguageModelChatRequestOptions,
 	token: vscode.CancellationToken,
 	onText?: (text: string) => void,
+	/** Where a wait for a rate limit is shown (the chat request's progress); calls of a background summary wait without a line. */
+	onWait?: (text: string) => void,
 ): Promise<ModelReply> {
 	const key = modelKey(model);
 	const prepared = withSendableState(key, messages);
@@ -106,9 +96,7 @@ export async function callModel(
 				throw new ProviderUnavailableError(failure, error, { tries: retries + 1, ms: waitedMs });
 			}
 			log().info(`model ${key}: rate-limited, retry ${retries + 1} of ${RATE_LIMIT_BACKOFF.maxRetries} in ${wait} ms`);
-			progressLines.get(token)?.(
-				`The model is rate-limited; trying again in ${describeWait(wait)} (retry ${retries + 1} of ${RATE_LIMIT_BACKOFF.maxRetries})…`,
-			);
+			onWait?.(`The model is rate-limited; trying again in ${describeWait(wait)} (retry ${retries + 1} of ${RATE_LIMIT_BACKOFF.maxRetries})…`);
 			if (!(await pause(wait, token))) throw new vscode.CancellationError();
 			waitedMs += wait;
 		}
@@ -151,6 +139,7 @@ export async function callModelQuietly(
 	model: vscode.LanguageModelChat,
 	messages: vscode.LanguageModelChatMessage[],
 	token: vscode.CancellationToken,
+	onWait?: (text: string) => void,
 ): Promise<string> {
 	return sendWithQuietRetry(
 		async withOptions =>
@@ -162,6 +151,8 @@ export async function callModelQuietly(
 						? { modelOptions: { temperature: 0 }, justification: 'Longhaul summarizes older parts of the conversation to keep it within the context window.' }
 						: {},
 					token,
+					undefined,
+					onWait,
 				)
 			).text,
 		error => token.isCancellationRequested || error instanceof vscode.LanguageModelError || error instanceof ProviderUnavailableError,

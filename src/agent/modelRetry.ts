@@ -6,7 +6,7 @@ import { retryMessageBudget, sendWithOneRefit } from '../common/fitting/refusal'
 import { recognizePromptTooLong, type PromptTooLong } from '../common/tokens/promptTooLong';
 import type { PromptBudget } from '../common/tokens/budget';
 import { callModel, type ModelReply } from './modelCall';
-import type { RenderedPrompt } from './promptRendering';
+import type { ChatPrompt } from './promptRendering';
 import type { TokenCalibration } from './tokenCalibration';
 
 /**
@@ -46,7 +46,7 @@ export interface ModelStep {
 	/** The request's budget now (it tightens when the ratio does). */
 	budget(): PromptBudget;
 	/** The prompt made to fit again within `messageBudget` tokens (summarizing if it must). */
-	refit(messageBudget: number): Promise<RenderedPrompt>;
+	refit(messageBudget: number): Promise<ChatPrompt>;
 	/** Called after every refusal, when the ratio has moved. */
 	onRatioChanged(): void;
 	/** Called when a refused step is refitted to be sent again. */
@@ -54,14 +54,22 @@ export interface ModelStep {
 }
 
 /** Sends the prompt, streaming the model's text to the chat; one refit and resend after a refusal as too long. */
-export function askModel(step: ModelStep, prompt: RenderedPrompt): Promise<ModelReply> {
+export function askModel(step: ModelStep, prompt: ChatPrompt): Promise<ModelReply> {
 	let ratioBefore = step.budget().ratio;
-	return sendWithOneRefit<RenderedPrompt, ModelReply>(prompt, {
+	return sendWithOneRefit<ChatPrompt, ModelReply>(prompt, {
 		send: async (sent, streamed) => {
-			return callModel(step.model, sent.messages, { tools: step.tools, justification: 'Longhaul runs an agent session with this model.' }, step.token, text => {
-				streamed();
-				step.stream.markdown(text);
-			});
+			return callModel(
+				step.model,
+				sent.messages,
+				{ tools: step.tools, justification: 'Longhaul runs an agent session with this model.' },
+				step.token,
+				text => {
+					streamed();
+					step.stream.markdown(text);
+				},
+				// A rate-limited call of this request says in the chat that it waits.
+				text => step.stream.progress(text),
+			);
 		},
 		recognize: recognizePromptTooLong,
 		isCancelled: () => step.token.isCancellationRequested,

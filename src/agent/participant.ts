@@ -17,7 +17,8 @@ import { ledgerAtRequestStart, type DoneLedger } from '../common/ledger/doneLedg
 import { rebuildConversation } from '../common/persistence/metadata';
 import { TOOL_DEFINITIONS_SHARE } from '../common/tools/toolSelection';
 import { summaryBudget } from '../common/tokens/budget';
-import { budgetFor, PromptRejectedError, PromptTooLargeError } from './agentLoop';
+import { PromptRejectedError, PromptTooLargeError } from './agentLoop';
+import { budgetFor } from './requestBudget';
 import { agentRequest } from './agentRequest';
 import type { HandledRequest } from './api';
 import { compactCommand } from './commands/compactCommand';
@@ -31,21 +32,21 @@ import { resolveSummarizer, withSummarizerKind } from './summarizerModel';
 import { log } from './log';
 import { PARTICIPANT_ID } from './participantId';
 import { recordingStream, type RecordedPart } from './recordingStream';
-import { ProviderUnavailableError, showWaitsFor } from './modelCall';
+import { ProviderUnavailableError } from './modelCall';
 import { loadBashParser } from '../common/shell/bashParser';
 import { resultFor, type LonghaulResultMetadata } from './requestResult';
 import { newRequestState } from './requestState';
 import { readSettings } from './settings';
 import type { LonghaulTelemetry } from './telemetry';
+import type { TokenCalibration } from './tokenCalibration';
+import type { CarriedJobs, SummarySpeeds } from './backgroundSummary';
 import { countTokens } from '../common/tokens/tokenizer';
-import { noteSummaryLimit, summaryEditApplied } from './summaryDocuments';
+import type { SummaryDocuments } from './summaryDocuments';
 import type { SummaryEditStore } from './summaryEdits';
 import { selectTools, toChatTools } from './toolCatalog';
-import type { TokenCalibration } from './tokenCalibration';
-import { isSummarizingLine } from './summarizingProgress';
+import { SummarizingLines } from './summarizingProgress';
 
 export { PARTICIPANT_ID };
-export type { LonghaulResultMetadata };
 
 /** The slash commands (declared in package.json), by name. */
 const COMMANDS: Readonly<Record<string, CommandHandler>> = {
@@ -54,13 +55,23 @@ const COMMANDS: Readonly<Record<string, CommandHandler>> = {
 	restore: restoreCommand,
 };
 
-/** What lives as long as the extension and every request uses. */
+/**
+ * What lives as long as the extension and every request uses: created once in `activate`
+ * (src/extension.ts) and disposed with it. Long-lived state of the agent has its home here, never
+ * in a module's own variables (test/unit/architecture.test.ts keeps it so).
+ */
 export interface Services {
 	readonly telemetry: LonghaulTelemetry;
 	readonly calibration: TokenCalibration;
 	/** Summary edits saved since the last request (summaryEdits.ts). */
 	readonly edits: SummaryEditStore;
 	readonly meter: ContextMeter;
+	/** The learned speed of each model's summaries (backgroundSummary.ts). */
+	readonly speeds: SummarySpeeds;
+	/** The background job a request handed over to the next one of its chat (backgroundSummary.ts). */
+	readonly carried: CarriedJobs;
+	/** The summaries this window can open as documents (summaryDocuments.ts). */
+	readonly documents: SummaryDocuments;
 }
 
 export function createParticipant(context: vscode.ExtensionContext, services: Services, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
@@ -73,18 +84,12 @@ export function createParticipant(context: vscode.ExtensionContext, services: Se
 			return vscode.lm.invokeTool(name, options, callToken);
 		};
 		// The meter spins from a "Summarizing…" progress message until the next text.
+		const lines = new SummarizingLines();
 		const summarizing = () => {
 			const last = parts.map(p => p.kind === 'progress' || p.kind === 'markdown').lastIndexOf(true);
-			return last >= 0 && parts[last].kind === 'progress' && isSummarizingLine(parts[last].text);
+			return last >= 0 && parts[last].kind === 'progress' && lines.has(parts[last].text);
 		};
-		// A rate-limited model call of this request says in the chat that it waits (modelCall.ts).
-		const waits = showWaitsFor(token, text => recording.progress(text));
-		let result: vscode.ChatResult;
-		try {
-			result = await handleRequest(request, chatContext, recording, token, services, invokeTool, summarizing);
-		} finally {
-			waits.dispose();
-		}
+		const result = await handleRequest(request, chatContext, recording, token, services, { invokeTool, lines, summarizing });
 		onHandled({
 			prompt: request.prompt,
 			command: request.command,
@@ -107,21 +112,28 @@ export function createParticipant(context: vscode.ExtensionContext, services: Se
 	return participant;
 }
 
+/** What the participant's handler gives each request: the tool invoker that records, and the progress lines that mean "summarizing". */
+interface RequestHooks {
+	readonly invokeTool: typeof vscode.lm.invokeTool;
+	readonly lines: SummarizingLines;
+	/** True while the newest part of the response is a summarizing line. */
+	readonly summarizing: () => boolean;
+}
+
 async function handleRequest(
 	request: vscode.ChatRequest,
 	chatContext: vscode.ChatContext,
 	stream: vscode.ChatResponseStream,
 	token: vscode.CancellationToken,
 	services: Services,
-	invokeTool: typeof vscode.lm.invokeTool,
-	summarizing: () => boolean,
+	hooks: RequestHooks,
 ): Promise<vscode.ChatResult> {
 	// The done-ledger reads shell command lines with the bash parser; it is loaded at activation, awaited here once.
 	await loadBashParser();
-	const ctx = await requestContext(request, chatContext, stream, token, services, invokeTool);
+	const ctx = await requestContext(request, chatContext, stream, token, services, hooks);
 	const { state, settings } = ctx;
 	const command = request.command ? COMMANDS[request.command] : undefined;
-	const watching = services.meter.watch(state, summarizing);
+	const watching = services.meter.watch(state, hooks.summarizing);
 	try {
 		await useSavedEdits(ctx, services.edits);
 		return await (command ?? agentRequest)(ctx);
@@ -152,7 +164,7 @@ async function requestContext(
 	stream: vscode.ChatResponseStream,
 	token: vscode.CancellationToken,
 	services: Services,
-	invokeTool: typeof vscode.lm.invokeTool,
+	{ invokeTool, lines }: RequestHooks,
 ): Promise<RequestContext> {
 	const settings = readSettings(request.model);
 	const past = pastConversation(chatContext, request.command ? undefined : request.prompt);
@@ -186,6 +198,10 @@ async function requestContext(
 		summarizer,
 		invokeTool,
 		calibration: services.calibration,
+		speeds: services.speeds,
+		carried: services.carried,
+		documents: services.documents,
+		summarizing: lines,
 		// Every summarization event says which model wrote it.
 		telemetry: withSummarizerKind(services.telemetry, summarizer.kind),
 	};
@@ -219,11 +235,11 @@ function pastConversation(chatContext: vscode.ChatContext, request: string | und
  */
 async function useSavedEdits(ctx: RequestContext, edits: SummaryEditStore): Promise<void> {
 	const limit = summaryBudget(budgetFor(ctx.request.model, toChatTools(ctx.tools), ctx.ratio));
-	noteSummaryLimit(limit);
+	ctx.documents.noteSummaryLimit(limit);
 	const used = await edits.applyTo(ctx.state.conversation, limit, countTokens);
 	ctx.state.conversation = used.conversation;
 	ctx.state.newSummaries.push(...used.blocks);
-	for (const edit of used.applied) summaryEditApplied(edit.roundId, edit.text);
+	for (const edit of used.applied) ctx.documents.editApplied(edit.roundId, edit.text);
 	for (const message of used.messages) ctx.stream.markdown(`*${message}*\n\n`);
 }
 

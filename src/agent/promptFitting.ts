@@ -1,8 +1,8 @@
-// The agent's side of making a prompt fit: the product's overflow pipeline through the shared
-// adapter (src/prompts/fitAgentPrompt.ts, also what the replay benchmark runs), given the model's
-// summarizer, the background summary and the clock of summary waits; then what the user is told
-// (notices, Open summary buttons), what is counted (the request's FitTally, telemetry) and whether
-// the next summary starts in the background.
+// The agent's side of making a prompt fit: the request's Compactor fits the agent prompt
+// (src/prompts/agentPromptSteps.ts, also what the replay benchmark renders) with the progress
+// lines and the clock of summary waits around its summarizer; then what the user is told (notices,
+// Open summary buttons), what is counted (the request's FitTally, telemetry) and whether the next
+// summary starts in the background.
 import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
 import { flattenRounds } from '../common/conversation/flatten';
@@ -12,26 +12,24 @@ import { fitNotice } from '../common/fitting/fitNotices';
 import { tallyFit } from '../common/fitting/fitTally';
 import { summaryChanges } from '../common/persistence/metadata';
 import { fitTelemetry } from '../common/stats/fitTelemetry';
-import { summaryBudget, toolResultBudget, type PromptBudget } from '../common/tokens/budget';
+import { toolResultBudget, type PromptBudget } from '../common/tokens/budget';
 import { countTokens, sharedTokenizer } from '../common/tokens/tokenizer';
 import { roundTokens } from '../common/tokens/roundTokens';
-import { summaryLength } from '../common/summaries/summaryLength';
 import type { BlockRequest } from '../common/summaries/summarizeBlocks';
 import { toolsOfferedNow } from '../common/tools/toolSelection';
 import { hasRecallableRounds } from '../common/recall/summarizedRounds';
-import type { AgentPromptProps } from '../prompts';
-import { fitAgentPrompt } from '../prompts/fitAgentPrompt';
-import type { RenderedPrompt as RawPrompt } from '../prompts/render';
-import type { AgentRun } from './agentRun';
-import { expectedSummaryMs, learnSummarySpeed, type BackgroundSummarizer } from './backgroundSummary';
-import { logSummary, modelCondenser, modelSummarizer, type SummarizerContext } from './compaction';
+import type { AgentPromptProps, ReferenceAttachment } from '../prompts';
+import { agentPromptSteps } from '../prompts/agentPromptSteps';
+import type { RenderedPrompt } from '../prompts/render';
+import type { RequestContext } from './commands/requestContext';
+import type { RequestCompactor } from './requestCompactor';
+import { logSummary } from './summarizerSteps';
 import { doneLedgerForPrompt } from './doneLedgerPrompt';
 import { log } from './log';
 import { localizeAll } from './l10n';
-import { agentPromptProps, toVsCodeMessages, type RenderedPrompt } from './promptRendering';
+import { agentPromptProps, toVsCodeMessages, type ChatPrompt } from './promptRendering';
 import type { RequestState } from './requestState';
-import { rememberSummary, summaryButton } from './summaryDocuments';
-import { summarizingLine } from './summarizingProgress';
+import { summaryButton } from './summaryDocuments';
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
 export class PromptTooLargeError extends Error {
@@ -58,28 +56,35 @@ export class PromptTooLargeError extends Error {
 	}
 }
 
-/** What one request's fits share: the run, its state, the summarizer and the background job. */
-export interface FitContext {
-	readonly run: AgentRun;
-	readonly state: RequestState;
-	readonly summarizer: SummarizerContext;
-	readonly background: BackgroundSummarizer;
+/**
+ * What one agent request works with: the request's context (commands/requestContext.ts, gathered
+ * once by participant.ts), its Compactor (requestCompactor.ts, built once by the agent loop), the
+ * tools as the model sees them, and what the prompt adds for this request.
+ */
+export interface AgentRun {
+	readonly ctx: RequestContext;
+	readonly compactor: RequestCompactor;
 	readonly chatTools: vscode.LanguageModelChatTool[];
+	/** The request's attachments, as text. */
+	readonly references: readonly ReferenceAttachment[];
+	/** The workspace's instruction files, pinned in every prompt's instructions. */
+	readonly pinnedInstructions?: string;
 }
 
 /** The tools the next prompt offers: every chosen tool; longhaul_recall once something is summarized, masked or elided. */
-export function toolsOffered(ctx: FitContext, conversation: Conversation): vscode.LanguageModelChatTool[] {
-	return toolsOfferedNow(ctx.chatTools, hasRecallableRounds(conversation));
+export function toolsOffered(run: AgentRun, conversation: Conversation): vscode.LanguageModelChatTool[] {
+	return toolsOfferedNow(run.chatTools, hasRecallableRounds(conversation));
 }
 
 /**
  * The agent prompt's props for `conversation`. The done-ledger is rendered again only at a new
  * summary (doneLedgerForPrompt), so the text shown is kept in the request's state.
  */
-function promptProps(ctx: FitContext, conversation: Conversation, budget: PromptBudget): AgentPromptProps {
-	const { run, state } = ctx;
+function promptProps(run: AgentRun, conversation: Conversation, budget: PromptBudget): AgentPromptProps {
+	const { ctx } = run;
+	const { state } = ctx;
 	state.ledgerShown = doneLedgerForPrompt(
-		run.settings.doneLedger && !state.fit.ledgerSuspended,
+		ctx.settings.doneLedger && !state.fit.ledgerSuspended,
 		conversation,
 		state.ledger,
 		state.ledgerShown,
@@ -88,11 +93,11 @@ function promptProps(ctx: FitContext, conversation: Conversation, budget: Prompt
 	);
 	return agentPromptProps({
 		conversation,
-		request: run.request.prompt,
+		request: ctx.request.prompt,
 		references: run.references,
-		toolNames: toolsOffered(ctx, conversation).map(t => t.name),
+		toolNames: toolsOffered(run, conversation).map(t => t.name),
 		maxToolResultTokens: toolResultBudget(budget),
-		// Tight (FitSession.tight): every past request whose work is summarized is shortened.
+		// Tight (FitMemory.tight): every past request whose work is summarized is shortened.
 		olderRequestsMaxTokens: state.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),
 		doneLedger: state.ledgerShown?.text,
 		pinnedInstructions: run.pinnedInstructions,
@@ -106,70 +111,61 @@ function waited<T>(state: RequestState, pending: Promise<T>): Promise<T> {
 }
 
 /**
- * Renders the agent prompt and makes it fit (fitPrompt through fitAgentPrompt): masking, the
- * background summary, summaries from the model, then deterministic truncation. Throws
- * PromptTooLargeError when nothing makes it fit. `messageBudget` caps the budget for the retry
- * after a refusal.
+ * Renders the agent prompt and makes it fit (the Compactor's fit): masking, the background
+ * summary, summaries from the model, then deterministic truncation. Throws PromptTooLargeError when
+ * nothing makes it fit. `messageBudget` caps the budget for the retry after a refusal.
  */
-export async function renderFitting(ctx: FitContext, messageBudget?: number): Promise<RenderedPrompt> {
-	const { run, state, summarizer, background } = ctx;
-	const budget = summarizer.budget;
-	const summarize = modelSummarizer(summarizer);
-	const condense = modelCondenser(summarizer);
+export async function renderFitting(run: AgentRun, messageBudget?: number): Promise<ChatPrompt> {
+	const { ctx, compactor } = run;
+	const { state } = ctx;
+	const budget = compactor.budget;
 	const stoppedBefore = state.fit.modelSummariesStopped !== undefined;
-	const result = await fitAgentPrompt(state.conversation, state.fit, {
-		props: c => promptProps(ctx, c, budget),
-		showsLedger: () => state.ledgerShown !== undefined,
-		tokenizer: sharedTokenizer(),
+	const result = await compactor.fit(state.conversation, state.fit, {
+		prompt: agentPromptSteps({ props: c => promptProps(run, c, budget), showsLedger: () => state.ledgerShown !== undefined, tokenizer: sharedTokenizer() }),
 		budget,
 		messageBudget,
-		settings: {
-			mode: run.settings.summarizationMode,
-			maskOldToolResults: run.settings.maskOldToolResults,
-			autoSummarize: run.settings.autoSummarize,
-			minKeep: run.settings.minRecentRounds,
-		},
-		steps: {
-			takePrepared: conversation =>
-				waited(
+		takePrepared: async conversation =>
+			(
+				await waited(
 					state,
-					background.takeAtOverflow(conversation, line => run.stream.progress(line)),
-				),
-			summarize: (conversation, request) => {
-				run.stream.progress(summaryProgress(run.request.model.id, conversation, request, budget));
+					compactor.takeAtOverflow(conversation, line => ctx.stream.progress(line)),
+				)
+			).prepared,
+		around: {
+			summarize: summarize => (conversation, request) => {
+				ctx.stream.progress(summaryProgress(run, conversation, request, budget));
 				return waited(state, summarize(conversation, request));
 			},
-			condense: condense && ((block, target) => waited(state, condense(block, target))),
-			isCancelled: () => run.token.isCancellationRequested,
-			cancellationError: () => new vscode.CancellationError(),
+			condense: condense => (block, target) => waited(state, condense(block, target)),
 		},
+		isCancelled: () => ctx.token.isCancellationRequested,
+		cancellationError: () => new vscode.CancellationError(),
 	});
-	reportFit(ctx, result, stoppedBefore);
+	reportFit(run, result, stoppedBefore);
 	if (result.kind === 'refused') {
 		throw new PromptTooLargeError(result.neededTokens, Math.min(messageBudget ?? budget.messages, budget.messages), budget.toolTokens);
 	}
 	state.lastPromptTokens = result.prompt.tokenCount + budget.toolTokens;
 	state.lastPromptRatio = budget.ratio;
-	if (run.settings.autoSummarize && !state.fit.modelSummariesStopped) {
-		background.consider(state.conversation, result.prompt.tokenCount, budget.messages, run.settings.backgroundSummarizationThreshold);
-	}
+	compactor.considerBackground(state.conversation, result.prompt.tokenCount, state.fit, budget.messages);
 	return { messages: toVsCodeMessages(result.prompt.messages), tokenCount: result.prompt.tokenCount };
 }
 
 /** The progress line of a summary the user waits for, with how long it should take (this model's learned speed). */
-function summaryProgress(modelId: string, conversation: Conversation, request: BlockRequest, budget: PromptBudget): string {
+function summaryProgress(run: AgentRun, conversation: Conversation, request: BlockRequest, budget: PromptBudget): string {
 	const ids = new Set(request.summarizeRoundIds);
 	const input =
 		flattenRounds(conversation)
 			.filter(at => ids.has(at.round.id))
 			.reduce((n, at) => n + roundTokens(at.round, countTokens), 0) + (request.previousSummary ? countTokens(request.previousSummary.text) : 0);
-	const seconds = Math.max(1, Math.round(expectedSummaryMs(modelId, input, summaryLength(summaryBudget(budget)).targetTokens) / 1000));
-	return summarizingLine(vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s)…', ids.size, seconds));
+	const seconds = Math.max(1, Math.round(run.compactor.expectedSummaryMs(input, budget) / 1000));
+	return run.ctx.summarizing.line(vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s)…', ids.size, seconds));
 }
 
 /** What one fit changes in the request's record, what the user sees of it, and its telemetry. */
-function reportFit(ctx: FitContext, result: FitResult<RawPrompt>, stoppedBefore: boolean): void {
-	const { run, state } = ctx;
+function reportFit(run: AgentRun, result: FitResult<RenderedPrompt>, stoppedBefore: boolean): void {
+	const { ctx } = run;
+	const { state, settings } = ctx;
 	// Blocks made, absorbed or condensed by this fit go into this turn's record.
 	if (result.events.length) state.newSummaries.push(...summaryChanges(state.conversation, result.conversation));
 	state.conversation = result.conversation;
@@ -177,35 +173,35 @@ function reportFit(ctx: FitContext, result: FitResult<RawPrompt>, stoppedBefore:
 	for (const event of result.events) {
 		logEvent(event);
 		const notice = fitNotice(event);
-		if (notice) run.stream.markdown(`\n\n*${localizeAll(notice)}*\n\n`);
-		if (event.kind === 'summarized') offerSummary(ctx, event);
-		if (event.kind === 'summarized' && event.source === 'model') learnSummarySpeed(run.request.model.id, event.prepared);
+		if (notice) ctx.stream.markdown(`\n\n*${localizeAll(notice)}*\n\n`);
+		if (event.kind === 'summarized') offerSummary(run, event);
+		if (event.kind === 'summarized' && event.source === 'model') ctx.speeds.learn(ctx.request.model.id, event.prepared);
 	}
 	const telemetry = fitTelemetry(result, {
-		windowTokens: run.request.model.maxInputTokens,
-		minRecentRounds: run.settings.minRecentRounds,
-		autoSummarize: run.settings.autoSummarize,
+		windowTokens: ctx.request.model.maxInputTokens,
+		minRecentRounds: settings.minRecentRounds,
+		autoSummarize: settings.autoSummarize,
 		stoppedBefore,
 	});
-	for (const event of telemetry) run.telemetry.send(event);
+	for (const event of telemetry) ctx.telemetry.send(event);
 }
 
 /** The Open summary button under a summary's notice; the summary is offered again after the answer. */
-function offerSummary(ctx: FitContext, event: Extract<FitEvent, { kind: 'summarized' }>): void {
-	const { run, state } = ctx;
+function offerSummary({ ctx }: AgentRun, event: Extract<FitEvent, { kind: 'summarized' }>): void {
+	const { state } = ctx;
 	const { plan, blocks } = event.prepared;
 	// Where the anchor is now: a summary prepared in an earlier request planned it in that request.
 	const at = flattenRounds(state.conversation).find(f => f.round.id === plan.anchorRoundId);
 	const location = at ? { source: at.source, turnIndex: at.turnIndex, roundIndex: at.roundIndex } : plan.anchor;
-	const request = location.source === 'active' ? run.request.prompt : state.conversation.turns[location.turnIndex]?.user;
-	const document = rememberSummary({
+	const request = location.source === 'active' ? ctx.request.prompt : state.conversation.turns[location.turnIndex]?.user;
+	const document = ctx.documents.remember({
 		roundId: plan.anchorRoundId,
 		text: blocks.join('\n\n'),
 		location,
 		request,
 		summarizedRounds: plan.stats.summarizedRoundCount,
 	});
-	summaryButton(run.stream, document);
+	summaryButton(ctx.stream, document);
 	state.madeSummaries.push(document);
 }
 

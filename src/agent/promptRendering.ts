@@ -19,7 +19,7 @@ import {
 /** The agent prompt's props, less what this module fills in itself. */
 export type AgentRenderInput = Omit<AgentPromptProps, 'workspace'>;
 
-export interface RenderedPrompt {
+export interface ChatPrompt {
 	readonly messages: vscode.LanguageModelChatMessage[];
 	readonly tokenCount: number;
 }
@@ -35,7 +35,7 @@ export function agentPromptProps(input: AgentRenderInput): AgentPromptProps {
 }
 
 /** Renders the agent prompt; throws BudgetExceededError when its mandatory content does not fit. */
-export async function renderAgent(input: AgentRenderInput, budget: number): Promise<RenderedPrompt> {
+export async function renderAgent(input: AgentRenderInput, budget: number): Promise<ChatPrompt> {
 	const rendered = await renderAgentPrompt(agentPromptProps(input), { tokenizer: sharedTokenizer(), budget });
 	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }
@@ -55,12 +55,12 @@ export interface SummarizerRenderInput {
 }
 
 /** The prompt that asks the model to shorten an older summary block to `targetTokens`. */
-export async function renderCondenseBlock(block: string, targetTokens: number, budget: number): Promise<RenderedPrompt> {
+export async function renderCondenseBlock(block: string, targetTokens: number, budget: number): Promise<ChatPrompt> {
 	const rendered = await renderCondenseBlockPrompt({ block, targetTokens }, { tokenizer: sharedTokenizer(), budget });
 	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }
 
-export async function renderSummarizer(input: SummarizerRenderInput, budget: number): Promise<RenderedPrompt> {
+export async function renderSummarizer(input: SummarizerRenderInput, budget: number): Promise<ChatPrompt> {
 	const rendered = await renderSummarizerPrompt(
 		{ mode: input.mode, rounds: [...input.entries], previousSummary: input.previousSummary, focus: input.focus, length: input.length },
 		{ tokenizer: sharedTokenizer(), budget },
@@ -69,7 +69,7 @@ export async function renderSummarizer(input: SummarizerRenderInput, budget: num
 }
 
 /** The condense prompt for a summary that came back too long. */
-export async function renderCondense(input: { summary: string; length: StatedLength }, budget: number): Promise<RenderedPrompt> {
+export async function renderCondense(input: { summary: string; length: StatedLength }, budget: number): Promise<ChatPrompt> {
 	const rendered = await renderCondensePrompt(input, { tokenizer: sharedTokenizer(), budget });
 	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }

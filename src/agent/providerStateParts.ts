@@ -5,16 +5,20 @@ import * as vscode from 'vscode';
 import { PromptFingerprint, type FingerprintMessage, type FingerprintPart } from '../common/provider/promptFingerprint';
 import { keptStateParts, stateBytes, stateToSend, type ProviderState } from '../common/provider/providerState';
 
-/** The state each data part made by {@link statePartsFor} stands for. */
-const stateOfPart = new WeakMap<vscode.LanguageModelDataPart, ProviderState>();
+/** A data part made by {@link statePartsFor}, with the state it stands for. */
+class StatePart extends vscode.LanguageModelDataPart {
+	constructor(
+		data: Uint8Array,
+		mimeType: string,
+		readonly state: ProviderState,
+	) {
+		super(data, mimeType);
+	}
+}
 
 /** A round's state as data parts for its assistant message, in the order they came. */
 export function statePartsFor(state: ProviderState): vscode.LanguageModelDataPart[] {
-	return state.parts.map(part => {
-		const dataPart = new vscode.LanguageModelDataPart(stateBytes(part), part.mimeType);
-		stateOfPart.set(dataPart, state);
-		return dataPart;
-	});
+	return state.parts.map(part => new StatePart(stateBytes(part), part.mimeType, state));
 }
 
 function textOfResult(part: vscode.LanguageModelToolResultPart): string {
@@ -62,15 +66,15 @@ export function withSendableState(model: string, messages: readonly vscode.Langu
 	let stateDropped = 0;
 	const out = messages.map(message => {
 		fingerprint.add(fingerprintMessage(message));
-		const ours = message.content.filter((part): part is vscode.LanguageModelDataPart => part instanceof vscode.LanguageModelDataPart && stateOfPart.has(part));
+		const ours = message.content.filter((part): part is StatePart => part instanceof StatePart);
 		if (!ours.length) return message;
-		const keep = stateToSend(stateOfPart.get(ours[0]), model, fingerprint.value()) !== undefined;
+		const keep = stateToSend(ours[0].state, model, fingerprint.value()) !== undefined;
 		if (keep) {
 			stateSent += ours.length;
 			return message;
 		}
 		stateDropped += ours.length;
-		const content = message.content.filter(part => !(part instanceof vscode.LanguageModelDataPart && ours.includes(part)));
+		const content = message.content.filter(part => !(part instanceof StatePart && ours.includes(part)));
 		return message.role === vscode.LanguageModelChatMessageRole.User
 			? vscode.LanguageModelChatMessage.User(
 					content as (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart | vscode.LanguageModelDataPart)[],

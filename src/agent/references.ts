@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { cutMiddle } from '../common/shrinking/cutText';
+import { cutMiddle } from '../common/text/cutText';
 
 import type { ReferenceAttachment } from '../prompts';
 

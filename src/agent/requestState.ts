@@ -2,12 +2,12 @@
 // counters its metadata stores, and what the overflow pipeline remembers for the request.
 import type { Conversation, Round } from '../common/conversation/conversation';
 import type { SummaryDocument } from '../common/summaries/summaryDocument';
-import type { StoredSummaryBlock } from '../common/persistence/metadata';
+import type { StoredSummaryBlock } from '../common/summaries/applySummary';
 import { extendLedger, type DoneLedger } from '../common/ledger/doneLedger';
 import type { LedgerForPrompt } from '../common/ledger/doneLedgerRender';
-import { newFitSession, type FitSession } from '../common/fitting/fitSession';
+import { newFitMemory, type FitMemory } from '../common/fitting/fitMemory';
 import { newFitTally, type FitTally } from '../common/fitting/fitTally';
-import { newBackgroundStats, type BackgroundStats } from './backgroundSummary';
+import { newBackgroundStats, type BackgroundStats } from '../common/background/backgroundJob';
 
 /** A summary block made or condensed during this request, stored in this turn's metadata (it may anchor on an earlier turn's round). */
 export type NewSummary = StoredSummaryBlock;
@@ -23,7 +23,7 @@ export interface RequestState {
 	readonly ownTimeMs: number[];
 	summaryWaitMs: number;
 	/** The overflow pipeline's memory for this request: loop breaker, ledger left out. */
-	readonly fit: FitSession;
+	readonly fit: FitMemory;
 	readonly background: BackgroundStats;
 	/** What the overflow pipeline did in this request (fitTally.ts); /compact's summaries count here too. */
 	readonly tally: FitTally;
@@ -56,7 +56,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		cancelled: false,
 		ownTimeMs: [],
 		summaryWaitMs: 0,
-		fit: newFitSession(),
+		fit: newFitMemory(),
 		background: newBackgroundStats(),
 		tally: newFitTally(),
 		ledger,
@@ -73,9 +73,11 @@ export function addActiveRound(state: RequestState, round: Round): void {
 	state.recordedRounds.set(round.id, round);
 }
 
-let counter = 0;
-/** Round ids are unique across sessions and reloads: summaries are anchored on them. */
-export function newRoundId(): string {
-	counter = (counter + 1) % 1_000_000;
-	return `r${Date.now().toString(36)}${counter.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+/**
+ * The id of the request's next round. Round ids are unique across sessions and reloads: summaries
+ * are anchored on them (the time, the round's place in the request, and random characters).
+ */
+export function newRoundId(state: RequestState): string {
+	const place = state.conversation.activeRounds.length + 1;
+	return `r${Date.now().toString(36)}${place.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }

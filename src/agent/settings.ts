@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
 import type { SummarizationMode } from '../common/planning/plan';
+import { MIN_RECENT_ROUNDS } from '../common/planning/halfContextPlanner';
 import { DEFAULT_THRESHOLD_PERCENT, thresholdFor } from '../common/settings/thresholdByModel';
-
-/** The seeds' 2 in max(2, ceil(N/2)): half-context never keeps fewer rounds verbatim. */
-export const MIN_RECENT_ROUNDS_FLOOR = 2;
 
 /** Longhaul's settings, read fresh on every request so a change takes effect without a reload. */
 export interface LonghaulSettings {
@@ -19,7 +17,7 @@ export interface LonghaulSettings {
 	readonly autoSummarize: boolean;
 	/** One muted line after each response with the prompt's size against the window. */
 	readonly showTokenCount: boolean;
-	/** The fewest rounds half-context keeps verbatim (at least {@link MIN_RECENT_ROUNDS_FLOOR}). */
+	/** The fewest rounds half-context keeps verbatim (at least {@link MIN_RECENT_ROUNDS}). */
 	readonly minRecentRounds: number;
 	/** Instruction files to pin besides AGENTS.md and .github/copilot-instructions.md, relative to each workspace folder. */
 	readonly instructionFiles: readonly string[];
@@ -38,7 +36,7 @@ export function readSettings(model: { readonly family: string; readonly id: stri
 		backgroundSummarizationThreshold: thresholdFor(config.get<unknown>('backgroundSummarizationThreshold', DEFAULT_THRESHOLD_PERCENT), model),
 		autoSummarize: config.get<boolean>('autoSummarize', true) !== false,
 		showTokenCount: config.get<boolean>('showTokenCount', false) === true,
-		minRecentRounds: minRecentRoundsOf(config.get<number>('minRecentRounds', MIN_RECENT_ROUNDS_FLOOR)),
+		minRecentRounds: minRecentRoundsOf(config.get<number>('minRecentRounds', MIN_RECENT_ROUNDS)),
 		instructionFiles: stringsOf(config.get<unknown>('instructionFiles', [])),
 		summarizerModel: config.get<unknown>('summarizerModel', null),
 	};
@@ -51,5 +49,5 @@ function stringsOf(value: unknown): string[] {
 
 /** A hand-edited settings.json may hold anything: not a number, a fraction, below the floor. */
 function minRecentRoundsOf(value: unknown): number {
-	return typeof value === 'number' && Number.isFinite(value) ? Math.max(MIN_RECENT_ROUNDS_FLOOR, Math.floor(value)) : MIN_RECENT_ROUNDS_FLOOR;
+	return typeof value === 'number' && Number.isFinite(value) ? Math.max(MIN_RECENT_ROUNDS, Math.floor(value)) : MIN_RECENT_ROUNDS;
 }

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { computeBudget, summarizerPromptBudget } from '../common/tokens/budget';
 import type { TelemetryEvent } from '../common/stats/telemetryEvents';
-import type { SummarizerModel } from './compaction';
+import type { SummarizerModel } from './summarizerSteps';
 import type { LonghaulTelemetry } from './telemetry';
 import type { TokenCalibration } from './tokenCalibration';
 

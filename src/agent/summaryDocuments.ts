@@ -24,45 +24,88 @@ export interface RestoreReference {
 	readonly newest?: number;
 }
 
-const documents = new Map<string, SummaryDocument>();
-let summaryLimit: number | undefined;
-let fileSystem: SummaryFileSystem | undefined;
+/**
+ * The summaries this window can open as documents, the summary limit an edit is checked against,
+ * and the file system that serves them: created in `activate`, disposed with the extension.
+ */
+export class SummaryDocuments implements SummaryDocumentStore, vscode.Disposable {
+	private readonly documents = new Map<string, SummaryDocument>();
+	private limit: number | undefined;
+	private readonly fileSystem: SummaryFileSystem;
+	private readonly registrations: vscode.Disposable;
 
-const store: SummaryDocumentStore = {
-	get: key => documents.get(key),
-	set: remember,
-	get summaryLimit() {
-		return summaryLimit;
-	},
-};
+	constructor(edits: SummaryEditStore) {
+		this.fileSystem = new SummaryFileSystem(this, edits);
+		this.registrations = this.register();
+	}
 
-/** Remembers a summary so its document can be opened; returns the document. */
-export function rememberSummary(summary: SummaryToShow): SummaryDocument {
-	const document = summaryDocument(summary);
-	remember(document);
-	return document;
-}
+	get(key: string): SummaryDocument | undefined {
+		return this.documents.get(key);
+	}
 
-function remember(document: SummaryDocument): void {
-	documents.delete(document.key);
-	documents.set(document.key, document);
-	while (documents.size > MAX_SUMMARIES) documents.delete(documents.keys().next().value!);
-}
+	get summaryLimit(): number | undefined {
+		return this.limit;
+	}
 
-/** The largest summary a block may hold with the model of the newest request: what an edit is checked against. */
-export function noteSummaryLimit(tokens: number): void {
-	summaryLimit = tokens;
-}
+	/** Remembers a summary so its document can be opened; returns the document. */
+	remember(summary: SummaryToShow): SummaryDocument {
+		const document = summaryDocument(summary);
+		this.set(document);
+		return document;
+	}
 
-/** An edit is in use: every open document of that block shows the user's text, marked as theirs. */
-export function summaryEditApplied(roundId: string, text: string): void {
-	for (const [key, document] of [...documents]) {
-		if (parseSummaryKey(key)?.roundId !== roundId) continue;
-		documents.set(
-			key,
-			withSummaryText(document, text, vscode.l10n.t('You edited this summary: the model remembers your text. Edit and save again to change it.')),
+	set(document: SummaryDocument): void {
+		this.documents.delete(document.key);
+		this.documents.set(document.key, document);
+		while (this.documents.size > MAX_SUMMARIES) this.documents.delete(this.documents.keys().next().value!);
+	}
+
+	/** The largest summary a block may hold with the model of the newest request: what an edit is checked against. */
+	noteSummaryLimit(tokens: number): void {
+		this.limit = tokens;
+	}
+
+	/** An edit is in use: every open document of that block shows the user's text, marked as theirs. */
+	editApplied(roundId: string, text: string): void {
+		for (const [key, document] of [...this.documents]) {
+			if (parseSummaryKey(key)?.roundId !== roundId) continue;
+			this.documents.set(
+				key,
+				withSummaryText(document, text, vscode.l10n.t('You edited this summary: the model remembers your text. Edit and save again to change it.')),
+			);
+			this.fileSystem.touch(key, summaryUri(document));
+		}
+	}
+
+	/** Registers the summary file system and the open and restore commands. */
+	private register(): vscode.Disposable {
+		return vscode.Disposable.from(
+			this.fileSystem,
+			vscode.workspace.registerFileSystemProvider(SUMMARY_SCHEME, this.fileSystem, { isCaseSensitive: true }),
+			vscode.commands.registerCommand(OPEN_SUMMARY_COMMAND, (reference?: SummaryReference) => this.open(reference)),
+			vscode.commands.registerCommand(RESTORE_SUMMARY_COMMAND, async (reference?: RestoreReference) => {
+				// A chat request of its own (/restore), so the change is stored in the chat like any other.
+				await vscode.commands.executeCommand('workbench.action.chat.open', { query: restoreQuery(reference ?? {}) });
+			}),
 		);
-		fileSystem?.touch(key, summaryUri(document));
+	}
+
+	private async open(reference?: SummaryReference): Promise<void> {
+		if (!reference || typeof reference.key !== 'string') {
+			void vscode.window.showInformationMessage(
+				vscode.l10n.t('Open a Longhaul summary from the chat: the button under a summarization notice, or a link in /context.'),
+			);
+			return;
+		}
+		if ('content' in reference && typeof reference.content === 'string' && typeof reference.title === 'string') this.set(reference);
+		const title = this.documents.get(reference.key)?.title ?? 'Longhaul summary.md';
+		const document = await vscode.workspace.openTextDocument(summaryUri({ key: reference.key, title }));
+		await vscode.window.showTextDocument(document, { preview: true });
+	}
+
+	dispose(): void {
+		this.registrations.dispose();
+		this.documents.clear();
 	}
 }
 
@@ -151,29 +194,4 @@ export function restoreButton(stream: Pick<ResponseSink, 'button'>, reference: R
 		tooltip: vscode.l10n.t('Take this summary away and bring back the rounds it replaced, if they fit'),
 		arguments: [reference],
 	});
-}
-
-/** Registers the summary file system and the open and restore commands. */
-export function registerSummaryDocuments(edits: SummaryEditStore): vscode.Disposable {
-	fileSystem = new SummaryFileSystem(store, edits);
-	return vscode.Disposable.from(
-		fileSystem,
-		vscode.workspace.registerFileSystemProvider(SUMMARY_SCHEME, fileSystem, { isCaseSensitive: true }),
-		vscode.commands.registerCommand(OPEN_SUMMARY_COMMAND, async (reference?: SummaryReference) => {
-			if (!reference || typeof reference.key !== 'string') {
-				void vscode.window.showInformationMessage(
-					vscode.l10n.t('Open a Longhaul summary from the chat: the button under a summarization notice, or a link in /context.'),
-				);
-				return;
-			}
-			if ('content' in reference && typeof reference.content === 'string' && typeof reference.title === 'string') remember(reference);
-			const title = documents.get(reference.key)?.title ?? 'Longhaul summary.md';
-			const document = await vscode.workspace.openTextDocument(summaryUri({ key: reference.key, title }));
-			await vscode.window.showTextDocument(document, { preview: true });
-		}),
-		vscode.commands.registerCommand(RESTORE_SUMMARY_COMMAND, async (reference?: RestoreReference) => {
-			// A chat request of its own (/restore), so the change is stored in the chat like any other.
-			await vscode.commands.executeCommand('workbench.action.chat.open', { query: restoreQuery(reference ?? {}) });
-		}),
-	);
 }

@@ -4,7 +4,7 @@
 // like any block (src/common/summaries/summaryEdit.ts); then it is forgotten here.
 import * as vscode from 'vscode';
 import type { Conversation } from '../common/conversation/conversation';
-import type { StoredSummaryBlock } from '../common/persistence/metadata';
+import type { StoredSummaryBlock } from '../common/summaries/applySummary';
 import { applySummaryEdit, type SummaryEdit } from '../common/summaries/summaryEdit';
 
 const STORAGE_KEY = 'longhaul.pendingSummaryEdits';

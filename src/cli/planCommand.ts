@@ -7,7 +7,7 @@ import type { Conversation } from '../common/conversation/conversation';
 import { blockSegments, type BlockSegment } from '../common/summaries/applySummary';
 import { computeBudget } from '../common/tokens/budget';
 import { countTokens } from '../common/tokens/tokenizer';
-import { MIN_KEPT_ROUNDS } from '../common/planning/halfContextPlanner';
+import { MIN_RECENT_ROUNDS } from '../common/planning/halfContextPlanner';
 import { explainPlan } from './explain';
 import { EXIT_FAILURE, EXIT_OK, parseTokenCount, readCommandLine, stopMessage, UsageError } from './commandLine';
 
@@ -27,7 +27,7 @@ or --name=value.
   --window N  the model's window in tokens (16000 or 16k): half-context keeps at most half of
               Longhaul's message budget for that window verbatim (without tool definitions);
               without it, the pure round rule
-  --min-keep N  the fewest rounds half-context keeps verbatim (default ${MIN_KEPT_ROUNDS}, at least ${MIN_KEPT_ROUNDS})
+  --min-keep N  the fewest rounds half-context keeps verbatim (default ${MIN_RECENT_ROUNDS}, at least ${MIN_RECENT_ROUNDS})
   --explain   describe the plan for people instead of printing JSON
   --help, -h  this text
 Exit codes: 0 plan printed, 1 unreadable or invalid input, 2 invalid arguments, 3 nothing to summarize.`;
@@ -38,7 +38,7 @@ export interface CliArgs {
 	readonly explain: boolean;
 	/** --window: the model's window; the planner then applies the token-aware rule. */
 	readonly window?: number;
-	readonly minKeep?: number;
+	readonly minRecentRounds?: number;
 }
 
 export interface CliResult {
@@ -60,25 +60,27 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 		throw new UsageError(`--mode must be "half" or "legacy", got ${JSON.stringify(given.mode)}`);
 	}
 	const window = given.window === undefined ? undefined : parseTokenCount('--window', given.window);
-	let minKeep: number | undefined;
+	let minRecentRounds: number | undefined;
 	if (given['min-keep'] !== undefined) {
 		const text = given['min-keep'];
-		minKeep = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
-		if (!(minKeep >= MIN_KEPT_ROUNDS)) throw new UsageError(`--min-keep must be a whole number of at least ${MIN_KEPT_ROUNDS}; got ${JSON.stringify(text)}`);
+		minRecentRounds = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+		if (!(minRecentRounds >= MIN_RECENT_ROUNDS)) {
+			throw new UsageError(`--min-keep must be a whole number of at least ${MIN_RECENT_ROUNDS}; got ${JSON.stringify(text)}`);
+		}
 	}
 	return {
 		input: given.input,
 		mode,
 		explain: given.explain === true,
 		...(window !== undefined ? { window } : {}),
-		...(minKeep !== undefined ? { minKeep } : {}),
+		...(minRecentRounds !== undefined ? { minRecentRounds } : {}),
 	};
 }
 
 /** The planner options the arguments ask for: with --window, the token-aware rule at Longhaul's message budget for it. */
-export function planOptions(args: Pick<CliArgs, 'window' | 'minKeep'>): PlanOptions {
+export function planOptions(args: Pick<CliArgs, 'window' | 'minRecentRounds'>): PlanOptions {
 	return {
-		...(args.minKeep !== undefined ? { minKeep: args.minKeep } : {}),
+		...(args.minRecentRounds !== undefined ? { minRecentRounds: args.minRecentRounds } : {}),
 		...(args.window !== undefined ? { countTokens, messageBudget: computeBudget(args.window, 0).messages } : {}),
 	};
 }

@@ -4,8 +4,6 @@ import { PromptElement, SystemMessage, UserMessage, type BasePromptElementProps 
 import { CONDENSE_TAG, escapeTags } from './promptTags';
 import { lengthRule, type StatedLength } from './summarizerInstructions';
 
-export { CONDENSE_TAG } from './promptTags';
-
 export interface CondensePromptProps extends BasePromptElementProps {
 	/** The summary that was too long. */
 	readonly summary: string;

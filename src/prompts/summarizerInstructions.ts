@@ -1,5 +1,5 @@
 // What the summarizer is asked to write: an <analysis> pass, then a <summary> with fixed
-// sections (structure of seed 002, in Longhaul's words). The same instructions serve both modes;
+// sections (Longhaul's own structure and words, docs/prompts.md). The same instructions serve both modes;
 // Simple mode only shows the model less (shortened tool output, no thinking).
 import type { SummaryPromptMode } from './summarizerTranscript';
 import { escapeTags } from './promptTags';

@@ -2,7 +2,7 @@
 // than the cap. Every call the model made must be answered by exactly one tool message.
 import { INTERRUPTED_RESULT, type ToolCall } from '../common/conversation/conversation';
 import type { TextTokenizer } from '../common/tokens/tokenizer';
-import { cutMiddle, HEAD_SHARE } from '../common/shrinking/cutText';
+import { cutMiddle, HEAD_SHARE } from '../common/text/cutText';
 
 /** The result given to a call that never got one (the request was cancelled or stopped while it ran). */
 export const INTERRUPTED_TOOL_RESULT = INTERRUPTED_RESULT;

@@ -9,19 +9,41 @@
 import * as vscode from 'vscode';
 
 const SCHEME = 'longhaul-change';
-const changes = new Map<string, string>();
-const provider: vscode.TextDocumentContentProvider = { provideTextDocumentContent: uri => changes.get(uri.toString()) ?? '' };
-let counter = 0;
 
-/** Registers the read-only documents that show a change; once, at activation. */
+/** The read-only documents that show a change while its question is open. */
+class ChangeDocuments implements vscode.TextDocumentContentProvider {
+	private readonly changes = new Map<string, string>();
+	private counter = 0;
+
+	provideTextDocumentContent(uri: vscode.Uri): string {
+		return this.changes.get(uri.toString()) ?? '';
+	}
+
+	/** A new document showing `text`. */
+	add(title: string, text: string): vscode.Uri {
+		const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${++this.counter}/${title.replace(/[\\/]/g, '_')}` });
+		this.changes.set(uri.toString(), text);
+		return uri;
+	}
+
+	remove(uri: vscode.Uri): void {
+		this.changes.delete(uri.toString());
+	}
+
+	clear(): void {
+		this.changes.clear();
+	}
+}
+const changeDocuments = new ChangeDocuments();
+
+/** Registers the read-only documents that show a change; once, at activation (and forgets them with the extension). */
 export function registerChangeDocuments(): vscode.Disposable {
-	return vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider);
+	return vscode.Disposable.from(vscode.workspace.registerTextDocumentContentProvider(SCHEME, changeDocuments), { dispose: () => changeDocuments.clear() });
 }
 
 /** Shows `text` in a read-only editor beside the chat; answers a function that closes it. */
 async function showBeside(title: string, text: string): Promise<() => Promise<void>> {
-	const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${++counter}/${title.replace(/[\\/]/g, '_')}` });
-	changes.set(uri.toString(), text);
+	const uri = changeDocuments.add(title, text);
 	try {
 		const document = await vscode.workspace.openTextDocument(uri);
 		await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
@@ -29,7 +51,7 @@ async function showBeside(title: string, text: string): Promise<() => Promise<vo
 		// No editor (a host without one): the quick pick still says what and why.
 	}
 	return async () => {
-		changes.delete(uri.toString());
+		changeDocuments.remove(uri);
 		const tabs = vscode.window.tabGroups.all
 			.flatMap(g => g.tabs)
 			.filter(t => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());

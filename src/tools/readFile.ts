@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { cutMiddle } from '../common/shrinking/cutText';
+import { cutMiddle } from '../common/text/cutText';
 import { decodeUtf8Text } from '../common/tools/utf8Text';
 import { lineRange } from './lineRange';
 import { readInside } from './safeFs';

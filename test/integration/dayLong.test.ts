@@ -3,7 +3,7 @@
 // 16k window, in half-context mode (the e2e test plays the same chat in legacy mode, the default,
 // through the Chat view: test/e2e/dayLongReload.e2e.mjs). After every compaction, the prompt the
 // model receives must read
-// `[user0] [summary0] [user1] [summary1] … [userN] [live rounds]` (seed 004): each summary block
+// `[user0] [summary0] [user1] [summary1] … [userN] [live rounds]` (docs/decisions.md decision 3): each summary block
 // right after its own turn's user message (or that message shortened, with its note), blocks in turn
 // order, one per turn, and no turn's block gone once it was there. The number of summarizations must
 // be what the Node replay (bench --concat) predicts for the same chat and window.

@@ -6,7 +6,7 @@
 // test/e2e/finalAnswer.e2e.mjs reads the same on screen.
 import * as assert from 'assert';
 import type { HandledRequest } from '../../src/agent/api';
-import { visibleText } from '../../src/common/response/finalAnswer';
+import { textInView } from '../../src/common/response/finalAnswer';
 import { say, sendChat, setHandler, smallWindowSessions, withSetting } from './helpers';
 import { DATA_FILE, createSessionScript } from './sessionScript';
 
@@ -52,7 +52,7 @@ describe('Final answer in view', function () {
 		it(`shows the answer unfolded: ${c.name}, token line ${c.showTokenCount ? 'on' : 'off'}`, async () => {
 			const handled = await run(c);
 			const summarizations = (handled.metadata as { summarizations: number }).summarizations;
-			const visible = visibleText(handled.parts);
+			const visible = textInView(handled.parts);
 			const stopped = c.maxToolCalls !== undefined;
 			say(`      ${summarizations} summaries, ${handled.parts.length} parts; in view: ${JSON.stringify(visible.slice(0, 160))}…`);
 			if (stopped) {

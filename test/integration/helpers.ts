@@ -122,21 +122,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
 	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Resolves with the next event, or rejects after `timeoutMs`. */
-export function nextEvent<T>(event: vscode.Event<T>, timeoutMs: number, message: string): Promise<T> {
-	return new Promise<T>((resolve, reject) => {
-		const timer = setTimeout(() => {
-			listener.dispose();
-			reject(new Error(message));
-		}, timeoutMs);
-		const listener = event(value => {
-			clearTimeout(timer);
-			listener.dispose();
-			resolve(value);
-		});
-	});
-}
-
 /** Sets a Longhaul setting globally for the duration of `body`, then restores the previous value. */
 export async function withSetting<T>(key: string, value: unknown, body: () => Promise<T>): Promise<T> {
 	const config = vscode.workspace.getConfiguration('longhaul');

@@ -187,7 +187,7 @@ describe('long sessions in a small window', function () {
 				)
 				.filter(e => e.kind === 'summarizer').length;
 			assert.ok(text.includes(`<conversation-summary>\n${summaryMarker(newestForThird)}`), `request 3 should see the newest summary SUMMARY-${newestForThird}`);
-			// Per-turn blocks (seed 004): each earlier request that summarized keeps its own newest
+			// Per-turn blocks (docs/decisions.md decision 3): each earlier request that summarized keeps its own newest
 			// block right after its user message, oldest first; none is dropped.
 			const seen = summaryNumbersIn(text);
 			assert.strictEqual(seen[seen.length - 1], newestForThird, `request 3's last block is the newest summary: ${seen.join(', ')}`);

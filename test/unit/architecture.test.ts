@@ -1,12 +1,15 @@
-// The layering rules of src/, checked on the source text: no import circles (a file never imports
-// one that imports it back, directly or through others), and src/common/ stays pure TypeScript
-// that knows nothing of vscode, the prompts, the agent or the tools.
+// The layering rules of src/ and bench/, checked on the source text: no import circles (a file
+// never imports one that imports it back, directly or through others), no arrow back up between
+// the topic folders of src/common/ (the folders' imports form no circle either), src/common/ stays
+// pure TypeScript that knows nothing of vscode, the prompts, the agent or the tools, the benchmark
+// runs no vscode code, and no module of the VS Code layer keeps state in its own variables.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(__dirname, '../../..');
 const src = join(root, 'src');
+const bench = join(root, 'bench');
 
 function sources(dir: string): string[] {
 	return readdirSync(dir).flatMap(name => {
@@ -35,20 +38,77 @@ function resolveLocal(from: string, spec: string): string | undefined {
 	throw new Error(`${relative(root, from)} imports ${spec}, which does not exist`);
 }
 
-const files = sources(src);
+const files = [...sources(src), ...sources(bench)];
 const graph = new Map(files.map(file => [file, specifiers(readFileSync(file, 'utf8'))]));
 
-/** The import graph of src/ as edges between files. */
+/** The import graph of src/ and bench/ as edges between files. */
 function importEdges(): Map<string, string[]> {
 	return new Map([...graph].map(([file, specs]) => [file, specs.map(s => resolveLocal(file, s)).filter((f): f is string => f !== undefined)]));
 }
 
-describe('architecture of src/', () => {
+/**
+ * Module variables that hold mutable state: a top-level `let`/`var`, or a top-level Map, Set,
+ * WeakMap or WeakSet (one typed Readonly… is a constant). Long-lived state of the VS Code layer belongs to an object created in
+ * `activate` and disposed with the extension (src/agent/participant.ts Services).
+ */
+function moduleState(source: string): string[] {
+	return source
+		.split('\n')
+		.filter(
+			line => /^(?:export\s+)?(?:let|var)\s/.test(line) || /^(?:export\s+)?const\s+\w+\s*(?::(?!\s*Readonly)[^=]+)?=\s*new\s+(?:Weak)?(?:Map|Set)\b/.test(line),
+		)
+		.map(line => line.trim());
+}
+
+/** The one module variable allowed: the Longhaul output channel, made on first use for the window's life (log.ts). */
+const OWNED_ELSEWHERE = new Set([join('src', 'agent', 'log.ts')]);
+
+describe('architecture of src/ and bench/', () => {
+	it('keeps no mutable state in module variables of src/agent and src/tools', () => {
+		const offenders = [...graph.keys()]
+			.filter(file => /^src\/(agent|tools)\//.test(relative(root, file)) && !OWNED_ELSEWHERE.has(relative(root, file)))
+			.flatMap(file => moduleState(readFileSync(file, 'utf8')).map(line => `${relative(root, file)}: ${line}`));
+		assert.deepEqual(offenders, []);
+	});
+
+	it('finds module state when there is some (the check itself works)', () => {
+		assert.deepEqual(
+			moduleState(
+				'let counter = 0;\nconst NAMES: ReadonlySet<string> = new Set([]);\nconst seen = new Map<string, number>();\nexport const known: WeakSet<object> = new WeakSet();\nconst LIMIT = 3;\n\tlet local = 1;',
+			),
+			['let counter = 0;', 'const seen = new Map<string, number>();', 'export const known: WeakSet<object> = new WeakSet();'],
+		);
+	});
+
 	it('has no import circles', () => {
 		assert.deepEqual(
 			findCircles(importEdges()).map(c => c.map(f => relative(root, f))),
 			[],
 		);
+	});
+
+	it('has no arrow back up between the topic folders of src/common', () => {
+		const common = join(src, 'common');
+		const folderOf = (file: string) => relative(common, file).split('/')[0];
+		const folders = new Map<string, string[]>();
+		for (const [file, targets] of importEdges()) {
+			if (!file.startsWith(common + '/')) continue;
+			const from = folderOf(file);
+			const to = targets.filter(t => t.startsWith(common + '/') && folderOf(t) !== from).map(folderOf);
+			folders.set(from, [...new Set([...(folders.get(from) ?? []), ...to])]);
+		}
+		assert.deepEqual(findCircles(folders), []);
+	});
+
+	it('keeps bench/ free of vscode, the agent and the tools', () => {
+		const offenders: string[] = [];
+		for (const [file, specs] of graph) {
+			if (!file.startsWith(bench + '/')) continue;
+			for (const spec of specs) {
+				if (spec === 'vscode' || /\/src\/(agent|tools)\//.test(spec)) offenders.push(`${relative(root, file)} → ${spec}`);
+			}
+		}
+		assert.deepEqual(offenders, []);
 	});
 
 	it('finds a circle when there is one (the check itself works)', () => {

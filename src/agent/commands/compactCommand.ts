@@ -7,30 +7,14 @@ import { localize } from '../l10n';
 import { summaryChanges } from '../../common/persistence/metadata';
 import { summarization } from '../../common/stats/fitTelemetry';
 import { describeAttemptsForUser } from '../../common/summaries/summarizationFlow';
-import { budgetFor } from '../agentLoop';
-import { compactNow } from '../compaction';
+import { compactNow } from '../requestCompactor';
 import { resultFor } from '../requestResult';
-import { rememberSummary, summaryButton } from '../summaryDocuments';
-import { toChatTools } from '../toolCatalog';
+import { summaryButton } from '../summaryDocuments';
 import type { RequestContext } from './requestContext';
 
 export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatResult> {
 	const { request, state, settings, stream } = ctx;
-	const outcome = await compactNow(
-		state.conversation,
-		{
-			model: request.model,
-			budget: budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio),
-			calibration: ctx.calibration,
-			mode: settings.summarizationMode,
-			currentRequest: '',
-			token: ctx.token,
-			focus: request.prompt.trim() || undefined,
-			minKeep: settings.minRecentRounds,
-			summarizerModel: ctx.summarizer.model,
-		},
-		stream,
-	);
+	const outcome = await compactNow(ctx);
 	if (ctx.summarizer.notice) stream.markdown(`*${ctx.summarizer.notice}*\n\n`);
 	if (outcome.kind === 'nothing-to-summarize') {
 		stream.markdown(vscode.l10n.t('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.'));
@@ -61,7 +45,7 @@ export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatRe
 	const anchorTurn = plan.anchor.source === 'history' ? state.conversation.turns[plan.anchor.turnIndex]?.user : undefined;
 	summaryButton(
 		stream,
-		rememberSummary({
+		ctx.documents.remember({
 			roundId: plan.anchorRoundId,
 			text: blocks.join('\n\n'),
 			location: plan.anchor,

@@ -2,6 +2,7 @@
 // block. The report is the only markdown Longhaul trusts with a command, and only the commands its
 // links use.
 import * as vscode from 'vscode';
+import { backgroundLine } from '../backgroundSummary';
 import { contextReport } from '../contextReport';
 import { resultFor } from '../requestResult';
 import { OPEN_SUMMARY_COMMAND, RESTORE_SUMMARY_COMMAND } from '../summaryDocuments';
@@ -21,6 +22,8 @@ export async function contextCommand(ctx: RequestContext): Promise<vscode.ChatRe
 			telemetryRecorded: ctx.telemetry.recording,
 			instructions: ctx.instructions,
 			summarizerLine: ctx.summarizer.line,
+			documents: ctx.documents,
+			backgroundLine: backgroundLine(ctx.speeds, ctx.carried, request.model.id),
 		}),
 	);
 	report.isTrusted = { enabledCommands: [OPEN_SUMMARY_COMMAND, RESTORE_SUMMARY_COMMAND] };

@@ -5,6 +5,9 @@ import type * as vscode from 'vscode';
 import type { InstructionFilesRead } from '../instructionFiles';
 import type { RequestState } from '../requestState';
 import type { ResolvedSummarizer } from '../summarizerModel';
+import type { CarriedJobs, SummarySpeeds } from '../backgroundSummary';
+import type { SummaryDocuments } from '../summaryDocuments';
+import type { SummarizingLines } from '../summarizingProgress';
 import type { LonghaulSettings } from '../settings';
 import type { LonghaulTelemetry } from '../telemetry';
 import type { TokenCalibration } from '../tokenCalibration';
@@ -26,6 +29,13 @@ export interface RequestContext {
 	readonly summarizer: ResolvedSummarizer;
 	/** The workspace's instruction files, read at the start of this request (instructionFiles.ts). */
 	readonly instructions: InstructionFilesRead;
+	/** The learned speed of each model's summaries, and the background job handed from request to request (both live as long as the extension). */
+	readonly speeds: SummarySpeeds;
+	readonly carried: CarriedJobs;
+	/** The summaries this window can open as documents (summaryDocuments.ts). */
+	readonly documents: SummaryDocuments;
+	/** The progress lines of this request that say a summary is being written (the context meter spins from them). */
+	readonly summarizing: SummarizingLines;
 	/** Invokes a tool for the agent (vscode.lm.invokeTool, recorded as a part of the response). */
 	readonly invokeTool: typeof vscode.lm.invokeTool;
 }

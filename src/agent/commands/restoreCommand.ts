@@ -12,7 +12,7 @@ import { applyRestore, parseRestoreArgs, restorePlan, targetBlock, type RestoreP
 import { describeLocation } from '../../common/summaries/summaryDocument';
 import type { SummaryBlock } from '../../common/conversation/summaryBlocks';
 import { message, plural } from '../../common/text/message';
-import { budgetFor } from '../agentLoop';
+import { budgetFor } from '../requestBudget';
 import { pinnedFor } from '../instructionFiles';
 import { localize } from '../l10n';
 import { nextPromptTokens, type NextPromptInput } from '../nextPrompt';

@@ -5,7 +5,8 @@
 // it can cancel; the replay benchmark gives it its virtual clock and the stand-in summarizer, so
 // both run this same rule.
 import type { Conversation } from '../conversation/conversation';
-import { attachSummary, type PreparedSummary } from '../fitting/preparedSummary';
+import type { PreparedSummary } from '../fitting/preparedSummary';
+import { applySummaryBlocks } from '../summaries/applySummary';
 import type { SummarizationPlan } from '../planning/plan';
 import { summaryPlanApplicability } from '../planning/summaryApplicability';
 import { callDurationMs, learnedRates, type LearnedSpeed } from './latency';
@@ -287,7 +288,7 @@ function attachChain(conversation: Conversation, done: readonly Job[]): Conversa
 	for (const job of done) {
 		const prepared = job.result!;
 		if (!summaryPlanApplicability(attached, prepared.plan).ok) return undefined;
-		attached = attachSummary(attached, prepared.plan, prepared.blocks!);
+		attached = applySummaryBlocks(attached, prepared.plan, prepared.blocks!);
 	}
 	return attached;
 }

@@ -3,6 +3,13 @@
 // that plans or renders a prompt works on these shapes.
 import type { ProviderState } from '../provider/providerState';
 
+/** Where a round sits: a past turn (turnIndex >= 0) or the active request (turnIndex -1). */
+export interface RoundLocation {
+	readonly source: 'history' | 'active';
+	readonly turnIndex: number;
+	readonly roundIndex: number;
+}
+
 /** One tool call a model made, and what the tool answered. */
 export interface ToolCall {
 	readonly id: string;

@@ -1,7 +1,7 @@
 // Round flattening: every round of the conversation in chronological order,
 // each with where it came from. References only, nothing is copied.
 import type { Conversation, Round, Turn } from './conversation';
-import type { RoundLocation } from '../planning/plan';
+import type { RoundLocation } from './conversation';
 
 export interface FlatRound extends RoundLocation {
 	readonly round: Round;

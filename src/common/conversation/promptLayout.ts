@@ -2,7 +2,7 @@
 // The prompt-tsx components in src/prompts render these entries; keeping the
 // order here makes it testable without a renderer.
 //
-// Rules (seed 003 and 004, docs/decisions.md decision 3):
+// Rules (docs/decisions.md decision 3):
 // - every user request stays verbatim, in conversation order, summarized or not;
 // - each turn's summary block (summaryBlocks.ts) comes right after that turn's user message (or,
 //   for the request in progress, right after the request), where the first round it replaces
@@ -15,8 +15,8 @@
 import { hasUnansweredCalls, type Conversation, type Round } from './conversation';
 import { flattenRounds, newestSummaryIndex } from './flatten';
 import { blocksOf, type SummaryBlock } from './summaryBlocks';
-import type { RoundLocation } from '../planning/plan';
-import { firstLines } from '../shrinking/cutText';
+import type { RoundLocation } from './conversation';
+import { firstLines } from '../text/cutText';
 
 /** Share of the message budget the user messages of past turns may hold before summarized ones are shortened. */
 export const OLDER_REQUESTS_SHARE = 0.2;

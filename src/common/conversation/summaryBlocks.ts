@@ -1,4 +1,4 @@
-// Summary blocks (seed 004): the summaries a prompt shows, one per turn, in conversation order.
+// Summary blocks (docs/decisions.md decision 3): the summaries a prompt shows, one per turn, in conversation order.
 //
 // A summary is stored on the round it is anchored on (`Round.summary`). Everything up to the
 // newest anchor is covered; planners only look at the rounds after it. Each turn whose rounds are
@@ -12,7 +12,7 @@
 // summaries before it are not shown (their content is in it).
 import type { Conversation } from './conversation';
 import { flattenRounds, newestSummaryIndex, type FlatRound } from './flatten';
-import type { RoundLocation } from '../planning/plan';
+import type { RoundLocation } from './conversation';
 
 /** What a condensed block says about itself, ahead of its text, in the prompt. */
 export const CONDENSED_NOTE =

@@ -37,7 +37,7 @@ export function fitNotice(event: FitEvent): Message[] | undefined {
 			return [
 				describePlan(event.prepared.plan),
 				...(event.prepared.blocks.length > 1 ? [message('One summary per request: {0} blocks.', event.prepared.blocks.length)] : []),
-				...(event.source === 'prepared' ? [message('Prepared in the background.')] : []),
+				...(event.source === 'background' ? [message('Prepared in the background.')] : []),
 			];
 		case 'condensed':
 			return [condensedNotice(event.blocks.map(b => b.turnIndex))];

@@ -1,6 +1,7 @@
 // The one place that makes a prompt fit its budget, for the agent (src/agent/promptFitting.ts) and
-// the replay benchmark (bench/replay/strategies.ts) alike, both through the adapter
-// src/prompts/fitAgentPrompt.ts. Cheapest first, one FitRun stage each:
+// the replay benchmark (bench/replay/strategies.ts) alike, both through their Compactor's fit
+// (src/common/compaction/compactor.ts) with the agent prompt's steps (src/prompts/agentPromptSteps.ts).
+// Cheapest first, one FitRun stage each:
 //   1. mask: old tool results (when the setting asks for it, or when automatic summaries are off)
 //   2. attachPrepared: a summary prepared in the background, if one is ready and still right
 //   3. tightenBeforeBreaker: once model summaries have done what they can for this render, what is
@@ -37,9 +38,11 @@ import { cutNewestResults } from '../shrinking/cutNewestResults';
 import { dropOlderRounds } from '../shrinking/dropOlderRounds';
 import { elideOldestToolResults } from '../shrinking/elideToolResults';
 import { maskForOverflow, type MaskStats } from '../shrinking/maskToolResults';
-import { attachSummary, makeSummary, type PreparedSummary, type Summarize } from './preparedSummary';
+import { makeSummary, type PreparedSummary } from './preparedSummary';
+import { applySummaryBlocks } from '../summaries/applySummary';
+import type { SummarizeBlock } from '../summaries/summarizeBlocks';
 import { noteSummary } from './loopBreaker';
-import type { FitSession } from './fitSession';
+import type { FitMemory } from './fitMemory';
 
 /** Model summaries that may leave the prompt over budget before the loop breaker stops them. */
 export const SUMMARY_ATTEMPTS = 2;
@@ -63,7 +66,7 @@ export interface FitSteps<P> {
 	/** A summary prepared earlier that still applies to `conversation`, if any (waits for one under way). */
 	takePrepared?(conversation: Conversation): Promise<PreparedSummary | undefined>;
 	/** Asks the model for the block of one turn's rounds (Full, then Simple); no summary when every attempt failed. */
-	readonly summarize: Summarize;
+	readonly summarize: SummarizeBlock;
 	/** Asks the model to shorten an older block (bounded growth); without it, blocks are cut to their first lines. */
 	readonly condense?: CondenseBlock;
 	/** Plans a summarization; the default is the active planner with token statistics. */
@@ -88,11 +91,11 @@ export interface FitOptions {
 	 */
 	readonly halfContextSplit?: 'tokens' | 'rounds';
 	/** The fewest rounds half-context keeps verbatim (default 2). */
-	readonly minKeep?: number;
+	readonly minRecentRounds?: number;
 	/**
 	 * longhaul.autoSummarize (default true). False: no summary is asked for or taken, neither from
 	 * the model nor prepared in the background; old tool results are masked, then truncation as
-	 * usual, and a `summaries-off` event says so once per session.
+	 * usual, and a `summaries-off` event says so once per request.
 	 */
 	readonly autoSummarize?: boolean;
 }
@@ -102,7 +105,7 @@ export function fitPlanOptions(options: FitOptions, countTokens: (text: string) 
 	return {
 		countTokens,
 		...(options.halfContextSplit !== 'rounds' ? { messageBudget: options.messageBudget } : {}),
-		...(options.minKeep !== undefined ? { minKeep: options.minKeep } : {}),
+		...(options.minRecentRounds !== undefined ? { minRecentRounds: options.minRecentRounds } : {}),
 	};
 }
 
@@ -110,7 +113,7 @@ export function fitPlanOptions(options: FitOptions, countTokens: (text: string) 
 export type FitEvent =
 	| ({ readonly kind: 'masked'; readonly neededTokens: number } & MaskStats)
 	| { readonly kind: 'mask-declined'; readonly reason: string; readonly olderPartTokens: number }
-	| { readonly kind: 'summarized'; readonly source: 'prepared' | 'model'; readonly prepared: PreparedSummary & { readonly blocks: readonly string[] } }
+	| { readonly kind: 'summarized'; readonly source: 'background' | 'model'; readonly prepared: PreparedSummary & { readonly blocks: readonly string[] } }
 	/** The oldest blocks were shortened to keep all blocks within the summary budget. */
 	/** `ahead`: of `blocks`, those whose shorter text a background job had prepared (no model call at the overflow). */
 	| { readonly kind: 'condensed'; readonly blocks: readonly CondensedBlock[]; readonly ahead: number }
@@ -126,9 +129,9 @@ export type FitEvent =
 	/** Nothing older was left: the newest round's longest results, then arguments, were cut further (cutNewestResults.ts). */
 	| { readonly kind: 'cut-newest'; readonly calls: number; readonly arguments: number; readonly freedTokens: number; readonly neededTokens: number }
 	| { readonly kind: 'ledger-off'; readonly neededTokens: number }
-	/** Past requests, then the done-ledger, are shown tight for the rest of the request (FitSession.tight). */
+	/** Past requests, then the done-ledger, are shown tight for the rest of the request (FitMemory.tight). */
 	| { readonly kind: 'tightened'; readonly part: 'requests' | 'ledger'; readonly neededTokens: number }
-	/** The first overflow of a session with automatic summaries off (FitOptions.autoSummarize). */
+	/** The first overflow of a request with automatic summaries off (FitOptions.autoSummarize). */
 	| { readonly kind: 'summaries-off' };
 
 interface FitEnd {
@@ -137,8 +140,8 @@ interface FitEnd {
 }
 export type FitResult<P> = (FitEnd & { readonly kind: 'fits'; readonly prompt: P }) | (FitEnd & { readonly kind: 'refused'; readonly neededTokens: number });
 
-export async function fitPrompt<P>(start: Conversation, session: FitSession, steps: FitSteps<P>, options: FitOptions): Promise<FitResult<P>> {
-	const fit = new FitRun(start, session, steps, options);
+export async function fitPrompt<P>(start: Conversation, memory: FitMemory, steps: FitSteps<P>, options: FitOptions): Promise<FitResult<P>> {
+	const fit = new FitRun(start, memory, steps, options);
 	for (;;) {
 		const rendered = await fit.settled(steps.render(fit.conversation));
 		if (rendered.fits) return { kind: 'fits', prompt: rendered.prompt, conversation: fit.conversation, events: fit.events };
@@ -176,7 +179,7 @@ class FitRun<P> {
 
 	constructor(
 		start: Conversation,
-		private readonly session: FitSession,
+		private readonly memory: FitMemory,
 		private readonly steps: FitSteps<P>,
 		private readonly options: FitOptions,
 	) {
@@ -195,8 +198,8 @@ class FitRun<P> {
 	/** A render did not fit: a new overflow, with a size of its own. */
 	overflowed(): void {
 		this.needed = undefined;
-		if (!this.autoSummarize && !this.session.toldSummariesOff) {
-			this.session.toldSummariesOff = true;
+		if (!this.autoSummarize && !this.memory.toldSummariesOff) {
+			this.memory.toldSummariesOff = true;
 			this.events.push({ kind: 'summaries-off' });
 		}
 	}
@@ -232,17 +235,17 @@ class FitRun<P> {
 		if (!this.autoSummarize || !this.steps.takePrepared) return false;
 		const prepared = await this.settled(this.steps.takePrepared(this.conversation));
 		if (prepared?.blocks === undefined) return false;
-		await this.attach({ ...prepared, blocks: prepared.blocks }, 'prepared');
+		await this.attach({ ...prepared, blocks: prepared.blocks }, 'background');
 		return true;
 	}
 
 	/** Attaches a summary, gives the ledger its room back, and condenses the oldest blocks if all of them are over budget. */
-	private async attach(prepared: PreparedSummary & { readonly blocks: readonly string[] }, source: 'prepared' | 'model'): Promise<void> {
-		noteSummary(this.session.repeats, replacedCalls(this.conversation, prepared.plan));
-		this.conversation = attachSummary(this.conversation, prepared.plan, prepared.blocks);
+	private async attach(prepared: PreparedSummary & { readonly blocks: readonly string[] }, source: 'background' | 'model'): Promise<void> {
+		noteSummary(this.memory.repeats, replacedCalls(this.conversation, prepared.plan));
+		this.conversation = applySummaryBlocks(this.conversation, prepared.plan, prepared.blocks);
 		// A new summary renders the ledger again: left out or tightened, it gets its full room back.
-		this.session.ledgerSuspended = false;
-		if (this.session.tight === 'ledger') this.session.tight = 'requests';
+		this.memory.ledgerSuspended = false;
+		if (this.memory.tight === 'ledger') this.memory.tight = 'requests';
 		this.events.push({ kind: 'summarized', source, prepared });
 		await this.boundBlocks(prepared.condensations);
 	}
@@ -254,26 +257,26 @@ class FitRun<P> {
 	 * cutting it costs less than ledger lines.
 	 */
 	private async tighten(ledgerToo: boolean): Promise<boolean> {
-		const { session } = this;
+		const { memory } = this;
 		const part =
-			session.tight === 'none' ? 'requests' : ledgerToo && session.tight === 'requests' && this.steps.showsLedger(this.conversation) ? 'ledger' : undefined;
+			memory.tight === 'none' ? 'requests' : ledgerToo && memory.tight === 'requests' && this.steps.showsLedger(this.conversation) ? 'ledger' : undefined;
 		if (!part) return false;
 		const neededTokens = await this.measure();
-		session.tight = part;
+		memory.tight = part;
 		this.events.push({ kind: 'tightened', part, neededTokens });
 		return true;
 	}
 
 	/** 3. Model summaries have done what they can for this render (or may not run): tighten before the loop breaker or any truncation. */
 	async tightenBeforeBreaker(): Promise<boolean> {
-		const stopped = this.session.modelSummariesStopped !== undefined;
+		const stopped = this.memory.modelSummariesStopped !== undefined;
 		const summariesDone = !this.autoSummarize || !this.modelCanSummarize || stopped || this.summaryAttempts >= SUMMARY_ATTEMPTS;
 		return summariesDone && (await this.tighten(this.summaryAttempts >= SUMMARY_ATTEMPTS && !stopped));
 	}
 
 	/** 4. A summary from the model, or the loop breaker when summaries stopped making the prompt fit. */
 	async summarizeWithModel(): Promise<boolean> {
-		if (!this.autoSummarize || !this.modelCanSummarize || this.session.modelSummariesStopped) return false;
+		if (!this.autoSummarize || !this.modelCanSummarize || this.memory.modelSummariesStopped) return false;
 		if (this.summaryAttempts >= SUMMARY_ATTEMPTS) {
 			this.breakLoop();
 			return false;
@@ -304,10 +307,10 @@ class FitRun<P> {
 			this.modelCanSummarize = false;
 			return;
 		}
-		this.session.modelSummariesStopped = why;
+		this.memory.modelSummariesStopped = why;
 		// Tightening the ledger is for making room for summaries; with none to come, it goes back to
 		// its full size (truncation may still leave it out).
-		if (this.session.tight === 'ledger') this.session.tight = 'requests';
+		if (this.memory.tight === 'ledger') this.memory.tight = 'requests';
 		this.events.push({ kind: 'loop-breaker', why, scope: 'request' });
 	}
 
@@ -338,10 +341,10 @@ class FitRun<P> {
 			this.events.push({ kind: 'cut-newest', calls: cut.cutCalls, arguments: cut.cutArguments, freedTokens: cut.freedTokens, neededTokens: total });
 			return true;
 		}
-		if (!this.session.ledgerSuspended && steps.showsLedger(this.conversation)) {
+		if (!this.memory.ledgerSuspended && steps.showsLedger(this.conversation)) {
 			// Nothing older is left to remove: the ledger goes before the request is refused, until
 			// the next summary (which changes the prompt's head anyway) makes room for it again.
-			this.session.ledgerSuspended = true;
+			this.memory.ledgerSuspended = true;
 			this.events.push({ kind: 'ledger-off', neededTokens: total });
 			return true;
 		}

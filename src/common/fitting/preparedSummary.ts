@@ -1,6 +1,6 @@
 // A summary made for a plan, before or after it is attached to the conversation: one block per turn
 // the plan spans (summaryBlocks.ts). The agent's overflow pipeline, its background summarizer,
-// /compact and the benchmark all produce this shape and attach it through attachSummary, the one
+// /compact and the benchmark all produce this shape and attach it through applySummaryBlocks (applySummary.ts), the one
 // place a summary joins the conversation.
 import type { Conversation } from '../conversation/conversation';
 import type { SummarizationPlan } from '../planning/plan';
@@ -32,11 +32,8 @@ export interface PreparedSummary {
 	readonly condensations?: PreparedCondensations;
 }
 
-/** Produces the block of one request (one turn's rounds): Full then Simple. */
-export type Summarize = SummarizeBlock;
-
 /** The blocks of `plan` (planned once by the caller), one request per turn, narrowed when the summarizer cannot take them all. */
-export async function makeSummary(conversation: Conversation, plan: SummarizationPlan, summarize: Summarize): Promise<PreparedSummary> {
+export async function makeSummary(conversation: Conversation, plan: SummarizationPlan, summarize: SummarizeBlock): Promise<PreparedSummary> {
 	const started = Date.now();
 	const made = await summarizeBlocks(conversation, plan, summarize);
 	return {
@@ -67,17 +64,17 @@ export interface BlockBound {
  * the summary, then the condensations of older blocks that attaching it will need, so the user
  * waits at the overflow for neither.
  */
-export async function makeSummaryAhead(conversation: Conversation, plan: SummarizationPlan, summarize: Summarize, bound: BlockBound): Promise<PreparedSummary> {
+export async function makeSummaryAhead(
+	conversation: Conversation,
+	plan: SummarizationPlan,
+	summarize: SummarizeBlock,
+	bound: BlockBound,
+): Promise<PreparedSummary> {
 	const prepared = await makeSummary(conversation, plan, summarize);
 	if (!prepared.blocks) return prepared;
-	const attached = attachSummary(conversation, prepared.plan, prepared.blocks);
+	const attached = applySummaryBlocks(conversation, prepared.plan, prepared.blocks);
 	const condense = usingPreparedCondensations(bound.memory, bound.condense) ?? bound.condense;
 	const condensations = await prepareCondensations(attached, bound.budgetTokens, bound.countTokens, condense);
 	if (bound.memory) rememberCondensations(bound.memory, condensations);
 	return condensations.size ? { ...prepared, condensations } : prepared;
-}
-
-/** The conversation with `blocks` standing for the rounds `plan` summarizes, one per turn. */
-export function attachSummary(conversation: Conversation, plan: SummarizationPlan, blocks: readonly string[]): Conversation {
-	return applySummaryBlocks(conversation, plan, blocks);
 }

@@ -4,7 +4,7 @@
 // conversation, so no summary, masking or truncation ever touches them; they are read again at each
 // request, so an edit takes effect at once. Together they may take a tenth of the room for messages:
 // past that, the later files are cut (their beginning kept) or left out, and the user is told.
-import { firstLines } from '../shrinking/cutText';
+import { firstLines } from '../text/cutText';
 
 /** The instruction files read by default, relative to each workspace folder. */
 export const DEFAULT_INSTRUCTION_FILES: readonly string[] = ['AGENTS.md', '.github/copilot-instructions.md'];

@@ -79,10 +79,6 @@ export function emptyLedger(): DoneLedger {
 	return { requests: [], reads: [], edits: [], commands: [], searches: [], others: [], steps: 0 };
 }
 
-export function isEmptyLedger(ledger: DoneLedger): boolean {
-	return ledger.requests.length === 0 && ledger.steps === 0;
-}
-
 /** The request as the ledger keeps it. */
 export function ledgerRequestText(text: string): string {
 	const flat = text.replace(/\s+/g, ' ').trim();

@@ -4,7 +4,7 @@
 // (LEDGER_LIST_MAX entries, LEDGER_TEXT_MAX characters) are refused the same way, before any
 // entry is looked at, so a crafted history cannot make decoding or rendering slow. Never throws.
 import { LEDGER_LIST_MAX, LEDGER_TEXT_MAX, type DoneLedger, type LedgerCall, type LedgerCommand, type LedgerEdit, type LedgerRead } from './doneLedger';
-import { describeType, isObject, join, type DecodeIssue } from '../persistence/roundDecoder';
+import { describeType, isObject, join, type DecodeIssue } from '../text/jsonFields';
 
 type Check = (value: unknown) => boolean;
 const isString: Check = v => typeof v === 'string';

@@ -36,7 +36,7 @@ export const TARGET_SHARE = 0.4;
  */
 export function doneLedgerCaps(messageBudget: number, compact = false): { readonly maxTokens: number; readonly targetTokens: number } {
 	const targetTokens = Math.max(300, Math.min(3000, Math.round(messageBudget * 0.08)));
-	// Compact (FitSession.tight): the base size is also the bound; older entries are merged sooner.
+	// Compact (FitMemory.tight): the base size is also the bound; older entries are merged sooner.
 	return { targetTokens, maxTokens: compact ? targetTokens : Math.max(750, targetTokens, Math.min(12_000, Math.round(messageBudget * 0.3))) };
 }
 

@@ -6,7 +6,8 @@
 // Round: { id?, response, thinking?, toolCalls: [{ id, name, arguments, result?, resultMissing? }], summary? }
 // Other fields (source, license, task, system, userKind, ...) are ignored.
 import type { Conversation, Round, Turn } from '../conversation/conversation';
-import { decodeRound, formatIssue, join, readObject, type DecodeIssue } from './roundDecoder';
+import { decodeRound } from './roundDecoder';
+import { formatIssue, join, readObject, type DecodeIssue } from '../text/jsonFields';
 
 export class SessionFormatError extends Error {
 	readonly code = 'invalid-session';

@@ -1,15 +1,14 @@
 // Persistence: each chat response stores one TurnRecord in `ChatResult.metadata.longhaul`,
 // and the conversation is rebuilt from those records when the next request starts.
 // Reading never throws: a bad record, round, call or summary is reported and skipped.
-import { cutMiddle } from '../shrinking/cutText';
+import { cutMiddle } from '../text/cutText';
 import type { Conversation, Round, ToolCall, Turn } from '../conversation/conversation';
 import type { DoneLedger } from '../ledger/doneLedger';
 import { decodeDoneLedger } from '../ledger/doneLedgerCodec';
 import { flattenRounds } from '../conversation/flatten';
-import { withSummary, withoutSummary } from '../summaries/applySummary';
-import { decodeRound, isObject, join, readObject, type DecodeIssue } from './roundDecoder';
-
-export { formatIssue } from './roundDecoder';
+import { withSummary, withoutSummary, type StoredSummaryBlock } from '../summaries/applySummary';
+import { decodeRound } from './roundDecoder';
+import { isObject, join, readObject, type DecodeIssue } from '../text/jsonFields';
 
 /** The key of our record inside `ChatResult.metadata`. */
 export const METADATA_KEY = 'longhaul';
@@ -25,23 +24,6 @@ export const LEGACY_TURN_RECORD_VERSION = 1;
  * saw the full (budget-capped) result; later requests see the stored one.
  */
 export const STORED_RESULT_MAX_CHARS = 16_000;
-
-/**
- * A summary block made (or condensed) during one request, anchored on a round of that request or
- * of an earlier turn. A later record's block on the same round replaces it (a condensed version,
- * or a block that absorbed it); the earlier text stays stored in its own record.
- */
-export interface StoredSummaryBlock {
-	readonly roundId: string;
-	readonly text: string;
-	readonly condensed?: boolean;
-	/** Absorbed every earlier round and summary (0.1.0 summaries, and blocks that absorbed one). */
-	readonly spansTurns?: boolean;
-	/** The user wrote this text (an edit saved from the summary document). */
-	readonly edited?: boolean;
-	/** The summary on this round was taken away (restored: its rounds are back word for word); `text` is empty. */
-	readonly removed?: boolean;
-}
 
 export interface TurnRecord {
 	readonly schemaVersion: typeof TURN_RECORD_VERSION;

@@ -6,7 +6,7 @@
 // long test logs), keeping half of them keeps most of the tokens, frees almost nothing, and the
 // next overflow comes at once with too few rounds for this rule. So, given the message budget,
 // the kept rounds may hold at most half of it: fewer are kept, newest first, never fewer than
-// `minKeep`.
+// `minRecentRounds`.
 import { isInterruptedTurn, type Conversation } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex, type FlatRound } from '../conversation/flatten';
 import { roundTokens } from '../tokens/roundTokens';
@@ -16,19 +16,19 @@ import { buildPlan, type PlanOptions } from './planParts';
 
 /** Fewer unsummarized rounds than this and the legacy rule decides (level 1, `not-enough-rounds`). */
 export const MIN_ROUNDS_FOR_HALF_CONTEXT = 4;
-/** The newest rounds always kept verbatim, however few rounds there are (the default and least `minKeep`). */
-export const MIN_KEPT_ROUNDS = 2;
+/** The newest rounds always kept verbatim, however few rounds there are (the default and least `minRecentRounds`). */
+export const MIN_RECENT_ROUNDS = 2;
 /** With a message budget, the kept rounds hold at most this share of it. */
 export const KEPT_SHARE_OF_BUDGET = 0.5;
 
-/** `minKeep` as given, made a whole number of at least {@link MIN_KEPT_ROUNDS}. */
-export function effectiveMinKeep(minKeep: number | undefined): number {
-	return minKeep === undefined || !Number.isFinite(minKeep) ? MIN_KEPT_ROUNDS : Math.max(MIN_KEPT_ROUNDS, Math.floor(minKeep));
+/** `minRecentRounds` as given, made a whole number of at least {@link MIN_RECENT_ROUNDS}. */
+export function effectiveMinKeep(minRecentRounds: number | undefined): number {
+	return minRecentRounds === undefined || !Number.isFinite(minRecentRounds) ? MIN_RECENT_ROUNDS : Math.max(MIN_RECENT_ROUNDS, Math.floor(minRecentRounds));
 }
 
-/** How many of `n` unsummarized rounds the round rule keeps verbatim: max(minKeep, ceil(n/2)). */
-export function halfContextKeepCount(n: number, minKeep = MIN_KEPT_ROUNDS): number {
-	return Math.max(effectiveMinKeep(minKeep), Math.ceil(n / 2));
+/** How many of `n` unsummarized rounds the round rule keeps verbatim: max(minRecentRounds, ceil(n/2)). */
+export function halfContextKeepCount(n: number, minRecentRounds = MIN_RECENT_ROUNDS): number {
+	return Math.max(effectiveMinKeep(minRecentRounds), Math.ceil(n / 2));
 }
 
 export function planHalfContext(conversation: Conversation, options: PlanOptions = {}): SummarizationPlan {
@@ -36,13 +36,13 @@ export function planHalfContext(conversation: Conversation, options: PlanOptions
 	const start = newestSummaryIndex(flat) + 1;
 	const activeCount = conversation.activeRounds.length;
 	const n = flat.length - start;
-	const minKeep = effectiveMinKeep(options.minKeep);
-	if (n < MIN_ROUNDS_FOR_HALF_CONTEXT || n <= minKeep) {
+	const minRecentRounds = effectiveMinKeep(options.minRecentRounds);
+	if (n < MIN_ROUNDS_FOR_HALF_CONTEXT || n <= minRecentRounds) {
 		return legacyPlanOf(flat, start, activeCount, 'half-context', 'not-enough-rounds', options);
 	}
 
-	const roundRuleKeep = halfContextKeepCount(n, minKeep);
-	const tokenAware = options.countTokens && options.messageBudget !== undefined ? tokenAwareKeep(flat, roundRuleKeep, minKeep, options) : undefined;
+	const roundRuleKeep = halfContextKeepCount(n, minRecentRounds);
+	const tokenAware = options.countTokens && options.messageBudget !== undefined ? tokenAwareKeep(flat, roundRuleKeep, minRecentRounds, options) : undefined;
 	let split = flat.length - (tokenAware?.keep ?? roundRuleKeep);
 	// Never anchor on the round where an interrupted turn was stopped: it stays verbatim so the
 	// model sees exactly where it was cut off. Repeated for runs of one-round interrupted turns.
@@ -60,16 +60,21 @@ export function planHalfContext(conversation: Conversation, options: PlanOptions
 
 /**
  * The token-aware keep count: the round rule's count, or, when those rounds hold more than half of
- * the message budget, as many of the newest as fit in that half (at least `minKeep`).
+ * the message budget, as many of the newest as fit in that half (at least `minRecentRounds`).
  */
-function tokenAwareKeep(flat: readonly FlatRound[], roundRuleKeep: number, minKeep: number, options: PlanOptions): { keep: number; split: TokenAwareSplit } {
+function tokenAwareKeep(
+	flat: readonly FlatRound[],
+	roundRuleKeep: number,
+	minRecentRounds: number,
+	options: PlanOptions,
+): { keep: number; split: TokenAwareSplit } {
 	const count = options.countTokens!;
 	const limitTokens = Math.floor(options.messageBudget! * KEPT_SHARE_OF_BUDGET);
 	let keep = 0;
 	let tokens = 0;
 	while (keep < roundRuleKeep) {
 		const next = roundTokens(flat[flat.length - 1 - keep].round, count);
-		if (keep >= minKeep && tokens + next > limitTokens) break;
+		if (keep >= minRecentRounds && tokens + next > limitTokens) break;
 		tokens += next;
 		keep++;
 	}

@@ -1,5 +1,6 @@
 // What a summarization planner decides: which rounds the summarizer absorbs,
 // which stay verbatim, and where the new summary is anchored.
+import type { RoundLocation } from '../conversation/conversation';
 
 /** Which planner produced the plan. */
 export type SummarizationMode = 'half-context' | 'legacy';
@@ -8,7 +9,7 @@ export type SummarizationMode = 'half-context' | 'legacy';
 export type FallbackReason = 'not-enough-rounds' | 'interrupted-turn';
 
 /**
- * Fallback levels of the design (seed 001):
+ * Fallback levels of the design (docs/decisions.md decision 2):
  * 0 half-context split, 1 legacy because too few rounds or an interrupted turn,
  * 3 nothing to summarize (raised as {@link NothingToSummarizeError}).
  * Level 2 ("an existing summary in the way") cannot happen with round-level
@@ -24,7 +25,7 @@ export interface PlanTokenStats {
 
 /** What half-context's token-aware rule did (present when the planner had a message budget). */
 export interface TokenAwareSplit {
-	/** What the round rule, max(minKeep, ceil(N/2)), would have kept. */
+	/** What the round rule, max(minRecentRounds, ceil(N/2)), would have kept. */
 	readonly roundRuleKeptCount: number;
 	/** Half the message budget: the most the kept rounds may hold. */
 	readonly limitTokens: number;
@@ -40,13 +41,6 @@ export interface PlanStats {
 	/** Present when the planner was given a token counter; `tokens.kept` is the kept rounds' size. */
 	readonly tokens?: PlanTokenStats;
 	readonly tokenAware?: TokenAwareSplit;
-}
-
-/** Where a round sits: a past turn (turnIndex >= 0) or the active request (turnIndex -1). */
-export interface RoundLocation {
-	readonly source: 'history' | 'active';
-	readonly turnIndex: number;
-	readonly roundIndex: number;
 }
 
 export interface SummarizationPlan {
@@ -84,7 +78,7 @@ export interface SummarizationPlan {
 	/**
 	 * The block the new summary absorbs: the summary of the turn the summarized rounds start in,
 	 * when that turn already has one (they continue it). Blocks of other turns are never absorbed
-	 * and stay in the prompt (seed 004; docs/decisions.md decision 3).
+	 * and stay in the prompt (docs/decisions.md decision 3).
 	 */
 	readonly previousSummary?: { readonly roundId: string; readonly text: string };
 	/** The anchor of the newest summary when the plan was made (absent when there was none). */

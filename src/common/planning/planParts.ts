@@ -21,8 +21,8 @@ export interface PlanOptions {
 	 * pure round rule.
 	 */
 	readonly messageBudget?: number;
-	/** The fewest rounds half-context keeps verbatim (the seeds' 2 in max(2, ceil(N/2))); at least 2. */
-	readonly minKeep?: number;
+	/** The fewest rounds half-context keeps verbatim (longhaul.minRecentRounds: the 2 in max(2, ceil(N/2)), docs/decisions.md decision 16); at least 2. */
+	readonly minRecentRounds?: number;
 }
 
 export interface Split {

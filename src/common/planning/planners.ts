@@ -6,9 +6,6 @@ import { planLegacy } from './legacyPlanner';
 import { NothingToSummarizeError, type SummarizationMode, type SummarizationPlan } from './plan';
 import type { PlanOptions } from './planParts';
 
-export { applySummary, UnknownRoundError } from '../summaries/applySummary';
-export { halfContextKeepCount, planHalfContext } from './halfContextPlanner';
-export { planLegacy } from './legacyPlanner';
 export type { PlanOptions } from './planParts';
 
 /**

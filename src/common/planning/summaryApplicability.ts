@@ -14,7 +14,7 @@ export type Applicability = { readonly ok: true } | { readonly ok: false; readon
  * newest one and the anchor is still an unsummarized round, and when the block they absorbed still
  * reads as it did (the user may have edited it since: a summary written from the old text would
  * silently undo the edit); otherwise attaching them would drop or duplicate what another summary
- * says (seed 004), so they are discarded.
+ * says (docs/decisions.md decision 3), so they are discarded.
  */
 export function summaryPlanApplicability(
 	conversation: Conversation,

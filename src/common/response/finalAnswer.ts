@@ -34,7 +34,7 @@ export function finalAnswerStart(parts: readonly ResponsePart[]): number | undef
 }
 
 /** The text VS Code leaves in view after folding: the final answer's run and everything after it. */
-export function visibleText(parts: readonly ResponsePart[]): string {
+export function textInView(parts: readonly ResponsePart[]): string {
 	const start = finalAnswerStart(parts) ?? 0;
 	return parts
 		.slice(start)

@@ -2,7 +2,7 @@
 // values are cut (head and tail kept around a marker, cutText.ts), longest first, never below
 // `floorTokens` each. Used for calls that already ran (cutNewestResults.ts): the file a call
 // wrote is on disk; the prompt only needs to show what the call was.
-import { cutToTokens } from './cutText';
+import { cutToTokens } from '../text/cutText';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

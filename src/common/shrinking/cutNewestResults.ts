@@ -8,7 +8,7 @@
 import type { Conversation, Round } from '../conversation/conversation';
 import { flattenRounds, type FlatRound } from '../conversation/flatten';
 import { cutArguments } from './cutArguments';
-import { cutToTokens } from './cutText';
+import { cutToTokens } from '../text/cutText';
 import { isPlaceholderResult } from './toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements } from './toolResultReplacement';
 

@@ -3,7 +3,7 @@
 // failed, or the loop breaker stopped it) and removing old tool results is not enough either
 // (rounds with long texts), the older half of the rounds is dropped without a model. The drop is
 // recorded as summary blocks made by Longhaul itself, one per turn it spans, like any summary
-// (applySummaryBlocks): the first carries its turn's previous block word for word (seed 004: a
+// (applySummaryBlocks): the first carries its turn's previous block word for word (docs/decisions.md decision 3: a
 // summary is never silently lost), each says what was removed from its turn. Stored like any
 // summary, so later requests do not bring the dropped rounds back.
 import type { Conversation } from '../conversation/conversation';
@@ -26,7 +26,7 @@ export function droppedRoundsNote(count: number): string {
 /**
  * Drops the older half of the unsummarized rounds (the half-context rule, whatever the setting:
  * the legacy rule would drop everything but the last round, with nothing to stand for it but a
- * note; `options` are the half-context planner's: token-aware split, minKeep). Undefined when there
+ * note; `options` are the half-context planner's: token-aware split, minRecentRounds). Undefined when there
  * is nothing to drop. Never mutates its input.
  */
 export function dropOlderRounds(conversation: Conversation, options: PlanOptions = {}): DroppedRounds | undefined {

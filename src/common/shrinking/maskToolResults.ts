@@ -19,10 +19,10 @@ import { roundTokens } from '../tokens/roundTokens';
 import { duplicatePlaceholder, isPlaceholderResult, maskedPlaceholder } from './toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements, type ResultSlot } from './toolResultReplacement';
 
-export { isMaskedResult, maskedPlaceholder, duplicatePlaceholder } from './toolResultPlaceholders';
+export { isMaskedResult } from './toolResultPlaceholders';
 
 export interface MaskOptions {
-	/** The planner's options (token-aware split, minKeep), so the kept part is the one the planner keeps. */
+	/** The planner's options (token-aware split, minRecentRounds), so the kept part is the one the planner keeps. */
 	readonly planOptions?: PlanOptions;
 	/**
 	 * Stop once at least this many tokens are freed (oldest results first, duplicates before

@@ -11,7 +11,7 @@ export interface FitTelemetryContext {
 	readonly minRecentRounds: number;
 	/** longhaul.autoSummarize at the time. */
 	readonly autoSummarize: boolean;
-	/** The loop breaker had stopped model summaries before this run (FitSession.modelSummariesStopped). */
+	/** The loop breaker had stopped model summaries before this run (FitMemory.modelSummariesStopped). */
 	readonly stoppedBefore: boolean;
 }
 
@@ -27,7 +27,7 @@ export function fitTelemetry(
 	for (const event of result.events) {
 		switch (event.kind) {
 			case 'summarized':
-				out.push(summarization(event.source === 'prepared' ? 'background' : 'overflow', 'summarized', event.prepared, ctx));
+				out.push(summarization(event.source === 'background' ? 'background' : 'overflow', 'summarized', event.prepared, ctx));
 				// A step after a summary of the same render: the summaries did not make enough room.
 				if (why === 'nothing-to-summarize') why = 'summaries-not-enough';
 				break;

@@ -1,4 +1,4 @@
-// The statistics Longhaul reports through VS Code's telemetry API (seed 001 §8), declared as data:
+// The statistics Longhaul reports through VS Code's telemetry API (docs/decisions.md decision 21, docs/telemetry.md), declared as data:
 // docs/telemetry.md is checked against these declarations by a unit test, and every event is
 // checked against them before it leaves. Properties only take values from a closed list and
 // measurements are numbers, so no code, prompt, path or tool output can ever be part of an event.

@@ -1,4 +1,4 @@
-// Turning a plan and its summary texts into per-turn summary blocks (seed 004), without touching
+// Turning a plan and its summary texts into per-turn summary blocks (docs/decisions.md decision 3), without touching
 // the input. Everything that produces a summary goes through here: the agent's compaction, a
 // summary prepared in the background, the benchmark, and the deterministic "older rounds were
 // dropped" note. A plan that spans several turns becomes one block per turn, in order; the first
@@ -8,6 +8,23 @@ import type { Conversation, Round, Turn } from '../conversation/conversation';
 import { flattenRounds, type FlatRound } from '../conversation/flatten';
 import { blockTurnIndex } from '../conversation/summaryBlocks';
 import type { SummarizationPlan } from '../planning/plan';
+
+/**
+ * A summary block made (or condensed) during one request, anchored on a round of that request or
+ * of an earlier turn. A later record's block on the same round replaces it (a condensed version,
+ * or a block that absorbed it); the earlier text stays stored in its own record.
+ */
+export interface StoredSummaryBlock {
+	readonly roundId: string;
+	readonly text: string;
+	readonly condensed?: boolean;
+	/** Absorbed every earlier round and summary (0.1.0 summaries, and blocks that absorbed one). */
+	readonly spansTurns?: boolean;
+	/** The user wrote this text (an edit saved from the summary document). */
+	readonly edited?: boolean;
+	/** The summary on this round was taken away (restored: its rounds are back word for word); `text` is empty. */
+	readonly removed?: boolean;
+}
 
 export class UnknownRoundError extends Error {
 	readonly code = 'unknown-round';
@@ -143,13 +160,4 @@ export function withSummary(
 /** The round without a summary (a restored block: its rounds are back in the prompt word for word). */
 export function withoutSummary(round: Round): Round {
 	return { id: round.id, response: round.response, ...(round.thinking !== undefined ? { thinking: round.thinking } : {}), toolCalls: round.toolCalls };
-}
-
-/**
- * The summary `summaryText` on round `anchorRoundId`, as one block. Kept for callers that have not
- * moved to {@link applySummaryBlocks} yet; a summary that spans turns this way stands in the prompt
- * as the anchor turn's block only.
- */
-export function applySummary(conversation: Conversation, anchorRoundId: string, summaryText: string): Conversation {
-	return updateRounds(conversation, new Map([[anchorRoundId, (round: Round) => withSummary(round, summaryText)]]));
 }

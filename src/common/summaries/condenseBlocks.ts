@@ -1,4 +1,4 @@
-// Bounded growth of summary blocks (seed 004; docs/decisions.md decision 3). Blocks are never
+// Bounded growth of summary blocks (docs/decisions.md decision 3). Blocks are never
 // dropped, so over a day-long chat they add up. When all blocks together pass the summary budget,
 // the oldest are condensed, oldest first and never the newest: by the model (an injected step) to
 // at most a quarter of their size, and when the model fails or writes too much, deterministically
@@ -11,7 +11,7 @@
 // (prepareCondensations), so the overflow waits for neither.
 import type { Conversation, Round } from '../conversation/conversation';
 import { CONDENSED_NOTE, summaryBlocks, type SummaryBlock } from '../conversation/summaryBlocks';
-import { firstLines } from '../shrinking/cutText';
+import { firstLines } from '../text/cutText';
 import { updateRounds, withSummary } from './applySummary';
 
 /** A block condensed for the first time is asked to shrink to at most this share of its size. */

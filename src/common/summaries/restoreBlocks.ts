@@ -8,7 +8,7 @@
 import type { Conversation, Round } from '../conversation/conversation';
 import { flattenRounds } from '../conversation/flatten';
 import { summaryBlocks, type SummaryBlock } from '../conversation/summaryBlocks';
-import type { StoredSummaryBlock } from '../persistence/metadata';
+import type { StoredSummaryBlock } from './applySummary';
 import { updateRounds, withoutSummary, withSummary } from './applySummary';
 
 export interface RestorePlan {

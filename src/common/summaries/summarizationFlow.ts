@@ -1,4 +1,4 @@
-// The Full → Simple chain of seed 002, with every dependency injected so it is
+// The Full → Simple chain (docs/decisions.md decision 6), with every dependency injected so it is
 // tested without a model. A summary that comes back longer than the cap gets one condense pass
 // (the same model shortens that summary alone, a cheap request) before the next mode is tried.
 // The caller falls back to deterministic truncation when this returns no summary; cancellation

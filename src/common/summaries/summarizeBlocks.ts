@@ -7,7 +7,7 @@
 // the rest stays verbatim until the next overflow. Nothing is attached here: the caller does that
 // with applySummaryBlocks, so a failed or cancelled request leaves the conversation as it was.
 import type { Conversation } from '../conversation/conversation';
-import { onlyPromptTooLarge, planPrefix } from '../planning/narrowPlan';
+import { onlyPromptTooLarge, planPrefix } from './narrowPlan';
 import type { SummarizationPlan } from '../planning/plan';
 import { blockSegments, type BlockSegment } from './applySummary';
 import type { SummaryAttempt, SummaryFlowResult } from './summarizationFlow';

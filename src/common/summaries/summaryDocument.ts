@@ -2,7 +2,7 @@
 // src/agent/summaryDocuments.ts): what the model will remember in place of the older rounds, with
 // a header saying what it stands for, above a line; the user may edit the text below the line and
 // save it (summaryEdit.ts). Pure, so the text is tested in Node.
-import type { RoundLocation } from '../planning/plan';
+import type { RoundLocation } from '../conversation/conversation';
 
 export interface SummaryDocument {
 	/** Names one summary text on one anchor round; the same summary always gets the same key. */

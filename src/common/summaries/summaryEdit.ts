@@ -6,7 +6,7 @@
 // newer summary absorbed or that was condensed since is not overwritten, and the user is told.
 import type { Conversation } from '../conversation/conversation';
 import { summaryBlocks, type SummaryBlock } from '../conversation/summaryBlocks';
-import type { StoredSummaryBlock } from '../persistence/metadata';
+import type { StoredSummaryBlock } from './applySummary';
 import { updateRounds, withSummary } from './applySummary';
 import { describeLocation, summaryTextOf, textHash } from './summaryDocument';
 

@@ -119,8 +119,3 @@ export function codeConfigFile(relativePath: string, siblings: readonly string[]
 	if (match) return { rule: match.rule, why: match.why };
 	return name === 'config' && siblings.some(s => s.toLowerCase() === 'head') ? BARE_CONFIG : undefined;
 }
-
-/** The documented rules, one per line, for docs and the tool's messages. */
-export function codeConfigRules(): string[] {
-	return [...new Set(RULES.map(r => r.rule))];
-}

@@ -2,6 +2,7 @@
 // `t<turn>r<round>` for past turns and `a<round>` for the request in progress.
 import type { Conversation, Round, Turn } from '../../../src/common/conversation/conversation';
 import { flattenRounds } from '../../../src/common/conversation/flatten';
+import { updateRounds, withSummary } from '../../../src/common/summaries/applySummary';
 
 export function makeRound(id: string, extra: Partial<Round> = {}): Round {
 	return {
@@ -57,4 +58,9 @@ export function deepFreeze<T>(value: T): T {
 		}
 	}
 	return value;
+}
+
+/** The summary `summaryText` on round `anchorRoundId`, as one block: a conversation summarized by hand for a test. */
+export function applySummary(conversation: Conversation, anchorRoundId: string, summaryText: string): Conversation {
+	return updateRounds(conversation, new Map([[anchorRoundId, (round: Round) => withSummary(round, summaryText)]]));
 }

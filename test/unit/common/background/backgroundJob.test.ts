@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { BackgroundSummaries, dropCarried, jobsUnderWay, type BackgroundSteps } from '../../../../src/common/background/backgroundJob';
 import type { Conversation, Round } from '../../../../src/common/conversation/conversation';
-import { attachSummary, makeSummary } from '../../../../src/common/fitting/preparedSummary';
+import { makeSummary } from '../../../../src/common/fitting/preparedSummary';
+import { applySummaryBlocks } from '../../../../src/common/summaries/applySummary';
 import { UNLEARNED_SPEED } from '../../../../src/common/background/latency';
 import { planOrNothing } from '../../../../src/common/planning/planners';
 
@@ -70,7 +71,7 @@ describe('background summaries: the job rule shared by the agent and the benchma
 		await settle();
 		h.at(10_000);
 		const first = await h.core.takeAtOverflow(conversation);
-		const attached = attachSummary(conversation, first.prepared!.plan, first.prepared!.blocks!);
+		const attached = applySummaryBlocks(conversation, first.prepared!.plan, first.prepared!.blocks!);
 		const second = await h.core.takeAtOverflow(attached);
 		assert.ok(second.prepared, 'the chained summary applies once the first is attached');
 		assert.ok(second.prepared.plan.summarizeRoundIds.every(id => !first.prepared!.plan.summarizeRoundIds.includes(id)));
@@ -94,7 +95,7 @@ describe('background summaries: the job rule shared by the agent and the benchma
 		await settle();
 		h.at(2000);
 		const other = planOrNothing(conversation, 'legacy', {})!;
-		const changed = attachSummary(conversation, other, ['another summary']);
+		const changed = applySummaryBlocks(conversation, other, ['another summary']);
 		const taken = await h.core.takeAtOverflow(changed);
 		assert.equal(taken.prepared, undefined);
 		assert.equal(h.core.stats.discarded, 1);

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { layoutPrompt, SHORTENED_REQUEST_TOKENS, type PromptEntry } from '../../../../src/common/conversation/promptLayout';
 import { blockRows } from '../../../../src/common/conversation/blockListing';
-import { planHalfContext } from '../../../../src/common/planning/planners';
+import { planHalfContext } from '../../../../src/common/planning/halfContextPlanner';
 import { applySummaryBlocks } from '../../../../src/common/summaries/applySummary';
 import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
 import { makeConversation, makeRound } from '../../helpers/conversations';
@@ -44,7 +44,7 @@ describe('prompt layout', () => {
 		assert.equal((entries[user1] as { text: string }).text, 'request 1');
 	});
 
-	it('every turn keeps its own block (seed 004, root cause 1); within one turn only the newest, which absorbed the older', () => {
+	it('every turn keeps its own block (decision 3, root cause 1); within one turn only the newest, which absorbed the older', () => {
 		const c = makeConversation({ turns: [3, 3], active: 4, summaries: { t0r1: 'S0-old', t0r2: 'S0', t1r2: 'S1', a1: 'Sa' } });
 		const summaries = layoutPrompt(c).filter(e => e.kind === 'summary');
 		assert.deepEqual(
@@ -62,7 +62,7 @@ describe('prompt layout', () => {
 		);
 	});
 
-	it('a compaction spanning turns 1-3 renders [u1] [S1] [u2] [S2] [u3] [S3] [recent], not [u1] [u2] [u3] [S] (seed 004, root cause 2)', () => {
+	it('a compaction spanning turns 1-3 renders [u1] [S1] [u2] [S2] [u3] [S3] [recent], not [u1] [u2] [u3] [S] (decision 3, root cause 2)', () => {
 		const c = makeConversation({ turns: [2, 2, 4], active: 2 });
 		const plan = planHalfContext(c);
 		assert.deepEqual(plan.summarizeRoundIds, ['t0r0', 't0r1', 't1r0', 't1r1', 't2r0']);

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { Conversation, Round } from '../../../../src/common/conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../../../../src/common/conversation/flatten';
 import { fitPrompt, NARROWED_SUMMARIES, SUMMARY_ATTEMPTS, type FitEvent, type FitSteps } from '../../../../src/common/fitting/fitPrompt';
-import { newFitSession, type FitSession } from '../../../../src/common/fitting/fitSession';
+import { newFitMemory, type FitMemory } from '../../../../src/common/fitting/fitMemory';
 import { makeSummaryAhead, type PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
 import { planOrNothing } from '../../../../src/common/planning/planners';
 import type { SummaryFlowResult } from '../../../../src/common/summaries/summarizationFlow';
@@ -24,7 +24,7 @@ function conversationOf(rounds: number, resultChars: number): Conversation {
 }
 
 /** The fake prompt's size: the newest summary and every round after it, in characters, plus the ledger while shown. */
-function size(conversation: Conversation, session: FitSession): number {
+function size(conversation: Conversation, session: FitMemory): number {
 	const flat = flattenRounds(conversation);
 	const from = newestSummaryIndex(flat);
 	let total = from >= 0 ? (flat[from].round.summary ?? '').length : 0;
@@ -46,7 +46,7 @@ interface Harness {
 	cancelDuring?: string;
 }
 
-function harness(budget: number, session: FitSession): { h: Harness; steps: FitSteps<number> } {
+function harness(budget: number, session: FitMemory): { h: Harness; steps: FitSteps<number> } {
 	const h: Harness = {
 		calls: [],
 		cancelled: false,
@@ -77,7 +77,7 @@ const kinds = (events: readonly FitEvent[]) => events.map(e => e.kind);
 
 describe('fitPrompt: the overflow pipeline', () => {
 	it('returns the prompt untouched when it fits, without measuring', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const { h, steps } = harness(10_000, session);
 		const start = conversationOf(4, 100);
 		const result = await fitPrompt(start, session, steps, { mode: 'half-context', messageBudget: 10_000, maskOldToolResults: true });
@@ -88,7 +88,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('overflow → mask → fits: masking first, no summary asked for', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const start = conversationOf(10, 300);
 		const budget = size(start, session) - 500;
 		const { h, steps } = harness(budget, session);
@@ -107,7 +107,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('uses a prepared summary first, and it does not count as an attempt', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const start = conversationOf(8, 300);
 		const budget = size(start, session) - 200;
 		const { h, steps } = harness(budget, session);
@@ -117,7 +117,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 		assert.equal(result.kind, 'fits');
 		assert.deepEqual(kinds(result.events), ['summarized']);
 		const event = result.events[0] as Extract<FitEvent, { kind: 'summarized' }>;
-		assert.equal(event.source, 'prepared');
+		assert.equal(event.source, 'background');
 		assert.ok(!h.calls.includes('summarize'));
 		assert.equal(result.conversation.activeRounds.find(r => r.id === plan.anchorRoundId)?.summary, 'PREPARED');
 		assert.equal(start.activeRounds.find(r => r.id === plan.anchorRoundId)?.summary, undefined, 'the input is not changed');
@@ -125,7 +125,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('two model summaries that free nothing → loop breaker for the request → truncation (the newest result cut)', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const start = conversationOf(16, 300);
 		// Summaries that are as large as what they replace free nothing.
 		const budget = 1_500;
@@ -148,7 +148,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('two summaries that shrank what they replaced but leave newest rounds too large: stopped for this render only', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		// Four ordinary rounds, then two whose results alone are larger than the budget.
 		const start: Conversation = {
 			turns: [],
@@ -176,7 +176,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('a failed summary leaves the conversation as it was and truncation takes over', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const start = conversationOf(8, 300);
 		const budget = size(start, session) - 400;
 		const { h, steps } = harness(budget, session);
@@ -197,7 +197,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('nothing left → drop older rounds → ledger off → refusal, with the earlier summary kept', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		// Rounds without tool results (nothing to elide) and long responses.
 		const rounds: Round[] = Array.from({ length: 6 }, (_, i) => ({ id: `a${i}`, response: 'y'.repeat(400), toolCalls: [] }));
 		rounds[0] = { ...rounds[0], summary: 'EARLIER' };
@@ -218,7 +218,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('summaries that cannot make room next to long past requests and a grown ledger → those are tightened, no truncation, summaries go on', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const budget = 2_000;
 		const { h, steps } = harness(budget, session);
 		// What is not rounds: 1,500 tokens; 1,480 with past requests shortened (not enough here); 200 with the ledger tight too.
@@ -258,7 +258,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('a ledger left out comes back with the next summary of the request', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		// One summarized round, then a newest round that fits only without the ledger.
 		const budget = 1_000;
 		const start: Conversation = {
@@ -287,7 +287,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('only the newest round is left and too large: its result is cut further before the ledger goes or the request is refused', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const start: Conversation = { turns: [], activeRounds: [{ ...round('a0', 100), summary: 'EARLIER' }, round('a1', 3_000)] };
 		const { steps } = harness(1_500, session);
 		session.modelSummariesStopped = 'stopped earlier in the request';
@@ -301,7 +301,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('narrowed summaries do not count as attempts, up to the bound', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const start = conversationOf(40, 300);
 		const budget = 2_000;
 		const { h, steps } = harness(budget, session);
@@ -324,7 +324,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('a compaction that spans turns asks for one block per turn, oldest first, and attaches them all', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const turn = (t: number, n: number) => ({ user: `request ${t}`, rounds: Array.from({ length: n }, (_, i) => round(`t${t}r${i}`, 300)) });
 		const start: Conversation = { turns: [turn(0, 2), turn(1, 3)], activeRounds: conversationOf(5, 300).activeRounds };
 		const budget = size(start, session) - 300;
@@ -358,7 +358,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('a later turn that cannot be summarized: the turns done are kept, the rest stays verbatim (narrowed)', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const turn = (t: number, n: number) => ({ user: `request ${t}`, rounds: Array.from({ length: n }, (_, i) => round(`t${t}r${i}`, 300)) });
 		const start: Conversation = { turns: [turn(0, 2), turn(1, 3)], activeRounds: conversationOf(5, 300).activeRounds };
 		const budget = size(start, session) - 300;
@@ -395,7 +395,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 		};
 
 		it('the model shortens the oldest first; the newest block is never touched; the condensed block is marked', async () => {
-			const session = newFitSession();
+			const session = newFitMemory();
 			const start = summarizedTurns();
 			const budget = size(start, session) - 300;
 			const { h, steps } = harness(budget, session);
@@ -436,7 +436,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 		});
 
 		it('a summary prepared in the background brings its condensations: the overflow attaches it and condenses without a model call', async () => {
-			const session = newFitSession();
+			const session = newFitMemory();
 			const start = summarizedTurns();
 			const budget = size(start, session) - 300;
 			const { h, steps } = harness(budget, session);
@@ -475,7 +475,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 		});
 
 		it('without the model (or when it writes too much), blocks are cut to their first lines; never deleted', async () => {
-			const session = newFitSession();
+			const session = newFitMemory();
 			const lines = Array.from({ length: 40 }, (_, i) => `line ${i} of the block`).join('\n');
 			const base = summarizedTurns();
 			const start = applySummaryBlocks(base, { summarizeRoundIds: ['t0r0', 't0r1'] }, [lines]);
@@ -493,7 +493,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 		});
 
 		it('cancellation while condensing stops the pipeline; nothing is attached', async () => {
-			const session = newFitSession();
+			const session = newFitMemory();
 			const start = summarizedTurns();
 			const budget = size(start, session) - 300;
 			const { h, steps } = harness(budget, session);
@@ -507,7 +507,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 	});
 
 	it('automatic summaries off: says so once per session, masks and truncates, never asks for or takes a summary', async () => {
-		const session = newFitSession();
+		const session = newFitMemory();
 		const start = conversationOf(10, 300);
 		const budget = size(start, session) - 500;
 		const { h, steps } = harness(budget, session);
@@ -536,7 +536,7 @@ describe('fitPrompt: the overflow pipeline', () => {
 
 	for (const during of ['render', 'measure', 'takePrepared', 'summarize']) {
 		it(`cancellation during ${during} stops the pipeline with the caller's error`, async () => {
-			const session = newFitSession();
+			const session = newFitMemory();
 			const start = conversationOf(8, 300);
 			const budget = size(start, session) - 400;
 			const { h, steps } = harness(budget, session);

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import type { FitEvent } from '../../../../src/common/fitting/fitPrompt';
 import { newFitTally, tallyFit } from '../../../../src/common/fitting/fitTally';
 
-function summarized(source: 'model' | 'prepared', blocks: number, kept: number, moved: boolean, condensePasses = 0): FitEvent {
+function summarized(source: 'model' | 'background', blocks: number, kept: number, moved: boolean, condensePasses = 0): FitEvent {
 	const attempts = [
 		{ mode: 'full', outcome: condensePasses ? 'summary-too-large' : 'ok', promptTokens: 100 },
 		...Array.from({ length: condensePasses }, () => ({ mode: 'full', pass: 'condense', outcome: 'ok', promptTokens: 50 })),
@@ -26,7 +26,7 @@ function summarized(source: 'model' | 'prepared', blocks: number, kept: number, 
 describe('fitTally: what the overflow pipeline did, counted once for agent and benchmark', () => {
 	it('counts summaries by source, with their blocks, split and kept tokens', () => {
 		const tally = newFitTally();
-		tallyFit(tally, [summarized('model', 2, 300, true, 1), summarized('prepared', 1, 200, false)]);
+		tallyFit(tally, [summarized('model', 2, 300, true, 1), summarized('background', 1, 200, false)]);
 		assert.equal(tally.summarizations, 2);
 		assert.equal(tally.modelSummarizations, 1);
 		assert.equal(tally.multiTurnSummarizations, 1);

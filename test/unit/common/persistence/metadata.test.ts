@@ -4,7 +4,6 @@ import type { Round } from '../../../../src/common/conversation/conversation';
 import {
 	decodeTurnRecord,
 	encodeTurnRecord,
-	formatIssue,
 	METADATA_KEY,
 	rebuildConversation,
 	REFUSED_REQUEST_MAX_CHARS,
@@ -12,6 +11,7 @@ import {
 	cutForStorage,
 	type TurnRecord,
 } from '../../../../src/common/persistence/metadata';
+import { formatIssue } from '../../../../src/common/text/jsonFields';
 import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
 import { makeConversation, makeRound } from '../../helpers/conversations';
 

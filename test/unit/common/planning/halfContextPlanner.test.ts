@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { NothingToSummarizeError } from '../../../../src/common/planning/plan';
-import { halfContextKeepCount, planHalfContext, planLegacy, planSummarization } from '../../../../src/common/planning/planners';
+import { planSummarization } from '../../../../src/common/planning/planners';
+import { halfContextKeepCount, planHalfContext } from '../../../../src/common/planning/halfContextPlanner';
+import { planLegacy } from '../../../../src/common/planning/legacyPlanner';
 import { makeConversation, makeRound } from '../../helpers/conversations';
 
 describe('half-context planner (setting on)', () => {
@@ -215,29 +217,29 @@ describe('half-context planner (setting on)', () => {
 		});
 	});
 
-	describe('minKeep: the fewest rounds kept (default 2, at least 2)', () => {
-		it('keeps max(minKeep, ceil(N/2))', () => {
+	describe('minRecentRounds: the fewest rounds kept (default 2, at least 2)', () => {
+		it('keeps max(minRecentRounds, ceil(N/2))', () => {
 			assert.equal(halfContextKeepCount(10, 8), 8);
 			assert.equal(halfContextKeepCount(10, 3), 5);
 			assert.equal(halfContextKeepCount(10, 1), 5, 'less than 2 counts as 2');
 			assert.equal(halfContextKeepCount(3, 0), 2);
-			const plan = planHalfContext(makeConversation({ active: 12 }), { minKeep: 9 });
+			const plan = planHalfContext(makeConversation({ active: 12 }), { minRecentRounds: 9 });
 			assert.equal(plan.stats.keptRoundCount, 9);
 			assert.equal(plan.mode, 'half-context');
 		});
 
-		it('N not above minKeep: the legacy rule decides (not-enough-rounds), as with N < 4', () => {
-			const plan = planHalfContext(makeConversation({ active: 6 }), { minKeep: 6 });
+		it('N not above minRecentRounds: the legacy rule decides (not-enough-rounds), as with N < 4', () => {
+			const plan = planHalfContext(makeConversation({ active: 6 }), { minRecentRounds: 6 });
 			assert.equal(plan.mode, 'legacy');
 			assert.equal(plan.fallbackReason, 'not-enough-rounds');
-			assert.equal(planHalfContext(makeConversation({ active: 7 }), { minKeep: 6 }).stats.keptRoundCount, 6);
+			assert.equal(planHalfContext(makeConversation({ active: 7 }), { minRecentRounds: 6 }).stats.keptRoundCount, 6);
 		});
 
 		it('ignores values below 2 and fractions', () => {
 			const c = makeConversation({ active: 5 });
-			assert.deepEqual(planHalfContext(c, { minKeep: 0 }), planHalfContext(c));
-			assert.deepEqual(planHalfContext(c, { minKeep: -3 }), planHalfContext(c));
-			assert.equal(planHalfContext(makeConversation({ active: 20 }), { minKeep: 12.9 }).stats.keptRoundCount, 12);
+			assert.deepEqual(planHalfContext(c, { minRecentRounds: 0 }), planHalfContext(c));
+			assert.deepEqual(planHalfContext(c, { minRecentRounds: -3 }), planHalfContext(c));
+			assert.equal(planHalfContext(makeConversation({ active: 20 }), { minRecentRounds: 12.9 }).stats.keptRoundCount, 12);
 		});
 	});
 
@@ -269,12 +271,12 @@ describe('half-context planner (setting on)', () => {
 			assert.equal(planHalfContext(sized([10, 10, 10, 10, 200, 200, 200, 200]), { countTokens: count }).stats.keptRoundCount, 4);
 		});
 
-		it('never fewer than minKeep, even over the limit', () => {
+		it('never fewer than minRecentRounds, even over the limit', () => {
 			const plan = planHalfContext(sized([10, 10, 10, 10, 900, 900, 900, 900]), { countTokens: count, messageBudget: 1000 });
 			assert.deepEqual(plan.keepRoundIds, ['a6', 'a7']);
 			assert.equal(plan.stats.tokenAware!.moved, true);
 			assert.ok(plan.stats.tokens!.kept > 500);
-			const three = planHalfContext(sized([10, 10, 10, 10, 10, 900, 900, 900, 900, 900]), { countTokens: count, messageBudget: 1000, minKeep: 3 });
+			const three = planHalfContext(sized([10, 10, 10, 10, 10, 900, 900, 900, 900, 900]), { countTokens: count, messageBudget: 1000, minRecentRounds: 3 });
 			assert.equal(three.stats.keptRoundCount, 3);
 		});
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { NothingToSummarizeError } from '../../../../src/common/planning/plan';
-import { planLegacy } from '../../../../src/common/planning/planners';
+import { planLegacy } from '../../../../src/common/planning/legacyPlanner';
 import { makeConversation } from '../../helpers/conversations';
 
 describe('legacy planner (setting off)', () => {

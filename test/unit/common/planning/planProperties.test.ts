@@ -5,7 +5,8 @@ import type { Conversation, Round } from '../../../../src/common/conversation/co
 import { isInterruptedTurn } from '../../../../src/common/conversation/conversation';
 import { flattenRounds, unsummarizedRounds } from '../../../../src/common/conversation/flatten';
 import { NothingToSummarizeError, type SummarizationPlan } from '../../../../src/common/planning/plan';
-import { halfContextKeepCount, planHalfContext, planLegacy } from '../../../../src/common/planning/planners';
+import { halfContextKeepCount, planHalfContext } from '../../../../src/common/planning/halfContextPlanner';
+import { planLegacy } from '../../../../src/common/planning/legacyPlanner';
 import { applySummaryBlocks, blockSegments } from '../../../../src/common/summaries/applySummary';
 import { summaryBlocks } from '../../../../src/common/conversation/summaryBlocks';
 import { roundTokens } from '../../../../src/common/tokens/roundTokens';
@@ -227,19 +228,19 @@ describe('planner properties (fast-check)', () => {
 		);
 	});
 
-	it('half-context with minKeep and a message budget: keeps at least minKeep, at most the round rule (before the interrupted-turn shift), and within half the budget unless at minKeep', () => {
+	it('half-context with minRecentRounds and a message budget: keeps at least minRecentRounds, at most the round rule (before the interrupted-turn shift), and within half the budget unless at minRecentRounds', () => {
 		const count = (text: string) => Math.ceil(text.length / 4);
 		fc.assert(
-			fc.property(conversationArb, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 10, max: 200 }), (c, minKeep, messageBudget) => {
-				const plan = tryPlan(conv => planHalfContext(conv, { minKeep, messageBudget, countTokens: count }), c);
+			fc.property(conversationArb, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 10, max: 200 }), (c, minRecentRounds, messageBudget) => {
+				const plan = tryPlan(conv => planHalfContext(conv, { minRecentRounds, messageBudget, countTokens: count }), c);
 				if (!plan || plan.mode !== 'half-context') return;
-				const effective = Math.max(2, minKeep);
+				const effective = Math.max(2, minRecentRounds);
 				const n = plan.stats.totalRoundCount;
 				const token = plan.stats.tokenAware!;
 				assert.equal(token.roundRuleKeptCount, Math.max(effective, Math.ceil(n / 2)));
 				assert.equal(token.limitTokens, Math.floor(messageBudget / 2));
 				const kept = plan.keepRoundIds.length;
-				assert.ok(kept >= effective, `kept ${kept} < minKeep ${effective}`);
+				assert.ok(kept >= effective, `kept ${kept} < minRecentRounds ${effective}`);
 				const keptTokens = plan.stats.tokens!.kept;
 				const flat = flattenRounds(c);
 				const keptRounds = flat.slice(flat.length - kept).map(f => f.round);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { applySummary } from '../../../../src/common/summaries/applySummary';
+import { applySummary } from '../../helpers/conversations';
 import { planSummarization } from '../../../../src/common/planning/planners';
 import { summaryPlanApplicability } from '../../../../src/common/planning/summaryApplicability';
 import { makeConversation, makeRound } from '../../helpers/conversations';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { epilogueOrder, finalAnswerStart, visibleText, type EpilogueItem, type ResponsePart } from '../../../../src/common/response/finalAnswer';
+import { epilogueOrder, finalAnswerStart, textInView, type EpilogueItem, type ResponsePart } from '../../../../src/common/response/finalAnswer';
 
 const md = (text: string): ResponsePart => ({ kind: 'markdown', text });
 const button: ResponsePart = { kind: 'button', text: '' };
@@ -33,7 +33,7 @@ describe('the final answer VS Code keeps in view', () => {
 			{ kind: 'button', button: 'open' },
 			{ kind: 'markdown', text: 'TOKENS' },
 		]);
-		assert.equal(visibleText(parts), 'TOKENS');
+		assert.equal(textInView(parts), 'TOKENS');
 	});
 
 	it('keeps the answer, the stop notice, the recap and the token line in view when the end is written in epilogue order', () => {
@@ -50,7 +50,7 @@ describe('the final answer VS Code keeps in view', () => {
 			ordered.map(i => (i.kind === 'markdown' ? i.text : i.button)),
 			['STOPPED', 'RECAP', 'TOKENS', 'open 1', 'open 2', 'restore'],
 		);
-		assert.equal(visibleText(response(ordered)), 'ANSWERSTOPPEDRECAPTOKENS');
+		assert.equal(textInView(response(ordered)), 'ANSWERSTOPPEDRECAPTOKENS');
 	});
 
 	it('drops empty texts from the epilogue (an empty part could not end the run, but says nothing)', () => {

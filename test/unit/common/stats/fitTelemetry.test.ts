@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { FitEvent } from '../../../../src/common/fitting/fitPrompt';
 import type { PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
-import { planHalfContext } from '../../../../src/common/planning/planners';
+import { planHalfContext } from '../../../../src/common/planning/halfContextPlanner';
 import { fitTelemetry, type FitTelemetryContext } from '../../../../src/common/stats/fitTelemetry';
 import { makeConversation } from '../../helpers/conversations';
 
@@ -40,7 +40,7 @@ describe('telemetry of the overflow pipeline', () => {
 			{
 				kind: 'fits',
 				events: [
-					{ kind: 'summarized', source: 'prepared', prepared: { ...prepared('P'), blocks: ['P'] } },
+					{ kind: 'summarized', source: 'background', prepared: { ...prepared('P'), blocks: ['P'] } },
 					{ kind: 'summarized', source: 'model', prepared: { ...prepared('M'), blocks: ['M'] } },
 				],
 			},

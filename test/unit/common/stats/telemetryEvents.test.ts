@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fallbackEvent, summarizationEvent, type SummarizationFacts } from '../../../../src/common/stats/eventsFromData';
 import { TELEMETRY_EVENTS, TelemetryDeclarationError, telemetryEvent, type TelemetryEvent } from '../../../../src/common/stats/telemetryEvents';
-import { planHalfContext, planLegacy } from '../../../../src/common/planning/planners';
+import { planHalfContext } from '../../../../src/common/planning/halfContextPlanner';
+import { planLegacy } from '../../../../src/common/planning/legacyPlanner';
 import { makeConversation } from '../../helpers/conversations';
 
 const countTokens = (text: string) => Math.ceil(text.length / 4);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { applySummary, UnknownRoundError } from '../../../../src/common/planning/planners';
+import { UnknownRoundError } from '../../../../src/common/summaries/applySummary';
+import { applySummary } from '../../helpers/conversations';
 import { deepFreeze, makeConversation } from '../../helpers/conversations';
 
 describe('applySummary', () => {

@@ -9,7 +9,8 @@ import * as assert from 'node:assert/strict';
 import type { Conversation, Turn } from '../../../../src/common/conversation/conversation';
 import { flattenRounds } from '../../../../src/common/conversation/flatten';
 import { summaryBlocks, type SummaryBlock } from '../../../../src/common/conversation/summaryBlocks';
-import { encodeTurnRecord, METADATA_KEY, rebuildConversation, type StoredSummaryBlock } from '../../../../src/common/persistence/metadata';
+import { encodeTurnRecord, METADATA_KEY, rebuildConversation } from '../../../../src/common/persistence/metadata';
+import type { StoredSummaryBlock } from '../../../../src/common/summaries/applySummary';
 import type { SummarizationMode, SummarizationPlan } from '../../../../src/common/planning/plan';
 import { planSummarization } from '../../../../src/common/planning/planners';
 import { applySummaryBlocks, blockSegments } from '../../../../src/common/summaries/applySummary';
@@ -84,7 +85,7 @@ function runSession(
 
 type SummaryEntry = Extract<PromptEntry, { kind: 'summary' }>;
 
-/** The invariants of seed 004, checked after every compaction. */
+/** The invariants of docs/decisions.md decision 3, checked after every compaction. */
 function checkPrompt(before: Conversation, after: Conversation, done: readonly Compaction[]): void {
 	const newest = done[done.length - 1];
 	const entries = layoutPrompt(after);
@@ -145,7 +146,7 @@ function checkPrompt(before: Conversation, after: Conversation, done: readonly C
 	assert.equal(newest.texts.length, new Set(newest.plan.summarizeRoundIds.map(id => turnOf.get(id))).size);
 }
 
-describe('summaries accumulate in conversation order across successive compactions (seed 004)', () => {
+describe('summaries accumulate in conversation order across successive compactions (decision 3)', () => {
 	it('half-context: many compactions, some spanning several turns, one block per turn in order, nothing dropped', () => {
 		const done = runSession(() => 'half-context', checkPrompt);
 		assert.ok(done.length >= 5, `only ${done.length} compactions`);

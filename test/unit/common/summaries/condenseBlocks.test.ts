@@ -10,7 +10,7 @@ import {
 	CONDENSED_AHEAD_MEMORY,
 	usingPreparedCondensations,
 } from '../../../../src/common/summaries/condenseBlocks';
-import { firstLines } from '../../../../src/common/shrinking/cutText';
+import { firstLines } from '../../../../src/common/text/cutText';
 import { summaryChanges } from '../../../../src/common/persistence/metadata';
 import { makeConversation } from '../../helpers/conversations';
 

@@ -1,10 +1,10 @@
-// What the overflow pipeline (fitPrompt.ts) remembers for the length of one chat request (not a
-// whole chat, despite "session"): the loop breaker's watch on repeated calls, whether it has
-// stopped model summaries, whether the done-ledger was left out, what is shown tight, and whether
-// the user was told automatic summaries are off. A new request starts with a new one.
+// What the overflow pipeline (fitPrompt.ts) remembers for the length of one chat request: the loop
+// breaker's watch on repeated calls, whether it has stopped model summaries, whether the
+// done-ledger was left out, what is shown tight, and whether the user was told automatic summaries
+// are off. A new request starts with a new one.
 import { newRepeatTracker, noteCall, REPEATS_AFTER_SUMMARY, type RepeatTracker } from './loopBreaker';
 
-export interface FitSession {
+export interface FitMemory {
 	readonly repeats: RepeatTracker;
 	/** Set when the loop breaker stopped summarizing with the model for this request: why. */
 	modelSummariesStopped?: string;
@@ -21,7 +21,7 @@ export interface FitSession {
 	toldSummariesOff?: boolean;
 }
 
-export function newFitSession(): FitSession {
+export function newFitMemory(): FitMemory {
 	return { repeats: newRepeatTracker(), ledgerSuspended: false, tight: 'none' };
 }
 
@@ -29,8 +29,8 @@ export function newFitSession(): FitSession {
  * Records a finished tool call; when it is the third identical call with an identical result right
  * after a summary, stops model summaries for the request and returns why (once).
  */
-export function noteToolCall(session: FitSession, name: string, args: string, result: string | undefined): string | undefined {
-	if (!noteCall(session.repeats, name, args, result) || session.modelSummariesStopped) return undefined;
-	session.modelSummariesStopped = `right after a summary the agent called ${name} with the same arguments and got the same result ${REPEATS_AFTER_SUMMARY} times`;
-	return session.modelSummariesStopped;
+export function noteToolCall(memory: FitMemory, name: string, args: string, result: string | undefined): string | undefined {
+	if (!noteCall(memory.repeats, name, args, result) || memory.modelSummariesStopped) return undefined;
+	memory.modelSummariesStopped = `right after a summary the agent called ${name} with the same arguments and got the same result ${REPEATS_AFTER_SUMMARY} times`;
+	return memory.modelSummariesStopped;
 }

@@ -7,9 +7,9 @@
 // when a later turn's block cannot be made: the turns done so far are kept.
 import type { Conversation } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
-import type { SummarizationPlan } from './plan';
-import { buildPlan, type PlanOptions } from './planParts';
-import type { SummaryAttempt } from '../summaries/summarizationFlow';
+import type { SummarizationPlan } from '../planning/plan';
+import { buildPlan, type PlanOptions } from '../planning/planParts';
+import type { SummaryAttempt } from './summarizationFlow';
 
 /**
  * The same plan, summarizing exactly its oldest `count` rounds (1 ≤ count < the plan's count);

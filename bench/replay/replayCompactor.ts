@@ -1,0 +1,100 @@
+// The replay's Compactor (src/common/compaction/compactor.ts): the same object the agent builds per
+// request (src/agent/requestCompactor.ts), built once per replayed session of a product strategy
+// around the stand-in summarizer (replaySummarizer.ts). With a virtual clock it also runs the
+// product's background summaries: a job's summary is written at once, but it is ready only when the
+// clock has passed its start plus the time its calls take; an overflow before that waits for the rest.
+import { observeSummary } from '../../src/common/background/latency';
+import { Compactor, type BackgroundParts, type CompactorSettings } from '../../src/common/compaction/compactor';
+import type { Conversation } from '../../src/common/conversation/conversation';
+import type { PreparedSummary } from '../../src/common/fitting/preparedSummary';
+import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
+import { condenseInReplay, summarizeInReplay } from './replaySummarizer';
+import { budgetNow, inCompaction, type ReplayState } from './replayState';
+
+/** The product's latest point to start (longhaul.backgroundSummarizationThreshold's default, 80 %). */
+export const LATEST_SHARE = 0.8;
+
+/** Tokens (in and out) of the calls that condensed older blocks ahead, by the prepared summary they came with. */
+const condenseTokens = new WeakMap<PreparedSummary, number>();
+
+/** Summarizer tokens (in and out) of a prepared summary's calls, its condensations ahead included. */
+function summaryTokens(prepared: PreparedSummary): number {
+	return prepared.attempts.reduce((n, a) => n + (a.promptTokens ?? 0) + (a.summaryTokens ?? 0), 0) + (condenseTokens.get(prepared) ?? 0);
+}
+
+/** The Compactor of a product-mode replay: the stand-in summarizer, the learned speed and, with a clock, background summaries (one chain for the whole session: a job carries over to the next request, as in the agent). */
+export function replayCompactor(r: ReplayState, settings: CompactorSettings): Compactor {
+	return new Compactor({
+		settings,
+		budget: () => budgetNow(r),
+		countTokens: text => r.tok.countTokens(text),
+		summarizer: {
+			summarize: (c, part) => summarizeInReplay(r, summarizerEntries(c, part, r.request), part.previousSummary?.text),
+			condense: (block, target) => condenseInReplay(r, block, target),
+		},
+		speed: () => r.speed,
+		...(r.clock ? { background: backgroundJobs(r) } : {}),
+	});
+}
+
+/** Background jobs on the virtual clock: their model calls take clock time of their own, not the user's. */
+function backgroundJobs(r: ReplayState): BackgroundParts {
+	const clock = r.clock!;
+	return {
+		start: ahead => {
+			let durationMs = 0;
+			let summaryMs = 0;
+			let condensed = 0;
+			const current = r.request;
+			// The job's model calls take clock time of their own, not the user's: moved out of callMs into the job's duration.
+			const onJobClock = <T>(call: () => Promise<T>) =>
+				inCompaction(r, async () => {
+					const before = r.timing.callMs;
+					const made = await call();
+					durationMs += r.timing.callMs - before;
+					r.timing.callMs = before;
+					return made;
+				});
+			const done = ahead({
+				summarize: (c, part) => onJobClock(() => summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text, 'background')),
+				condense: (block, target) => {
+					summaryMs ||= durationMs;
+					const before = r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens;
+					return onJobClock(() => condenseInReplay(r, block, target)).finally(() => {
+						condensed += r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens - before;
+					});
+				},
+			}).then(prepared => {
+				// The speed learned is the summary's alone: condensing older blocks is not part of it.
+				if (prepared.blocks) r.speed = observeSummary(r.speed, prepared.attempts, summaryMs || durationMs);
+				if (condensed) condenseTokens.set(prepared, condensed);
+				return prepared;
+			});
+			return { done, durationMs: () => durationMs, cancel: () => {} };
+		},
+		now: () => clock.now,
+		onUnused: prepared => (r.timing.discardedTokens += summaryTokens(prepared)),
+	};
+}
+
+/** fitPrompt's takePrepared step: the prepared summary if it applies; the user waits for the rest of a job under way. */
+export async function takePrepared(r: ReplayState, compactor: Compactor, conversation: Conversation): Promise<PreparedSummary | undefined> {
+	if (!compactor.background || !r.clock) return undefined;
+	const state = compactor.background.state();
+	const taken = await compactor.takePrepared(conversation);
+	if (process.env.LONGHAUL_BENCH_DEBUG === 'clock') {
+		process.stderr.write(
+			`overflow at ${Math.round(r.clock.now / 1000)} s: ${state.kind}${state.kind === 'preparing' ? ` for ${Math.round(state.forMs / 1000)} s` : ''}, waited ${Math.round(taken.waitedMs / 1000)} s, ${taken.prepared ? 'used' : 'not used'}\n`,
+		);
+	}
+	r.clock.advance(taken.waitedMs);
+	r.timing.fitWaitMs += taken.waitedMs;
+	if (taken.prepared && taken.wasReady) r.timing.tookReady = true;
+	return taken.prepared;
+}
+
+/** The recording ends: jobs still pending would go to the next request in the agent; here they are counted apart. */
+export function endBackground(r: ReplayState): void {
+	const carried = r.compactor?.background?.handOver();
+	for (const job of carried?.jobs ?? []) if (job.result) r.timing.pendingAtEndTokens += summaryTokens(job.result);
+}
