@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { autoNotice, type Unavailable, unavailableReason } from '../common/sandbox/sandboxNotice';
 import { type CommandNetwork, sandboxSummary } from '../common/sandbox/sandboxPolicy';
-import { sandboxAvailability } from './commandSandbox';
+import { sandboxAvailability, sandboxMemory } from './commandSandbox';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
@@ -46,9 +46,6 @@ export function containmentLine(c: Containment): string {
 	return `⚠️ Not sandboxed (${why.replace(/\.$/, '')}): the command can do anything you can.`;
 }
 
-/** Chats that had the notice; VS Code's token names the chat session where it knows it. */
-const noticed = new Set<string>();
-
 function chatKey(token: unknown): string {
 	const session = (token as { sessionId?: unknown } | undefined)?.sessionId;
 	return typeof session === 'string' ? session : 'this window';
@@ -58,8 +55,9 @@ function chatKey(token: unknown): string {
 export function noticeOnce(c: Containment, toolInvocationToken: unknown): string {
 	if (c.kind !== 'outside' || c.because !== 'unavailable') return '';
 	const key = chatKey(toolInvocationToken);
-	if (noticed.has(key)) return '';
-	noticed.add(key);
+	// Chats that had the notice; VS Code's token names the chat session where it knows it.
+	if (sandboxMemory.noticed.has(key)) return '';
+	sandboxMemory.noticed.add(key);
 	const notice = autoNotice(c.why!);
 	void vscode.window.showWarningMessage(vscode.l10n.t('Longhaul: {0}', notice));
 	return notice;

@@ -39,7 +39,21 @@ function probe(bwrap: string, network: CommandNetwork): Promise<Availability> {
 	});
 }
 
-const checked = new Map<string, Promise<Availability>>();
+/**
+ * What the sandbox remembers while the extension runs: whether bwrap starts (per binary and network
+ * kind) and which chats had the no-sandbox notice. One object, cleared when the extension's tools
+ * are disposed (registerTools.ts), so no module variable holds state of its own.
+ */
+class SandboxMemory {
+	readonly availability = new Map<string, Promise<Availability>>();
+	readonly noticed = new Set<string>();
+
+	clear(): void {
+		this.availability.clear();
+		this.noticed.clear();
+	}
+}
+export const sandboxMemory = new SandboxMemory();
 
 /**
  * Whether a sandbox can start here, checked once per bwrap found and network kind (a changed PATH
@@ -50,10 +64,10 @@ export function sandboxAvailability(network: CommandNetwork, platform: string = 
 	const bwrap = findBwrap();
 	if (!bwrap) return Promise.resolve({ ok: false, why: { kind: 'missing' } });
 	const key = `${bwrap}\0${network}`;
-	let found = checked.get(key);
+	let found = sandboxMemory.availability.get(key);
 	if (!found) {
 		found = probe(bwrap, network);
-		checked.set(key, found);
+		sandboxMemory.availability.set(key, found);
 	}
 	return found;
 }

@@ -62,7 +62,9 @@ const TABLE: Readonly<Record<string, string>> = {
 	Z: 'Ζ',
 };
 
-const LOOKS_LIKE = new Map<string, string>(Object.entries(TABLE).flatMap(([ascii, chars]) => [...chars].map(c => [c, ascii] as [string, string])));
+const LOOKS_LIKE: ReadonlyMap<string, string> = new Map<string, string>(
+	Object.entries(TABLE).flatMap(([ascii, chars]) => [...chars].map(c => [c, ascii] as [string, string])),
+);
 
 /** The printable ASCII text `char` is easily taken for, or undefined. */
 export function asciiLookAlike(char: string): string | undefined {

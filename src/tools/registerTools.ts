@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { registerChangeDocuments } from './codeConfigGate';
+import { sandboxMemory } from './commandSandbox';
 import { editFileTool } from './editFile';
 import { findFilesTool } from './findFiles';
 import { listDirectoryTool } from './listDirectory';
@@ -13,6 +14,7 @@ import { TOOL } from './toolNames';
 export function registerTools(): vscode.Disposable[] {
 	return [
 		registerChangeDocuments(),
+		{ dispose: () => sandboxMemory.clear() },
 		vscode.lm.registerTool(TOOL.readFile, readFileTool),
 		vscode.lm.registerTool(TOOL.listDirectory, listDirectoryTool),
 		vscode.lm.registerTool(TOOL.findFiles, findFilesTool),

@@ -14,7 +14,7 @@
 
 const ESC = '\u001b';
 /** SGR parameters that keep text visible: reset, bold, dim, italic, underline, their resets, foreground colours but black. */
-const KEPT_SGR = new Set([
+const KEPT_SGR: ReadonlySet<string> = new Set([
 	'0',
 	'1',
 	'2',

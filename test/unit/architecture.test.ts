@@ -63,6 +63,14 @@ function moduleState(source: string): string[] {
 /** The one module variable allowed: the Longhaul output channel, made on first use for the window's life (log.ts). */
 const OWNED_ELSEWHERE = new Set([join('src', 'agent', 'log.ts')]);
 
+/** Whether `file` or anything it imports, directly or not, imports vscode. */
+function reachesVscode(file: string, edges: Map<string, string[]>, seen = new Set<string>()): boolean {
+	if (seen.has(file)) return false;
+	seen.add(file);
+	if (graph.get(file)?.includes('vscode')) return true;
+	return (edges.get(file) ?? []).some(next => reachesVscode(next, edges, seen));
+}
+
 describe('architecture of src/ and bench/', () => {
 	it('keeps no mutable state in module variables of src/agent and src/tools', () => {
 		const offenders = [...graph.keys()]
@@ -101,11 +109,17 @@ describe('architecture of src/ and bench/', () => {
 	});
 
 	it('keeps bench/ free of vscode, the agent and the tools', () => {
+		const edges = importEdges();
 		const offenders: string[] = [];
 		for (const [file, specs] of graph) {
 			if (!file.startsWith(bench + '/')) continue;
 			for (const spec of specs) {
-				if (spec === 'vscode' || /\/src\/(agent|tools)\//.test(spec)) offenders.push(`${relative(root, file)} → ${spec}`);
+				if (spec === 'vscode' || /\/src\/agent\//.test(spec)) offenders.push(`${relative(root, file)} → ${spec}`);
+				// The sandbox's cost benchmark times the command runner itself: it may import a tools file
+				// only when nothing that file reaches imports vscode (it runs in plain Node).
+				if (/\/src\/tools\//.test(spec) && !(file.startsWith(join(bench, 'sandbox') + '/') && !reachesVscode(resolveLocal(file, spec)!, edges))) {
+					offenders.push(`${relative(root, file)} → ${spec}`);
+				}
 			}
 		}
 		assert.deepEqual(offenders, []);
