@@ -3,7 +3,7 @@
 // model refused, requests lost), the horizon it keeps with the product's tool charge, and, with
 // --summarizer-faults, the faults injected and how each ended (summarizerFaults.ts).
 import type { ReplayMetrics } from './replay';
-import { FAULT_ENDINGS, FAULT_KINDS, type FaultEnding, type FaultKind } from './summarizerFaults';
+import { FAULT_ENDINGS, FAULT_KINDS, NOT_A_SUMMARY_KINDS, type FaultEnding, type FaultKind } from './summarizerFaults';
 
 export interface RulesRow {
 	readonly window: number;
@@ -22,6 +22,7 @@ export interface RulesRow {
 	readonly faultsInjected: number;
 	readonly faultKinds: Record<FaultKind, number>;
 	readonly faultEndings: Record<FaultEnding, number>;
+	readonly faultsRejected: Record<FaultKind, number>;
 }
 
 function sumRecords<K extends string>(keys: readonly K[], records: readonly Readonly<Record<K, number>>[]): Record<K, number> {
@@ -55,6 +56,10 @@ export function summarizeRules(results: readonly ReplayMetrics[]): RulesRow[] {
 				FAULT_ENDINGS,
 				rows.map(r => r.faultEndings),
 			),
+			faultsRejected: sumRecords(
+				FAULT_KINDS,
+				rows.map(r => r.faultsRejected ?? {}),
+			),
 		};
 	});
 }
@@ -77,9 +82,15 @@ export function formatRules(rows: readonly RulesRow[]): string {
 }
 
 /** The faults line of one row (also printed on stderr by --json). */
-export function formatFaults(r: Pick<RulesRow, 'faultsInjected' | 'faultKinds' | 'faultEndings' | 'overflows' | 'requestsLost' | 'summariesLost'>): string {
+export function formatFaults(
+	r: Pick<RulesRow, 'faultsInjected' | 'faultKinds' | 'faultEndings' | 'overflows' | 'requestsLost' | 'summariesLost'> & {
+		readonly faultsRejected?: Readonly<Record<FaultKind, number>>;
+	},
+): string {
+	// Each reply that is no summary should be a failed attempt: "echo 3 of 3" (summaryAcceptance.ts).
+	const rejected = NOT_A_SUMMARY_KINDS.map(k => `${k} ${r.faultsRejected?.[k] ?? 0} of ${r.faultKinds[k] ?? 0}`).join(', ');
 	return (
-		`    summarizer faults ${r.faultsInjected} (${listed(r.faultKinds)}); ended: ${listed(r.faultEndings)};` +
+		`    summarizer faults ${r.faultsInjected} (${listed(r.faultKinds)}); ended: ${listed(r.faultEndings)}; failed attempts as no summary: ${rejected};` +
 		` overflows ${r.overflows}, requests lost ${r.requestsLost}, summaries lost ${r.summariesLost}`
 	);
 }

@@ -1,7 +1,7 @@
 // Longhaul's prompts: what src/agent uses. No `vscode` import anywhere below.
 export { AgentPrompt, type AgentPromptProps } from './agentPrompt';
 export { type ReferenceAttachment } from './currentRequestMessage';
-export { extractSummary, summaryOfReply, type CutOffReply } from './extractSummary';
+export { extractSummary, summaryOfReply } from './extractSummary';
 export {
 	BudgetExceededError,
 	PromptBudgetExceededError,

@@ -26,7 +26,16 @@ export interface EventDeclaration {
 const property = (values: readonly string[], comment: string): PropertyField => ({ kind: 'property', values, comment });
 const measurement = (comment: string): MeasurementField => ({ kind: 'measurement', comment });
 
-export const SUMMARY_ATTEMPT_OUTCOMES = ['ok', 'prompt-too-large', 'model-error', 'empty', 'cut-off', 'summary-too-large', 'not-tried'] as const;
+export const SUMMARY_ATTEMPT_OUTCOMES = [
+	'ok',
+	'prompt-too-large',
+	'model-error',
+	'empty',
+	'cut-off',
+	'summary-too-large',
+	'not-a-summary',
+	'not-tried',
+] as const;
 
 export const TELEMETRY_EVENTS = {
 	summarization: {
