@@ -23,6 +23,9 @@ export interface RulesRow {
 	readonly faultKinds: Record<FaultKind, number>;
 	readonly faultEndings: Record<FaultEnding, number>;
 	readonly faultsRejected: Record<FaultKind, number>;
+	/** Product modes: compacting requests measured, and those the compactions left no smaller (target 0). */
+	readonly compactedRequestsMeasured: number;
+	readonly compactionsNotSmaller: number;
 }
 
 function sumRecords<K extends string>(keys: readonly K[], records: readonly Readonly<Record<K, number>>[]): Record<K, number> {
@@ -48,6 +51,8 @@ export function summarizeRules(results: readonly ReplayMetrics[]): RulesRow[] {
 			horizon: Math.round((sum(r => r.verbatimHorizonRounds) / rows.length) * 100) / 100,
 			toolTokens: rows[0].toolTokens,
 			faultsInjected: sum(r => r.faultsInjected),
+			compactedRequestsMeasured: sum(r => r.compactedRequestsMeasured ?? 0),
+			compactionsNotSmaller: sum(r => r.compactionsNotSmaller ?? 0),
 			faultKinds: sumRecords(
 				FAULT_KINDS,
 				rows.map(r => r.faultKinds),
@@ -75,7 +80,8 @@ export function formatRules(rows: readonly RulesRow[]): string {
 		.map(r => {
 			const line =
 				`  ${r.window} ${r.strategy.padEnd(17)} horizon ${r.horizon.toFixed(2)} (tools ${r.toolTokens} tokens), dropped rounds ${r.droppedRounds},` +
-				` model refusals ${r.modelRejections} (re-sent ${r.recoveries}), overflows ${r.overflows}, requests lost ${r.requestsLost} of ${r.requests}`;
+				` model refusals ${r.modelRejections} (re-sent ${r.recoveries}), overflows ${r.overflows}, requests lost ${r.requestsLost} of ${r.requests}` +
+				(r.compactedRequestsMeasured ? `, compactions that left the prompt no smaller ${r.compactionsNotSmaller} of ${r.compactedRequestsMeasured}` : '');
 			return r.faultsInjected ? `${line}\n${formatFaults(r)}` : line;
 		})
 		.join('\n');

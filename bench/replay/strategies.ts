@@ -21,6 +21,8 @@ import { renderEntriesPrompt } from './headTailPrompt';
 import { countReferenceCondensePasses, condenseInReplay, summarizeInReplay } from './replaySummarizer';
 import { takePrepared } from './backgroundReplay';
 import { observeSummary } from '../../src/common/background/latency';
+import { compactionGain } from '../../src/common/summaries/compactionGain';
+import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import {
 	TOOL_NAMES,
 	WORKSPACE,
@@ -46,6 +48,7 @@ export async function fitProduct(r: ReplayState, settings: FitSettings, request:
 	r.timing.fitWaitMs = 0;
 	r.timing.tookReady = false;
 	const props = (c: Conversation) => agentProps(r, c, request);
+	const start = r.conversation;
 	const result = await fitAgentPrompt(r.conversation, r.fit, {
 		props,
 		showsLedger: c => r.continuity.ledgerText(c) !== undefined,
@@ -91,8 +94,23 @@ export async function fitProduct(r: ReplayState, settings: FitSettings, request:
 		}
 	}
 	const prompt = result.kind === 'fits' ? result.prompt : await measureAgentPrompt(props(r.conversation), tok);
+	if (result.events.some(e => e.kind === 'summarized' || e.kind === 'dropped')) {
+		noteCompactionGain(r, await measureAgentPrompt(props(start), measuring), prompt);
+	}
 	r.blocks.recordRequest(r.conversation, request, prompt.messages);
 	return { prompt, overflow: result.kind === 'refused', ...verbatimFromLayout(layoutPrompt(r.conversation, layoutOptions(r))) };
+}
+
+/** Its own tokenizer: measuring the prompt without the compactions must not count as the replay's tokenizing. */
+const measuring = new TiktokenTokenizer();
+
+/**
+ * Whether this request's compactions made its prompt smaller than the same request without them
+ * (src/common/summaries/compactionGain.ts; the target: always).
+ */
+function noteCompactionGain(r: ReplayState, without: { tokenCount: number }, sent: { tokenCount: number }): void {
+	r.counters.compactedRequestsMeasured++;
+	if (!compactionGain(without.tokenCount, sent.tokenCount).apply) r.counters.compactionsNotSmaller++;
 }
 
 /** The summarizer time just spent is the user's: the clock moves on by it. Returns it. */

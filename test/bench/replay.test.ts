@@ -260,6 +260,14 @@ describe('replay benchmark: the same rules for every strategy, and a summarizer 
 		}
 	});
 
+	it('measures every compacting request of the product modes against the same request without it: none left it no smaller', async () => {
+		for (const strategy of ['legacy', 'half-context'] as const) {
+			const { metrics } = await replaySession(loadSession(file), { window: WINDOW, strategy, clock: 'none' });
+			assert.ok((metrics.compactedRequestsMeasured ?? 0) > 0, strategy);
+			assert.equal(metrics.compactionsNotSmaller, 0, strategy);
+		}
+	});
+
 	it('counts every echo, refusal and few-token reply as a failed attempt, never as the summary', async () => {
 		// Each session name draws other faults (summarizerFaults.ts faultFor): a few names meet every kind.
 		const met = new Set<string>();

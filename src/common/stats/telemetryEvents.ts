@@ -47,7 +47,7 @@ export const TELEMETRY_EVENTS = {
 			),
 			outcome: property(
 				['summarized', 'failed', 'discarded'],
-				'Whether a summary was attached, every attempt failed, or a summary prepared in the background no longer fitted the conversation.',
+				'Whether a summary was attached, every attempt failed, a summary prepared in the background no longer fitted the conversation, or the summary of /compact would not have made the next prompt smaller.',
 			),
 			mode: property(['half-context', 'legacy'], 'The planner that chose the split (legacy also when half-context fell back to it).'),
 			requestedMode: property(['half-context', 'legacy'], 'The planner the setting asked for, to count fallbacks.'),
