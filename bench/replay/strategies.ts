@@ -16,13 +16,12 @@ import { tallyFit } from '../../src/common/fitting/fitTally';
 import type { SummarizationPlan } from '../../src/common/planning/plan';
 import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
 import { fitAgentPrompt, type FitSettings } from '../../src/prompts/fitAgentPrompt';
-import { isBudgetExceededError, measureAgentPrompt, renderAgentPrompt } from '../../src/prompts/render';
+import { PromptBudgetExceededError, isBudgetExceededError, measureAgentPrompt, renderAgentPrompt } from '../../src/prompts/render';
 import { renderEntriesPrompt } from './headTailPrompt';
 import { countReferenceCondensePasses, condenseInReplay, summarizeInReplay } from './replaySummarizer';
 import { takePrepared } from './backgroundReplay';
 import { observeSummary } from '../../src/common/background/latency';
 import { compactionGain } from '../../src/common/summaries/compactionGain';
-import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import {
 	TOOL_NAMES,
 	WORKSPACE,
@@ -48,7 +47,8 @@ export async function fitProduct(r: ReplayState, settings: FitSettings, request:
 	r.timing.fitWaitMs = 0;
 	r.timing.tookReady = false;
 	const props = (c: Conversation) => agentProps(r, c, request);
-	const start = r.conversation;
+	// The size of the first render: the prompt this request needs before any compaction (noteCompactionGain).
+	let needed: number | undefined;
 	const result = await fitAgentPrompt(r.conversation, r.fit, {
 		props,
 		showsLedger: c => r.continuity.ledgerText(c) !== undefined,
@@ -72,7 +72,7 @@ export async function fitProduct(r: ReplayState, settings: FitSettings, request:
 			isCancelled: () => false,
 			cancellationError: () => new Error('cancelled'),
 		},
-		timeRender: render => timedRender(r, render),
+		timeRender: render => timedRender(r, () => firstSize(render, size => (needed ??= size))),
 		timePlan: plan => timedPlan(r, plan),
 	});
 	r.conversation = result.conversation;
@@ -94,23 +94,30 @@ export async function fitProduct(r: ReplayState, settings: FitSettings, request:
 		}
 	}
 	const prompt = result.kind === 'fits' ? result.prompt : await measureAgentPrompt(props(r.conversation), tok);
-	if (result.events.some(e => e.kind === 'summarized' || e.kind === 'dropped')) {
-		noteCompactionGain(r, await measureAgentPrompt(props(start), measuring), prompt);
-	}
+	if (needed !== undefined && result.events.some(e => e.kind === 'summarized' || e.kind === 'dropped')) noteCompactionGain(r, needed, prompt.tokenCount);
 	r.blocks.recordRequest(r.conversation, request, prompt.messages);
 	return { prompt, overflow: result.kind === 'refused', ...verbatimFromLayout(layoutPrompt(r.conversation, layoutOptions(r))) };
 }
 
-/** Its own tokenizer: measuring the prompt without the compactions must not count as the replay's tokenizing. */
-const measuring = new TiktokenTokenizer();
+/** Runs a render and reports its size: the prompt's tokens, or those of the prompt that did not fit. */
+async function firstSize<T>(render: () => Promise<T>, report: (tokens: number) => void): Promise<T> {
+	try {
+		const rendered = await render();
+		report((rendered as { tokenCount: number }).tokenCount);
+		return rendered;
+	} catch (error) {
+		if (error instanceof PromptBudgetExceededError) report(error.tokenCount);
+		throw error;
+	}
+}
 
 /**
- * Whether this request's compactions made its prompt smaller than the same request without them
- * (src/common/summaries/compactionGain.ts; the target: always).
+ * Whether this request's compactions made its prompt smaller than what it needed before them (the
+ * first render; src/common/summaries/compactionGain.ts; the target: always).
  */
-function noteCompactionGain(r: ReplayState, without: { tokenCount: number }, sent: { tokenCount: number }): void {
+function noteCompactionGain(r: ReplayState, needed: number, sent: number): void {
 	r.counters.compactedRequestsMeasured++;
-	if (!compactionGain(without.tokenCount, sent.tokenCount).apply) r.counters.compactionsNotSmaller++;
+	if (!compactionGain(needed, sent).apply) r.counters.compactionsNotSmaller++;
 }
 
 /** The summarizer time just spent is the user's: the clock moves on by it. Returns it. */

@@ -42,7 +42,7 @@ describe('/compact that would make the window fuller', function () {
 		const next = await sendChat('@longhaul SMALL-TWO: go on');
 		assert.strictEqual(next.errorMessage, undefined);
 		const prompt = script.agentRequests[agentsBefore];
-		assert.ok(!allText(prompt).includes('<conversation-summary>'), 'no summary block was stored');
+		assert.ok(!allText(prompt).includes('<conversation-summary>\n') && !allText(prompt).includes('Fact 0: the agent'), 'no summary block was stored');
 		for (const id of new Set(callIds)) assert.ok(toolCallIds(prompt).includes(id), `call ${id} stays verbatim`);
 	});
 });
