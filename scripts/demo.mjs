@@ -90,7 +90,13 @@ and type, twice (the first time switches the model's window to 16k tokens):
   @longhaul LONGHAUL-REPLAY ${sessions.includes('msa-marshmallow-1343-dschat') ? 'msa-marshmallow-1343-dschat' : sessions[0]}
 
 The answer plays the session's first recorded request, every round of it; in sessions with more
-requests each further message in that chat plays the next one. Other sessions: ${sessions.join(', ')}.
+requests each further message in that chat plays the next one. Once every recorded request is
+played, a further message in that chat only says that the replay has ended: start a new chat to
+play it again. The window stays at 16k for the rest of the demo, so in a new chat the first message
+starts the replay at once, and typing it twice there plays the first request and then the next one
+(or, for a one-request session, says the replay has ended). In a chat already near 16k, Longhaul
+summarizes older rounds before it answers a further message; the test model writes those summaries
+from the recording, in every request as in the first. Other sessions: ${sessions.join(', ')}.
 Toggle "Longhaul: Half Context Summarization" in the settings to compare the two modes, and
 type @longhaul /context at any point to see what fills the window.
 `

@@ -56,6 +56,8 @@ export function replayMetrics(session: string, r: ReplayState, records: readonly
 		planMsP50: counters.planMs.length ? round3(percentile(counters.planMs, 50)) : null,
 		elidedToolResults: tally.elidedResults,
 		summarizerCalls: counters.summarizerCalls,
+		compactedRequestsMeasured: counters.compactedRequestsMeasured,
+		compactionsNotSmaller: counters.compactionsNotSmaller,
 		tokenizedShareInPlanner: round3(totalTokenized ? counters.tokenizedInPlanner / totalTokenized : 0),
 		messageBudget: r.budget.messages,
 		toolTokens: r.budget.toolTokens,

@@ -76,6 +76,9 @@ export interface ReplayCounters {
 	/** Of the request in progress: compactions and summaries made before it was sent. */
 	compactionsThisRequest: number;
 	summarizationsThisRequest: number;
+	/** Product modes: requests with compactions, and those whose prompt the compactions did not make smaller (strategies.ts noteCompactionGain). */
+	compactedRequestsMeasured: number;
+	compactionsNotSmaller: number;
 }
 
 function newCounters(): ReplayCounters {
@@ -98,6 +101,8 @@ function newCounters(): ReplayCounters {
 		planMs: [],
 		compactionsThisRequest: 0,
 		summarizationsThisRequest: 0,
+		compactedRequestsMeasured: 0,
+		compactionsNotSmaller: 0,
 	};
 }
 

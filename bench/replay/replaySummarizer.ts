@@ -83,6 +83,8 @@ export async function summarizeInReplay(
 	for (const hit of call.hits) {
 		const ending = endingOf(hit, result, caller);
 		r.faults.endings[ending]++;
+		const attempt = result.attempts.find(a => a.mode === hit.mode && a.pass === hit.pass);
+		if (attempt?.outcome === 'not-a-summary') r.faults.rejected[hit.kind]++;
 		if (process.env.LONGHAUL_BENCH_DEBUG) {
 			process.stderr.write(
 				`fault ${hit.kind} at ${hit.mode}${hit.pass ? '/condense' : ''} (${caller}): ${ending} after ${describeAttempts(result.attempts)}\n`,
@@ -120,7 +122,7 @@ async function standInSend(call: StandInCall, prompt: RenderedPrompt): Promise<R
 		condense !== undefined
 			? standInCondense(condense, standInLength(statedTarget(text), condense), tok)
 			: standInSummary(entries, previousSummary, standInLength(statedTarget(text), summarySeed(text)), tok);
-	return summaryOfReply(standInReply(summary, fault, () => standInSummary(entries, previousSummary, 2 * call.maxSummary, tok)));
+	return summaryOfReply(standInReply(summary, fault, () => standInSummary(entries, previousSummary, 2 * call.maxSummary, tok), text));
 }
 
 /** Condense passes of a summary made outside the pipeline (keep-head-tail's). */

@@ -82,6 +82,10 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	readonly recoveries: number;
 	/** Summarizer requests the model refused as too long (the flow then tries the next mode). */
 	readonly summarizerRejections: number;
+	/** Product modes: requests preceded by compactions (summaries, dropped rounds), measured against the same request without them. */
+	readonly compactedRequestsMeasured?: number;
+	/** Of those, the ones whose prompt the compactions did not make smaller (compactionGain.ts; the target is 0). */
+	readonly compactionsNotSmaller?: number;
 	/** Condense passes: a summary over the cap shortened by the model (summarizationFlow.ts). */
 	readonly condensePasses: number;
 	/** Summaries the model wrote over the cap (condensed ones included). */

@@ -3,7 +3,7 @@
 // model refused, requests lost), the horizon it keeps with the product's tool charge, and, with
 // --summarizer-faults, the faults injected and how each ended (summarizerFaults.ts).
 import type { ReplayMetrics } from './replayTypes';
-import { FAULT_ENDINGS, FAULT_KINDS, type FaultEnding, type FaultKind } from './summarizerFaults';
+import { FAULT_ENDINGS, FAULT_KINDS, NOT_A_SUMMARY_KINDS, type FaultEnding, type FaultKind } from './summarizerFaults';
 
 export interface RulesRow {
 	readonly window: number;
@@ -22,6 +22,10 @@ export interface RulesRow {
 	readonly faultsInjected: number;
 	readonly faultKinds: Record<FaultKind, number>;
 	readonly faultEndings: Record<FaultEnding, number>;
+	readonly faultsRejected: Record<FaultKind, number>;
+	/** Product modes: compacting requests measured, and those the compactions left no smaller (target 0). */
+	readonly compactedRequestsMeasured: number;
+	readonly compactionsNotSmaller: number;
 }
 
 function sumRecords<K extends string>(keys: readonly K[], records: readonly Readonly<Record<K, number>>[]): Record<K, number> {
@@ -47,6 +51,8 @@ export function summarizeRules(results: readonly ReplayMetrics[]): RulesRow[] {
 			horizon: Math.round((sum(r => r.verbatimHorizonRounds) / rows.length) * 100) / 100,
 			toolTokens: rows[0].toolTokens,
 			faultsInjected: sum(r => r.faultsInjected),
+			compactedRequestsMeasured: sum(r => r.compactedRequestsMeasured ?? 0),
+			compactionsNotSmaller: sum(r => r.compactionsNotSmaller ?? 0),
 			faultKinds: sumRecords(
 				FAULT_KINDS,
 				rows.map(r => r.faultKinds),
@@ -54,6 +60,10 @@ export function summarizeRules(results: readonly ReplayMetrics[]): RulesRow[] {
 			faultEndings: sumRecords(
 				FAULT_ENDINGS,
 				rows.map(r => r.faultEndings),
+			),
+			faultsRejected: sumRecords(
+				FAULT_KINDS,
+				rows.map(r => r.faultsRejected ?? {}),
 			),
 		};
 	});
@@ -70,16 +80,23 @@ export function formatRules(rows: readonly RulesRow[]): string {
 		.map(r => {
 			const line =
 				`  ${r.window} ${r.strategy.padEnd(17)} horizon ${r.horizon.toFixed(2)} (tools ${r.toolTokens} tokens), dropped rounds ${r.droppedRounds},` +
-				` model refusals ${r.modelRejections} (re-sent ${r.recoveries}), overflows ${r.overflows}, requests lost ${r.requestsLost} of ${r.requests}`;
+				` model refusals ${r.modelRejections} (re-sent ${r.recoveries}), overflows ${r.overflows}, requests lost ${r.requestsLost} of ${r.requests}` +
+				(r.compactedRequestsMeasured ? `, compactions that left the prompt no smaller ${r.compactionsNotSmaller} of ${r.compactedRequestsMeasured}` : '');
 			return r.faultsInjected ? `${line}\n${formatFaults(r)}` : line;
 		})
 		.join('\n');
 }
 
 /** The faults line of one row (also printed on stderr by --json). */
-export function formatFaults(r: Pick<RulesRow, 'faultsInjected' | 'faultKinds' | 'faultEndings' | 'overflows' | 'requestsLost' | 'summariesLost'>): string {
+export function formatFaults(
+	r: Pick<RulesRow, 'faultsInjected' | 'faultKinds' | 'faultEndings' | 'overflows' | 'requestsLost' | 'summariesLost'> & {
+		readonly faultsRejected?: Readonly<Record<FaultKind, number>>;
+	},
+): string {
+	// Each reply that is no summary should be a failed attempt: "echo 3 of 3" (summaryAcceptance.ts).
+	const rejected = NOT_A_SUMMARY_KINDS.map(k => `${k} ${r.faultsRejected?.[k] ?? 0} of ${r.faultKinds[k] ?? 0}`).join(', ');
 	return (
-		`    summarizer faults ${r.faultsInjected} (${listed(r.faultKinds)}); ended: ${listed(r.faultEndings)};` +
+		`    summarizer faults ${r.faultsInjected} (${listed(r.faultKinds)}); ended: ${listed(r.faultEndings)}; failed attempts as no summary: ${rejected};` +
 		` overflows ${r.overflows}, requests lost ${r.requestsLost}, summaries lost ${r.summariesLost}`
 	);
 }

@@ -17,11 +17,12 @@ import type { SummarizationPlan } from '../../src/common/planning/plan';
 import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
 import type { Compactor } from '../../src/common/compaction/compactor';
 import { agentPromptSteps } from '../../src/prompts/agentPromptSteps';
-import { isBudgetExceededError, measureAgentPrompt, renderAgentPrompt } from '../../src/prompts/render';
+import { PromptBudgetExceededError, isBudgetExceededError, measureAgentPrompt, renderAgentPrompt } from '../../src/prompts/render';
 import { renderEntriesPrompt } from './headTailPrompt';
 import { countReferenceCondensePasses, summarizeInReplay } from './replaySummarizer';
 import { takePrepared } from './replayCompactor';
 import { observeSummary } from '../../src/common/background/latency';
+import { compactionGain } from '../../src/common/summaries/compactionGain';
 import {
 	TOOL_NAMES,
 	WORKSPACE,
@@ -47,12 +48,14 @@ export async function fitProduct(r: ReplayState, compactor: Compactor, request: 
 	r.timing.fitWaitMs = 0;
 	r.timing.tookReady = false;
 	const props = (c: Conversation) => agentProps(r, c, request);
+	// The size of the first render: the prompt this request needs before any compaction (noteCompactionGain).
+	let needed: number | undefined;
 	const result = await compactor.fit(r.conversation, r.fit, {
 		prompt: agentPromptSteps({
 			props,
 			showsLedger: c => r.continuity.ledgerText(c) !== undefined,
 			tokenizer: tok,
-			timeRender: render => timedRender(r, render),
+			timeRender: render => timedRender(r, () => firstSize(render, size => (needed ??= size))),
 		}),
 		budget: budgetNow(r),
 		messageBudget,
@@ -91,8 +94,30 @@ export async function fitProduct(r: ReplayState, compactor: Compactor, request: 
 		}
 	}
 	const prompt = result.kind === 'fits' ? result.prompt : await measureAgentPrompt(props(r.conversation), tok);
+	if (needed !== undefined && result.events.some(e => e.kind === 'summarized' || e.kind === 'dropped')) noteCompactionGain(r, needed, prompt.tokenCount);
 	r.blocks.recordRequest(r.conversation, request, prompt.messages);
 	return { prompt, overflow: result.kind === 'refused', ...verbatimFromLayout(layoutPrompt(r.conversation, layoutOptions(r))) };
+}
+
+/** Runs a render and reports its size: the prompt's tokens, or those of the prompt that did not fit. */
+async function firstSize<T>(render: () => Promise<T>, report: (tokens: number) => void): Promise<T> {
+	try {
+		const rendered = await render();
+		report((rendered as { tokenCount: number }).tokenCount);
+		return rendered;
+	} catch (error) {
+		if (error instanceof PromptBudgetExceededError) report(error.tokenCount);
+		throw error;
+	}
+}
+
+/**
+ * Whether this request's compactions made its prompt smaller than what it needed before them (the
+ * first render; src/common/summaries/compactionGain.ts; the target: always).
+ */
+function noteCompactionGain(r: ReplayState, needed: number, sent: number): void {
+	r.counters.compactedRequestsMeasured++;
+	if (!compactionGain(needed, sent).apply) r.counters.compactionsNotSmaller++;
 }
 
 /** The summarizer time just spent is the user's: the clock moves on by it. Returns it. */

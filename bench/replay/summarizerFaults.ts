@@ -6,6 +6,11 @@
 //   no-tags   the analysis, then the summary without its <summary> tags;
 //   over-cap  a summary twice the cap the product checks (the stand-in asked for 2× the cap);
 //   cut-off   the reply stops in the middle of a sentence of its summary, before </summary>.
+//   echo      the reply repeats the start of the prompt's material (<previous-summary>, the transcript);
+//   refusal   one sentence declining the task, no tags;
+//   few-tokens a reply of a few tokens ("Summary written."), no tags.
+// The last three are no summary (src/common/summaries/summaryAcceptance.ts): each must end as a failed
+// attempt ('not-a-summary', counted per kind in `rejected`), never as the summary.
 // Every reply goes through the product's own rules: the quiet retry of callModelQuietly
 // (src/common/provider/quietRetry.ts), summaryOfReply / extractSummary, and the Full → Simple flow
 // with its condense pass (summarizationFlow.ts); when no summary comes out, the overflow pipeline
@@ -21,7 +26,9 @@
 //   other       none of these: a bug of the bench or the product (the target is 0), or a failed
 //               summary of keep-head-tail, which has no fallback (its request then overflows).
 
-export const FAULT_KINDS = ['error', 'empty', 'no-tags', 'over-cap', 'cut-off'] as const;
+export const FAULT_KINDS = ['error', 'empty', 'no-tags', 'over-cap', 'cut-off', 'echo', 'refusal', 'few-tokens'] as const;
+/** The kinds whose reply is no summary: the flow must count each as a failed attempt. */
+export const NOT_A_SUMMARY_KINDS: readonly FaultKind[] = ['echo', 'refusal', 'few-tokens'];
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export const FAULT_ENDINGS = ['retry', 'condense', 'simple', 'read', 'truncation', 'other'] as const;
 export type FaultEnding = (typeof FAULT_ENDINGS)[number];
@@ -33,11 +40,13 @@ export interface FaultState {
 	calls: number;
 	readonly injected: Record<FaultKind, number>;
 	readonly endings: Record<FaultEnding, number>;
+	/** Faults whose attempt the flow counted as no summary ('not-a-summary'), per kind. */
+	readonly rejected: Record<FaultKind, number>;
 }
 
 export function newFaultState(share: number, seed: string): FaultState {
 	const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map(k => [k, 0])) as Record<K, number>;
-	return { share, seed, calls: 0, injected: zeros(FAULT_KINDS), endings: zeros(FAULT_ENDINGS) };
+	return { share, seed, calls: 0, injected: zeros(FAULT_KINDS), endings: zeros(FAULT_ENDINGS), rejected: zeros(FAULT_KINDS) };
 }
 
 /** FNV-1a, 32 bits, then MurmurHash3's finalizer so that texts differing in one digit spread evenly. */
@@ -77,11 +86,17 @@ export function cutMidSentence(text: string): string {
 	return (lastSpace > half.length / 2 ? half.slice(0, lastSpace) : half).replace(/[.!?]\s*$/, '');
 }
 
+/** What a model that echoes its prompt writes: the start of the prompt's material, from its first frame tag. */
+export function echoOf(promptText: string): string {
+	const start = Math.max(0, promptText.search(/<(previous-summary|conversation-transcript|summary-to-condense)>/));
+	return promptText.slice(start, start + 300);
+}
+
 /**
  * The stand-in's whole reply for `summary` with `fault`; `overCap` writes the over-cap summary (2× the
- * cap). Throws for `error`, as a provider does.
+ * cap), `prompt` is the prompt's text (for an echo). Throws for `error`, as a provider does.
  */
-export function standInReply(summary: string, fault: FaultKind | undefined, overCap: () => string): string {
+export function standInReply(summary: string, fault: FaultKind | undefined, overCap: () => string, prompt = ''): string {
 	switch (fault) {
 		case undefined:
 			return `${ANALYSIS}<summary>\n${summary}\n</summary>`;
@@ -95,6 +110,12 @@ export function standInReply(summary: string, fault: FaultKind | undefined, over
 			return `${ANALYSIS}<summary>\n${overCap()}\n</summary>`;
 		case 'cut-off':
 			return `${ANALYSIS}<summary>\n${cutMidSentence(summary)}`;
+		case 'echo':
+			return echoOf(prompt);
+		case 'refusal':
+			return "I'm sorry, but I can't help with summarizing this conversation.";
+		case 'few-tokens':
+			return 'Summary written.';
 	}
 }
 
@@ -128,6 +149,8 @@ export interface FaultMetrics {
 	readonly faultsInjected: number;
 	readonly faultKinds: Readonly<Record<FaultKind, number>>;
 	readonly faultEndings: Readonly<Record<FaultEnding, number>>;
+	/** Faults the flow counted as no summary, per kind (NOT_A_SUMMARY_KINDS: all of them, the target). */
+	readonly faultsRejected: Readonly<Record<FaultKind, number>>;
 	/** Requests that ended without a reply: overflows, and requests the model still refused in the end. */
 	readonly requestsLost: number;
 }
@@ -138,6 +161,7 @@ export function faultMetrics(state: FaultState, overflows: number, refusedInTheE
 		faultsInjected: FAULT_KINDS.reduce((s, k) => s + state.injected[k], 0),
 		faultKinds: { ...state.injected },
 		faultEndings: { ...state.endings },
+		faultsRejected: { ...state.rejected },
 		requestsLost: overflows + refusedInTheEnd,
 	};
 }

@@ -97,6 +97,9 @@ function stateParts(content: readonly Raw.ChatCompletionContentPart[]): vscode.L
  * User message (prompt-tsx's own converter drops it). Consecutive tool results are merged into
  * one User message, since providers expect all results of an assistant turn right after it.
  * A round's provider state follows its text and tool calls; callModel decides whether it is sent.
+ * What a provider would refuse is never sent (docs/decisions.md 39): a reply's text that is only
+ * whitespace is no text part, and a round that says nothing (no text, no calls) is no message,
+ * its provider state included.
  */
 export function toVsCodeMessages(messages: readonly Raw.ChatMessage[]): vscode.LanguageModelChatMessage[] {
 	const out: vscode.LanguageModelChatMessage[] = [];
@@ -116,10 +119,11 @@ export function toVsCodeMessages(messages: readonly Raw.ChatMessage[]): vscode.L
 		const text = textOf(message.content);
 		if (message.role === Raw.ChatRole.Assistant) {
 			const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelDataPart)[] = [];
-			if (text) parts.push(new vscode.LanguageModelTextPart(text));
+			if (text.trim()) parts.push(new vscode.LanguageModelTextPart(text));
 			for (const call of message.toolCalls ?? []) {
 				parts.push(new vscode.LanguageModelToolCallPart(call.id, call.function.name, parseArguments(call.function.arguments)));
 			}
+			if (!parts.length) continue;
 			parts.push(...stateParts(message.content));
 			out.push(vscode.LanguageModelChatMessage.Assistant(parts));
 		} else {

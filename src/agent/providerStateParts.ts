@@ -100,7 +100,8 @@ export function replyState(
 ): { state?: ProviderState; tooLarge: number } {
 	const kept = keptStateParts(dataParts);
 	if (!kept.parts.length) return { tooLarge: kept.tooLarge };
-	const parts: FingerprintPart[] = reply.text ? [{ kind: 'text', text: reply.text }] : [];
+	// As toVsCodeMessages renders the reply: blank text is no part (docs/decisions.md 39).
+	const parts: FingerprintPart[] = reply.text.trim() ? [{ kind: 'text', text: reply.text }] : [];
 	for (const call of reply.toolCalls) parts.push({ kind: 'call', callId: call.callId, name: call.name, input: JSON.stringify(call.input ?? {}) });
 	const prefix = sent.add({ role: 'assistant', parts }).value();
 	return { state: { model, prefix, parts: kept.parts }, tooLarge: kept.tooLarge };

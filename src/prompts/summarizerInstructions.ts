@@ -44,7 +44,8 @@ const ANALYSIS_STEPS = [
 	'Recent commands analysis: the last tool calls and their results, and what the agent was doing when the conversation was cut.',
 ];
 
-const SUMMARY_SECTIONS = [
+/** The summary's sections: a summary may repeat their headings, so they are no echo of the prompt (promptEcho.ts). */
+export const SUMMARY_SECTIONS = [
 	"Conversation overview: the user's goals and requests (quote them), and how the session unfolded.",
 	'Technical foundation: technologies, versions, configuration, constraints and architectural decisions.',
 	'Codebase status: per file, its role, its current state and the changes made, with the key code where it matters.',

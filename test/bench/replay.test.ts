@@ -12,6 +12,7 @@ import { formatTable } from '../../bench/replay/main';
 import { MASKED_STRATEGIES, productSettings } from '../../bench/replay/masking';
 import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../bench/replay/replay';
 import { concatSessions, loadSession } from '../../bench/replay/session';
+import { NOT_A_SUMMARY_KINDS } from '../../bench/replay/summarizerFaults';
 
 const WINDOW = 8_000;
 /** Masked rounds are shown smaller than the ceiling (which sizes rounds unmasked) assumes, and may replace every summary. */
@@ -257,6 +258,30 @@ describe('replay benchmark: the same rules for every strategy, and a summarizer 
 			assert.equal(metrics.requestsLost, 0);
 			assert.equal(metrics.summariesLost ?? 0, 0);
 		}
+	});
+
+	it('measures every compacting request of the product modes against the same request without it: none left it no smaller', async () => {
+		for (const strategy of ['legacy', 'half-context'] as const) {
+			const { metrics } = await replaySession(loadSession(file), { window: WINDOW, strategy, clock: 'none' });
+			assert.ok((metrics.compactedRequestsMeasured ?? 0) > 0, strategy);
+			assert.equal(metrics.compactionsNotSmaller, 0, strategy);
+		}
+	});
+
+	it('counts every echo, refusal and few-token reply as a failed attempt, never as the summary', async () => {
+		// Each session name draws other faults (summarizerFaults.ts faultFor): a few names meet every kind.
+		const met = new Set<string>();
+		for (const strategy of ['legacy', 'half-context'] as const) {
+			for (const name of ['a', 'b', 'c', 'd']) {
+				const { metrics } = await replaySession({ ...loadSession(file), name }, { window: WINDOW, strategy, summarizerFaults: 1, clock: 'none' });
+				for (const kind of NOT_A_SUMMARY_KINDS) {
+					assert.equal(metrics.faultsRejected[kind], metrics.faultKinds[kind], `${strategy} ${name} ${kind}`);
+					if (metrics.faultKinds[kind] > 0) met.add(kind);
+				}
+				assert.equal(metrics.faultEndings.other, 0);
+			}
+		}
+		assert.deepEqual([...met].sort(), [...NOT_A_SUMMARY_KINDS].sort());
 	});
 });
 

@@ -1,15 +1,23 @@
 // `/compact [focus]`: summarizes the older part of the conversation now, as an overflow would, and
 // stores the block in this command's turn record. Nothing changes when there is nothing to
-// summarize or the model's summary fails.
+// summarize, the model's summary fails, or the summary would leave the next prompt larger than it
+// is now (docs/decisions.md 40).
 import * as vscode from 'vscode';
 import { condensedNotice, describePlan } from '../../common/fitting/fitNotices';
 import { localize } from '../l10n';
 import { summaryChanges } from '../../common/persistence/metadata';
 import { summarization } from '../../common/stats/fitTelemetry';
 import { describeAttemptsForUser } from '../../common/summaries/summarizationFlow';
+import { compactionGain, type CompactionGain } from '../../common/summaries/compactionGain';
+import type { Conversation } from '../../common/conversation/conversation';
+import type { PromptBudget } from '../../common/tokens/budget';
+import { pinnedFor } from '../instructionFiles';
+import { nextPromptTokens } from '../nextPrompt';
+import { budgetFor } from '../requestBudget';
 import { compactNow } from '../requestCompactor';
 import { resultFor } from '../requestResult';
 import { summaryButton } from '../summaryDocuments';
+import { toChatTools } from '../toolCatalog';
 import type { RequestContext } from './requestContext';
 
 export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatResult> {
@@ -20,8 +28,11 @@ export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatRe
 		stream.markdown(vscode.l10n.t('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.'));
 		return resultFor(state, settings, { storeLedger: false });
 	}
+	const budget = budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio);
+	const gain = outcome.kind === 'summarized' ? await nextPromptGain(ctx, budget, outcome.conversation) : undefined;
+	const applied = outcome.kind === 'summarized' && gain?.apply === true;
 	ctx.telemetry.send(
-		summarization('command', outcome.kind === 'summarized' ? 'summarized' : 'failed', outcome.prepared, {
+		summarization('command', applied ? 'summarized' : outcome.kind === 'summarized' ? 'discarded' : 'failed', outcome.prepared, {
 			windowTokens: request.model.maxInputTokens,
 			minRecentRounds: settings.minRecentRounds,
 		}),
@@ -31,6 +42,17 @@ export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatRe
 			vscode.l10n.t(
 				'The conversation could not be summarized ({0}). Nothing was changed; you can go on as before.',
 				describeAttemptsForUser(outcome.prepared.attempts),
+			),
+		);
+		return resultFor(state, settings, { storeLedger: false });
+	}
+	if (!applied && gain) {
+		stream.markdown(
+			vscode.l10n.t(
+				'Summarizing {0} older rounds would not have made the next prompt smaller ({1} tokens instead of {2}): the summary and the done-ledger cost at least as much as the rounds they replace. Nothing was changed; those rounds stay word for word.',
+				outcome.prepared.plan.stats.summarizedRoundCount,
+				gain.after,
+				gain.before,
 			),
 		);
 		return resultFor(state, settings, { storeLedger: false });
@@ -54,4 +76,20 @@ export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatRe
 		}),
 	);
 	return resultFor(state, settings, { storeLedger: false });
+}
+
+/** The next prompt's size without the compaction and with it (the same measure as /context and /restore). */
+async function nextPromptGain(ctx: RequestContext, budget: PromptBudget, compacted: Conversation): Promise<CompactionGain & { before: number; after: number }> {
+	const next = (conversation: Conversation) =>
+		nextPromptTokens({
+			conversation,
+			chatTools: toChatTools(ctx.tools),
+			budget,
+			settings: ctx.settings,
+			ledger: ctx.state.ledger,
+			pinnedInstructions: pinnedFor(ctx.instructions, budget.messages).text,
+		});
+	const before = await next(ctx.state.conversation);
+	const after = await next(compacted);
+	return { ...compactionGain(before, after), before, after };
 }

@@ -26,7 +26,16 @@ export interface EventDeclaration {
 const property = (values: readonly string[], comment: string): PropertyField => ({ kind: 'property', values, comment });
 const measurement = (comment: string): MeasurementField => ({ kind: 'measurement', comment });
 
-export const SUMMARY_ATTEMPT_OUTCOMES = ['ok', 'prompt-too-large', 'model-error', 'empty', 'cut-off', 'summary-too-large', 'not-tried'] as const;
+export const SUMMARY_ATTEMPT_OUTCOMES = [
+	'ok',
+	'prompt-too-large',
+	'model-error',
+	'empty',
+	'cut-off',
+	'summary-too-large',
+	'not-a-summary',
+	'not-tried',
+] as const;
 
 export const TELEMETRY_EVENTS = {
 	summarization: {
@@ -38,7 +47,7 @@ export const TELEMETRY_EVENTS = {
 			),
 			outcome: property(
 				['summarized', 'failed', 'discarded'],
-				'Whether a summary was attached, every attempt failed, or a summary prepared in the background no longer fitted the conversation.',
+				'Whether a summary was attached, every attempt failed, a summary prepared in the background no longer fitted the conversation, or the summary of /compact would not have made the next prompt smaller.',
 			),
 			mode: property(['half-context', 'legacy'], 'The planner that chose the split (legacy also when half-context fell back to it).'),
 			requestedMode: property(['half-context', 'legacy'], 'The planner the setting asked for, to count fallbacks.'),

@@ -2,7 +2,9 @@
 // tested without a model. A summary that comes back longer than the cap gets one condense pass
 // (the same model shortens that summary alone, a cheap request) before the next mode is tried.
 // The caller falls back to deterministic truncation when this returns no summary; cancellation
-// propagates as the caller's own error.
+// propagates as the caller's own error. A reply that is not a summary (summaryAcceptance.ts) is a
+// failed attempt like an empty one: nothing is ever replaced by it.
+import { notASummary, type SummaryReply } from './summaryAcceptance';
 
 export type SummaryPromptMode = 'full' | 'simple';
 
@@ -15,6 +17,8 @@ export type AttemptOutcome =
 	| 'empty'
 	/** The reply stopped before its summary was complete (no closing tag): its end, the newest work, is missing. */
 	| 'cut-off'
+	/** The reply is no summary: an echo of the prompt, or without tags too short for one (summaryAcceptance.ts). */
+	| 'not-a-summary'
 	/** The summary is larger than the summary budget. */
 	| 'summary-too-large';
 
@@ -36,11 +40,8 @@ export interface SummaryFlowDeps<P> {
 	 * Without it, a summary over the cap is dropped and the next mode is tried.
 	 */
 	renderCondense?(summary: string): Promise<{ prompt: P; tokenCount: number }>;
-	/**
-	 * Sends a prompt to the model and returns the summary text it wrote (already extracted), or
-	 * `{ cutOff: true }` when the reply stopped before the summary was complete (summaryOfReply).
-	 */
-	send(prompt: P): Promise<string | { readonly cutOff: true } | undefined>;
+	/** Sends a prompt to the model and returns its reply as summaryOfReply reads it. */
+	send(prompt: P): Promise<SummaryReply>;
 	countTokens(text: string): number;
 	isPromptTooLarge(error: unknown): boolean;
 	/**
@@ -101,7 +102,7 @@ export async function produceSummary<P>(deps: SummaryFlowDeps<P>, maxSummaryToke
 			if (deps.isCancellation(error)) throw error;
 			return { attempt: { mode, ...tag, outcome: deps.isPromptTooLarge(error) ? 'prompt-too-large' : 'model-error', detail: describe(error) } };
 		}
-		let reply: string | { readonly cutOff: true } | undefined;
+		let reply: SummaryReply;
 		try {
 			reply = await deps.send(rendered.prompt);
 		} catch (error) {
@@ -109,14 +110,18 @@ export async function produceSummary<P>(deps: SummaryFlowDeps<P>, maxSummaryToke
 			return { attempt: { mode, ...tag, outcome: 'model-error', detail: describe(error), promptTokens: rendered.tokenCount } };
 		}
 		if (deps.isCancelled()) throw deps.cancellationError();
-		if (typeof reply === 'object') {
+		if (reply?.kind === 'cut-off') {
 			return { attempt: { mode, ...tag, outcome: 'cut-off', detail: 'the reply stopped before </summary>', promptTokens: rendered.tokenCount } };
 		}
-		const text = reply;
-		if (!text || text.trim() === '') {
+		if (reply === undefined || (reply.kind === 'summary' && reply.text.trim() === '')) {
 			return { attempt: { mode, ...tag, outcome: 'empty', promptTokens: rendered.tokenCount } };
 		}
+		const text = reply.kind === 'summary' ? reply.text : '';
 		const summaryTokens = deps.countTokens(text);
+		const rejected = notASummary(reply, summaryTokens, rendered.tokenCount, maxSummaryTokens);
+		if (rejected) {
+			return { attempt: { mode, ...tag, outcome: 'not-a-summary', detail: rejected, summaryTokens, promptTokens: rendered.tokenCount } };
+		}
 		if (summaryTokens > maxSummaryTokens) {
 			return {
 				attempt: {

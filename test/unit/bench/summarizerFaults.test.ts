@@ -3,7 +3,7 @@
 // summaryOfReply where the reply matters.
 import * as assert from 'node:assert/strict';
 import { contentRatio, standInCount } from '../../../bench/replay/standInModel';
-import { FAULT_KINDS, endingOf, faultFor, standInReply, type FaultKind } from '../../../bench/replay/summarizerFaults';
+import { FAULT_KINDS, echoOf, endingOf, faultFor, standInReply, type FaultKind } from '../../../bench/replay/summarizerFaults';
 import { summaryOfReply } from '../../../src/prompts/extractSummary';
 
 const SUMMARY = 'The user asked to fix the parser. Edited src/parser.py twice. The tests pass now. Next: the empty input case.';
@@ -25,16 +25,22 @@ describe('bench summarizer faults', () => {
 		);
 	});
 
-	it('writes replies the product reads as a summary, none, or a cut-off reply', () => {
-		const read = (fault: FaultKind | undefined) => summaryOfReply(standInReply(SUMMARY, fault, () => `${SUMMARY} ${SUMMARY}`));
-		assert.equal(read(undefined), SUMMARY);
+	it('writes replies the product reads as a summary, none, a cut-off reply, or no summary', () => {
+		const prompt = `You write the memory...\n<previous-summary>\nOlder work.\n</previous-summary>\n\n<conversation-transcript>\n<user>\nfix it\n</user>`;
+		const read = (fault: FaultKind | undefined) => summaryOfReply(standInReply(SUMMARY, fault, () => `${SUMMARY} ${SUMMARY}`, prompt));
+		assert.deepEqual(read(undefined), { kind: 'summary', text: SUMMARY, tagged: true });
 		assert.throws(() => read('error'));
 		assert.equal(read('empty'), undefined);
-		assert.equal(read('no-tags'), SUMMARY);
-		assert.equal(read('over-cap'), `${SUMMARY} ${SUMMARY}`);
+		assert.deepEqual(read('no-tags'), { kind: 'summary', text: SUMMARY, tagged: false });
+		assert.deepEqual(read('over-cap'), { kind: 'summary', text: `${SUMMARY} ${SUMMARY}`, tagged: true });
 		const cut = read('cut-off');
-		assert.equal(typeof cut === 'object' && cut.cutOff, true);
-		assert.ok(typeof cut === 'object' && cut.partial !== undefined && SUMMARY.startsWith(cut.partial) && cut.partial.length < SUMMARY.length);
+		assert.ok(cut?.kind === 'cut-off' && cut.partial !== undefined && SUMMARY.startsWith(cut.partial) && cut.partial.length < SUMMARY.length);
+		assert.equal(read('echo')?.kind, 'echo');
+		assert.ok(echoOf(prompt).startsWith('<previous-summary>'));
+		for (const kind of ['refusal', 'few-tokens'] as const) {
+			const reply = read(kind);
+			assert.ok(reply?.kind === 'summary' && !reply.tagged && reply.text.split(' ').length < 12, kind);
+		}
 	});
 
 	it('names how each fault ended from where it hit and what the flow made', () => {

@@ -6,11 +6,15 @@ import {
 	type SummaryFlowDeps,
 	type SummaryPromptMode,
 } from '../../../../src/common/summaries/summarizationFlow';
+import type { SummaryReply } from '../../../../src/common/summaries/summaryAcceptance';
 
 class TooLarge extends Error {}
+/** A reply whose summary stood inside <summary> tags. */
+const tagged = (text: string): SummaryReply => ({ kind: 'summary', text, tagged: true });
+const CUT_OFF: SummaryReply = { kind: 'cut-off' };
 class Cancelled extends Error {}
 
-type Script = Partial<Record<SummaryPromptMode, { render?: 'too-large'; reply?: string | Error | { cutOff: true }; cancelWhileSending?: boolean }>>;
+type Script = Partial<Record<SummaryPromptMode, { render?: 'too-large'; reply?: string | Error | SummaryReply; cancelWhileSending?: boolean }>>;
 
 function deps(script: Script): SummaryFlowDeps<SummaryPromptMode> & { sent: SummaryPromptMode[]; cancel(): void } {
 	const sent: SummaryPromptMode[] = [];
@@ -27,7 +31,7 @@ function deps(script: Script): SummaryFlowDeps<SummaryPromptMode> & { sent: Summ
 			if (script[mode]?.cancelWhileSending) cancelled = true;
 			const reply = script[mode]?.reply;
 			if (reply instanceof Error) throw reply;
-			return reply;
+			return typeof reply === 'string' ? tagged(reply) : reply;
 		},
 		countTokens: text => text.split(/\s+/).filter(Boolean).length,
 		isPromptTooLarge: e => e instanceof TooLarge,
@@ -39,10 +43,10 @@ function deps(script: Script): SummaryFlowDeps<SummaryPromptMode> & { sent: Summ
 
 describe('produceSummary: the Full → Simple chain', () => {
 	it('does not use a reply cut off before its summary ended: Simple is tried, and with both cut off there is no summary', async () => {
-		const fallback = await produceSummary(deps({ full: { reply: { cutOff: true } }, simple: { reply: 'short summary' } }), 10);
+		const fallback = await produceSummary(deps({ full: { reply: CUT_OFF }, simple: { reply: 'short summary' } }), 10);
 		assert.equal(fallback.summary, 'short summary');
 		assert.equal(describeAttempts(fallback.attempts), 'full:cut-off, simple:ok');
-		const none = await produceSummary(deps({ full: { reply: { cutOff: true } }, simple: { reply: { cutOff: true } } }), 10);
+		const none = await produceSummary(deps({ full: { reply: CUT_OFF }, simple: { reply: CUT_OFF } }), 10);
 		assert.equal(none.summary, undefined);
 		assert.equal(describeAttempts(none.attempts), 'full:cut-off, simple:cut-off');
 	});
@@ -132,7 +136,7 @@ describe('produceSummary: the condense pass for a summary over the cap', () => {
 				const key = prompt.kind === 'condense' ? `condense-after-${sent.filter(p => p.kind !== 'condense').at(-1)!.kind}` : prompt.kind;
 				const reply = replies[key];
 				if (reply instanceof Error) throw reply;
-				return reply;
+				return reply === undefined ? undefined : tagged(reply);
 			},
 			countTokens: text => text.split(/\s+/).filter(Boolean).length,
 			isPromptTooLarge: e => e instanceof TooLarge,
@@ -204,5 +208,44 @@ describe('produceSummary: the condense pass for a summary over the cap', () => {
 	it('lets a cancellation during the condense pass through', async () => {
 		const { d } = condenseDeps({ full: words(30), 'condense-after-full': new Cancelled('user') });
 		await assert.rejects(produceSummary(d, 10), Cancelled);
+	});
+});
+
+describe('produceSummary: a reply that is not a summary is a failed attempt', () => {
+	const words = (n: number) => Array.from({ length: n }, (_, i) => `fact${i}`).join(' ');
+	// The prompts are 100 tokens (deps), the cap 1000: an untagged reply needs 10 tokens (a tenth of min(100, 750)).
+	const untagged = (text: string): SummaryReply => ({ kind: 'summary', text, tagged: false });
+	const cases: [string, SummaryReply][] = [
+		['an echo of the prompt', { kind: 'echo', echoed: 'the tag <previous-summary>' }],
+		['a refusal sentence', untagged("I'm sorry, I can't help with that.")],
+		['a reply of a few tokens', untagged('Summary written.')],
+	];
+	for (const [name, reply] of cases) {
+		it(`does not attach ${name}: Full fails, Simple is used`, async () => {
+			const d = deps({ full: { reply }, simple: { reply: 'the real summary' } });
+			const result = await produceSummary(d, 1000);
+			assert.equal(result.summary, 'the real summary');
+			assert.equal(describeAttempts(result.attempts), 'full:not-a-summary, simple:ok');
+			assert.ok(result.attempts[0].detail);
+		});
+
+		it(`ends with no summary when both modes give ${name}`, async () => {
+			const result = await produceSummary(deps({ full: { reply }, simple: { reply } }), 1000);
+			assert.equal(result.summary, undefined);
+			assert.equal(describeAttempts(result.attempts), 'full:not-a-summary, simple:not-a-summary');
+		});
+	}
+
+	it('accepts an untagged reply of a plausible length, and a short one inside the tags', async () => {
+		const plain = await produceSummary(deps({ full: { reply: untagged(words(12)) } }), 1000);
+		assert.equal(plain.summary, words(12));
+		const short = await produceSummary(deps({ full: { reply: 'Read a.py.' } }), 1000);
+		assert.equal(short.summary, 'Read a.py.');
+	});
+
+	it('does not condense a reply that is no summary, however long', async () => {
+		const echo: SummaryReply = { kind: 'echo', echoed: 'the tag <conversation-transcript>' };
+		const result = await produceSummary(deps({ full: { reply: echo }, simple: { reply: echo } }), 5);
+		assert.ok(result.attempts.every(a => a.outcome === 'not-a-summary' && !a.pass));
 	});
 });
