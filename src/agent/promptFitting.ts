@@ -204,6 +204,7 @@ function offerSummary(ctx: FitContext, event: Extract<FitEvent, { kind: 'summari
 		location,
 		request,
 		summarizedRounds: plan.stats.summarizedRoundCount,
+		currentRequest: state.conversation.turns.length + 1,
 	});
 	summaryButton(run.stream, document);
 	state.madeSummaries.push(document);

@@ -1,0 +1,105 @@
+// End-to-end: /context read in the Chat view at its default width, and a summary edited from it.
+// A long scripted session (the fixture's long-session mode, 16k window) summarizes; /context must
+// read without scrolling sideways (the done-ledger as lines of text, no code block), every column of
+// its tables titled, and say whether old tool results are masked. Then the user opens the summary,
+// empties it and saves: one message says why it was refused and the editor keeps the text (still
+// unsaved); a valid save says what happens from the next request on. Screenshots in test-results/.
+/* global document, getComputedStyle */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { screenshot } from '../harness/browser.mjs';
+import { waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
+import { DATA_FILE, dataFileContent, send } from './chatSession.mjs';
+
+const MARKER = 'LONG-SESSION-E2E';
+const toasts = page => page.locator('.notifications-toasts .notification-toast');
+
+/** The texts of the notification toasts on screen after `action`, once they have had time to appear. */
+async function toastsAfter(page, action) {
+	await page.evaluate(() => document.querySelectorAll('.notifications-toasts .notification-toast .codicon-notifications-clear').forEach(b => b.click()));
+	await page.waitForTimeout(500);
+	await action();
+	await page.waitForTimeout(3000);
+	return toasts(page).allInnerTexts();
+}
+
+/** Elements of the response wider than the room they have (a reader would scroll sideways). */
+async function overflowing(response) {
+	return response.evaluate(root =>
+		[...root.querySelectorAll('.rendered-markdown *')]
+			.filter(e => e.scrollWidth > e.clientWidth + 2 && getComputedStyle(e).overflowX !== 'visible')
+			.map(e => `${e.tagName.toLowerCase()}.${e.className}: ${e.scrollWidth} > ${e.clientWidth}`),
+	);
+}
+
+export const tests = [
+	{
+		name: '/context reads at the default chat width; a refused summary save shows one message and keeps the text',
+		async run({ page, server, workspace }) {
+			writeFileSync(join(workspace, DATA_FILE), dataFileContent());
+			await page.goto(workbenchUrl(server, { folder: workspace }), { timeout: 120_000 });
+			await waitForWorkbench(page);
+			await waitForChatModel(page, 'Scripted', 120_000);
+			assert.match((await send(page, `@longhaul ${MARKER} setup`, { timeoutMs: 30_000 })).text, /long-session mode, window set to/);
+			await page.waitForTimeout(1500);
+			const first = await send(page, `@longhaul ${MARKER} read the data file piece by piece`, { timeoutMs: 240_000 });
+			assert.match(first.text, /This response summarized the conversation/);
+
+			// 1. /context at the panel's default width.
+			const context = await send(page, '@longhaul /context', { timeoutMs: 60_000 });
+			await context.response.scrollIntoViewIfNeeded();
+			await screenshot(page, 'e2e-context-narrow.png');
+			const width = await context.response.evaluate(e => e.clientWidth);
+			console.log(`    chat response width: ${width} px`);
+			assert.equal(await context.response.locator('.interactive-result-code-block').count(), 0, 'no code block: the done-ledger reads as text');
+			assert.deepEqual(await overflowing(context.response), [], 'nothing in /context needs scrolling sideways');
+			const headers = await context.response.locator('th').allInnerTexts();
+			assert.ok(headers.length > 0 && headers.every(h => h.trim()), `every column is titled: ${JSON.stringify(headers)}`);
+			assert.match(context.text, /Done-ledger/);
+			assert.match(context.text, /\$ |exit|ran /i, 'the ledger’s commands are in view');
+			assert.match(context.text, /[Mm]asking of old tool results is (on|off)/, 'it says whether masking is on');
+			assert.doesNotMatch(context.text, /turn \d+, round|of this request\)/, 'places are named one way: request N, round M');
+
+			// 2. The summary, emptied and saved: refused with one message, the text kept.
+			await first.response
+				.locator('.chat-command-button .monaco-button', { hasText: /^Open summary/ })
+				.last()
+				.click();
+			const tab = page.locator('.tabs-container .tab', { hasText: 'Longhaul summary' }).first();
+			await tab.waitFor({ state: 'visible', timeout: 15_000 });
+			assert.match(await tab.innerText(), /request \d+, round \d+/, 'the tab names the place as /context does');
+			const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
+			await editor.waitFor({ state: 'visible', timeout: 15_000 });
+			await editor.click();
+			const lines = (await editor.innerText()).replace(/\u00a0/g, ' ').split('\n');
+			assert.ok(
+				lines.some(l => l.trim() === '---'),
+				'the separator line is there',
+			);
+			// The summary is everything after the separator (line 5 of the document): go to line 6 and delete to the end.
+			await page.keyboard.press('Control+G');
+			await page.keyboard.type('6', { delay: 20 });
+			await page.keyboard.press('Enter');
+			await page.waitForTimeout(300);
+			await page.keyboard.press('Control+Shift+End');
+			await page.keyboard.press('Delete');
+			const refused = await toastsAfter(page, () => page.keyboard.press('Control+S'));
+			await screenshot(page, 'e2e-summary-refused.png');
+			console.log(`    refused save: ${JSON.stringify(refused)}`);
+			assert.equal(refused.length, 1, `one message: ${JSON.stringify(refused)}`);
+			assert.match(refused[0], /cannot be empty/, 'the message says why');
+			assert.doesNotMatch(refused[0], /Unable to write file|FileSystemError/);
+			assert.equal(await page.locator('.tabs-container .tab.dirty').count(), 1, 'the editor keeps the text, unsaved');
+
+			// 3. A valid save says what happens next.
+			await page.keyboard.type('EDITED-BY-E2E: records 1 to 200 were read; nothing was changed.', { delay: 5 });
+			const saved = await toastsAfter(page, () => page.keyboard.press('Control+S'));
+			console.log(`    valid save: ${JSON.stringify(saved)}`);
+			await page.waitForFunction(() => !document.querySelector('.tabs-container .tab.dirty'), undefined, { timeout: 15_000 });
+			assert.equal(saved.length, 1, `one message: ${JSON.stringify(saved)}`);
+			assert.match(saved[0], /next request/, 'the message says the edit is used from the next request on');
+			await screenshot(page, 'e2e-summary-saved.png');
+		},
+	},
+];
