@@ -61,9 +61,10 @@ export const tests = [
 			assert.match(context.text, /[Mm]asking of old tool results is (on|off)/, 'it says whether masking is on');
 			assert.doesNotMatch(context.text, /turn \d+, round|of this request\)/, 'places are named one way: request N, round M');
 
-			// 2. The summary, emptied and saved: refused with one message, the text kept.
-			await first.response
-				.locator('.chat-command-button .monaco-button', { hasText: /^Open summary/ })
+			// 2. The newest summary, opened from /context, emptied and saved: refused with one message, the text kept.
+			// (The session's response locator now finds the newest response, /context's: open the summary from its link.)
+			await context.response
+				.locator('a', { hasText: /Summary up to|request \d+, rounds? / })
 				.last()
 				.click();
 			const tab = page.locator('.tabs-container .tab', { hasText: 'Longhaul summary' }).first();

@@ -117,7 +117,7 @@ describe('Summary edit and restore', function () {
 
 		const context = await sendChat('@longhaul /context');
 		assert.match(context.markdown, /edited by you/);
-		const link = /\[Summary up to [^\]]+\]\(command:longhaul\.openSummary\?([^)\s]+)\)[^\n]*edited by you/.exec(context.markdown);
+		const link = /\[request \d+, rounds? [^\]]+\]\(command:longhaul\.openSummary\?([^)\s]+)\)[^\n]*edited by you/.exec(context.markdown);
 		assert.ok(link, 'the /context link of the edited block says so');
 		await vscode.commands.executeCommand('longhaul.openSummary', ...(JSON.parse(decodeURIComponent(link[1])) as unknown[]));
 		assert.match(

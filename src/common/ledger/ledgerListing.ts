@@ -15,6 +15,14 @@ export function inlineCode(text: string): string {
 	return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/**
+ * Plain text in markdown, every markdown character escaped: a request or plan may hold anything,
+ * and /context is trusted with command links, so none of it may become a link or markup.
+ */
+export function plainText(text: string): string {
+	return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, ch => `\\${ch}`);
+}
+
 const times = (n: number) => (n > 1 ? ` (${n} times)` : '');
 
 const readItem = (r: LedgerRead) => `${inlineCode(r.path)}${times(r.count)}`;
@@ -32,7 +40,7 @@ function editItem(e: LedgerEdit): string {
 
 const commandItem = (c: LedgerCommand) => `${inlineCode(c.command)}: ${c.outcome || 'no exit status'}${c.count > 1 ? ` (run ${c.count} times)` : ''}`;
 
-const callItem = (c: LedgerCall) => `${c.tool === 'search' ? '' : `${c.tool} `}${inlineCode(c.digest)}${times(c.count)}`;
+const callItem = (c: LedgerCall) => `${c.tool === 'search' ? '' : `${plainText(c.tool)} `}${inlineCode(c.digest)}${times(c.count)}`;
 
 /** One kind of entry: a bold title with its count, then one list item per entry, newest first. */
 function section<T extends { readonly last: number }>(title: string, entries: readonly T[], item: (entry: T) => string): string[] {
@@ -46,10 +54,11 @@ function section<T extends { readonly last: number }>(title: string, entries: re
 /** The ledger's entries as markdown for the chat (an empty list when it holds nothing). */
 export function ledgerListing(ledger: DoneLedger): string[] {
 	return [
+		...(ledger.requests.length ? [`**Requests** (${ledger.requests.length}):`, '', ...ledger.requests.map((r, i) => `${i + 1}. ${plainText(r)}`), ''] : []),
 		...section('Commands run', ledger.commands, commandItem),
 		...section('Files created or edited', ledger.edits, editItem),
 		...section('Files read', ledger.reads, readItem),
 		...section('Searches and other tool calls', [...ledger.searches, ...ledger.others], callItem),
-		...(ledger.plan ? [`**Latest plan** (${ledger.plan.tool}):`, '', ...ledger.plan.text.split('\n').map(line => `> ${line}`), ''] : []),
+		...(ledger.plan ? [`**Latest plan** (${plainText(ledger.plan.tool)}):`, '', ...ledger.plan.text.split('\n').map(line => `> ${plainText(line)}`), ''] : []),
 	];
 }

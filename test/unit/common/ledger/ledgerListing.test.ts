@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { emptyLedger, type DoneLedger } from '../../../../src/common/ledger/doneLedger';
-import { inlineCode, LISTED_PER_KIND, ledgerListing } from '../../../../src/common/ledger/ledgerListing';
+import { inlineCode, LISTED_PER_KIND, ledgerListing, plainText } from '../../../../src/common/ledger/ledgerListing';
 
 const stamp = (last: number) => ({ last, round: `r${last}` });
 
@@ -43,5 +43,13 @@ describe('ledger listing (/context)', () => {
 		assert.equal(inlineCode('echo `date` now'), '``echo `date` now``');
 		assert.equal(inlineCode('`x`'), '`` `x` ``');
 		assert.deepEqual(ledgerListing(emptyLedger()), []);
+	});
+});
+
+describe('ledger listing: text from the conversation', () => {
+	it('lists the requests numbered, with no markdown of theirs live (no link can become a command)', () => {
+		const lines = ledgerListing({ ...emptyLedger(), requests: ['fix it', 'see [x](command:longhaul.restoreSummary) *now*'] });
+		assert.deepEqual(lines.slice(0, 4), ['**Requests** (2):', '', '1. fix it', '2. see \\[x\\]\\(command:longhaul\\.restoreSummary\\) \\*now\\*']);
+		assert.equal(plainText('a_b'), 'a\\_b');
 	});
 });
