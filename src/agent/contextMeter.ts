@@ -25,6 +25,13 @@ import { toChatTools } from './toolCatalog';
 export const SHOW_CONTEXT_COMMAND = 'longhaul.showContext';
 /** How often a running request's figures are looked at (they are recomputed only when a prompt or a summary changed them). */
 const POLL_MS = 250;
+/**
+ * Recomputing the figures renders the next prompt: at most one at a time, and after each a pause of
+ * at least this many times its duration (and half a second), so the meter takes at most a fifth of
+ * the time of a request whose rounds come fast (a replay).
+ */
+const REFRESH_PAUSE_FACTOR = 4;
+const MIN_REFRESH_MS = 500;
 
 export class ContextMeter implements vscode.Disposable {
 	private readonly item = vscode.window.createStatusBarItem('longhaul.contextMeter', vscode.StatusBarAlignment.Right, 100);
@@ -54,21 +61,24 @@ export class ContextMeter implements vscode.Disposable {
 		let seen: unknown[] = [];
 		let computing = false;
 		let stopped = false;
+		let nextAt = 0;
 		const refresh = () => {
 			const now = [state.lastPromptTokens, state.conversation, state.newSummaries.length];
-			if (computing || now.every((x, i) => x === seen[i])) return;
+			if (computing || Date.now() < nextAt || now.every((x, i) => x === seen[i])) return;
 			seen = now;
 			computing = true;
-			figuresNow().then(
-				reading => {
-					computing = false;
-					if (stopped) return;
-					this.figures = reading.figures;
-					this.chat = reading.chat;
-					update();
-				},
-				() => (computing = false),
-			);
+			const started = Date.now();
+			const done = () => {
+				computing = false;
+				nextAt = Date.now() + Math.max(MIN_REFRESH_MS, REFRESH_PAUSE_FACTOR * (Date.now() - started));
+			};
+			figuresNow().then(reading => {
+				done();
+				if (stopped) return;
+				this.figures = reading.figures;
+				this.chat = reading.chat;
+				update();
+			}, done);
 		};
 		const update = () => {
 			const background = jobsUnderWay(state.background) > 0;

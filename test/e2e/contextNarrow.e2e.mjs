@@ -63,10 +63,10 @@ export const tests = [
 
 			// 2. The newest summary, opened from /context, emptied and saved: refused with one message, the text kept.
 			// (The session's response locator now finds the newest response, /context's: open the summary from its link.)
-			await context.response
-				.locator('a', { hasText: /Summary up to|request \d+, rounds? / })
-				.last()
-				.click();
+			const link = context.response.locator('a', { hasText: /Summary up to|request \d+, rounds? / }).last();
+			await link.scrollIntoViewIfNeeded();
+			// The chat list may scroll the row away again while the pointer moves: a click on the element itself.
+			await link.evaluate(a => a.click());
 			const tab = page.locator('.tabs-container .tab', { hasText: 'Longhaul summary' }).first();
 			await tab.waitFor({ state: 'visible', timeout: 15_000 });
 			assert.match(await tab.innerText(), /request \d+, round \d+/, 'the tab names the place as /context does');
