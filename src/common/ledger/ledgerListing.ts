@@ -16,11 +16,12 @@ export function inlineCode(text: string): string {
 }
 
 /**
- * Plain text in markdown, every markdown character escaped: a request or plan may hold anything,
- * and /context is trusted with command links, so none of it may become a link or markup.
+ * Plain text in markdown: a request or plan may hold anything, and /context is trusted with command
+ * links, so no link, tag or emphasis of theirs may come alive. The characters that start inline
+ * markup are escaped, and a leading one that would start a block (a heading, a list, a quote).
  */
 export function plainText(text: string): string {
-	return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, ch => `\\${ch}`);
+	return text.replace(/[\\`*_[\]<>!|~&]/g, ch => `\\${ch}`).replace(/^(\s*)([#+\-=>]|\d+[.)])/, (_, space: string, start: string) => `${space}\\${start}`);
 }
 
 const times = (n: number) => (n > 1 ? ` (${n} times)` : '');

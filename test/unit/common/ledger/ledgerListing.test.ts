@@ -49,7 +49,8 @@ describe('ledger listing (/context)', () => {
 describe('ledger listing: text from the conversation', () => {
 	it('lists the requests numbered, with no markdown of theirs live (no link can become a command)', () => {
 		const lines = ledgerListing({ ...emptyLedger(), requests: ['fix it', 'see [x](command:longhaul.restoreSummary) *now*'] });
-		assert.deepEqual(lines.slice(0, 4), ['**Requests** (2):', '', '1. fix it', '2. see \\[x\\]\\(command:longhaul\\.restoreSummary\\) \\*now\\*']);
-		assert.equal(plainText('a_b'), 'a\\_b');
+		assert.deepEqual(lines.slice(0, 4), ['**Requests** (2):', '', '1. fix it', '2. see \\[x\\](command:longhaul.restoreSummary) \\*now\\*']);
+		assert.equal(plainText('a_b-c'), 'a\\_b-c');
+		assert.equal(plainText('# not a heading'), '\\# not a heading');
 	});
 });
