@@ -48,7 +48,12 @@ export const tests = [
 
 			// 1. /context at the panel's default width.
 			const context = await send(page, '@longhaul /context', { timeoutMs: 60_000 });
-			await context.response.scrollIntoViewIfNeeded();
+			// The screenshot shows the summary blocks and the start of the done-ledger.
+			await context.response
+				.locator('strong', { hasText: 'Summary blocks:' })
+				.first()
+				.evaluate(e => e.scrollIntoView({ block: 'start' }));
+			await page.waitForTimeout(500);
 			await screenshot(page, 'e2e-context-narrow.png');
 			const width = await context.response.evaluate(e => e.clientWidth);
 			console.log(`    chat response width: ${width} px`);
