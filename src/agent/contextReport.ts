@@ -95,10 +95,10 @@ export async function contextReport(input: ContextInput): Promise<string> {
 				)
 			: vscode.l10n.t('**Context window of {0}:** {1} tokens, {2} used by the next prompt.', model.name, windowSize, pct(used)),
 		'',
-		// Two columns, the share beside the tokens: three did not fit the chat panel's default width (about 260 px).
-		`| ${vscode.l10n.t('Part')} | ${vscode.l10n.t('Tokens (share of window)')} |`,
-		'| --- | ---: |',
-		...rows.map(([name, n]) => `| ${name} | ${n.toLocaleString('en-US')} (${pct(n)}) |`),
+		// Short titles: the table must fit the chat panel's default width (about 260 px) without scrolling.
+		`| ${vscode.l10n.t('Part')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share')} |`,
+		'| --- | ---: | ---: |',
+		...rows.map(([name, n]) => `| ${name} | ${n.toLocaleString('en-US')} | ${pct(n)} |`),
 		'',
 		...toolLines(input.toolsLeftOut ?? []),
 		...instructionLines(input.instructions, pinned),

@@ -77,7 +77,7 @@ describe('/compact and /context', function () {
 		await (await scriptedModel()).setMaxInputTokens(SMALL_WINDOW);
 		await withSetting('halfContextSummarization', true, async () => {
 			const before = await sendChat('@longhaul /context');
-			assert.match(before.markdown, /\| Summaries \(0 blocks\) \| 0 \(/, 'no summary yet');
+			assert.match(before.markdown, /\| Summaries \(0 blocks\) \| 0 \|/, 'no summary yet');
 			assert.match(before.markdown, /\| Verbatim rounds \(0\) \| 0 \|/);
 			assert.match(before.markdown, /Summarization mode: \*\*half-context\*\*/);
 			assert.match(before.markdown, /16,000 tokens/, 'the window of the selected model');
@@ -90,7 +90,7 @@ describe('/compact and /context', function () {
 			for (const row of ['Summaries', 'Verbatim rounds', 'Free', 'Tool definitions', 'Reserve']) {
 				assert.match(report.markdown, new RegExp(`\\| ${row}`), `the table should have a ${row} row`);
 			}
-			const summaries = Number(/\| Summaries \(\d+ blocks?\) \| ([\d,]+) \(/.exec(report.markdown)?.[1].replace(/,/g, ''));
+			const summaries = Number(/\| Summaries \(\d+ blocks?\) \| ([\d,]+) \|/.exec(report.markdown)?.[1].replace(/,/g, ''));
 			assert.ok(summaries > 0, `the summary should count in /context: ${report.markdown}`);
 			const verbatim = /\| Verbatim rounds \((\d+)\) \| ([\d,]+) \|/.exec(report.markdown);
 			assert.ok(verbatim && Number(verbatim[1]) > 0, 'rounds after the summary are listed as verbatim');

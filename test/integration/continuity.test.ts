@@ -72,7 +72,7 @@ describe('Continuity (issue 7) in the real VS Code', function () {
 			assert.deepStrictEqual(meta(second).longhaul.doneLedger?.requests, ['LEDGER-TASK-ONE: read the data file', 'LEDGER-TASK-TWO: two more reads']);
 
 			const context = await sendChat('@longhaul /context');
-			assert.match(context.markdown, /\| Done-ledger \| [1-9][\d,]* \(/);
+			assert.match(context.markdown, /\| Done-ledger \| [1-9][\d,]* \|/);
 			assert.match(context.markdown, /\*\*Done-ledger:\*\* 2 requests, 1 file read, 0 files created or edited/);
 			assert.match(context.markdown, /LEDGER-TASK-TWO/);
 		});

@@ -317,7 +317,7 @@ describe('Copilot provider: stateful markers and the token ratio (issue 26)', ()
 			/Last comparison: \d+ messages and the tool definitions, \d+ of them counted as text: [\d,]+ local tokens, [\d,]+ by the model \(1\.\d{3}\)\./,
 		);
 		assert.match(context.markdown, /leaves tool results out, so messages with tool results are compared as text/);
-		assert.match(context.markdown, /\| Held for the provider's own instructions \| \d+ \(/);
+		assert.match(context.markdown, /\| Held for the provider's own instructions \| \d+ \|/);
 	});
 });
 

@@ -157,7 +157,7 @@ describe('Summary edit and restore', function () {
 		assert.match(restored.markdown, /Restored the \d+ rounds? of the summary up to/, restored.markdown);
 		assert.deepStrictEqual(meta(restored).longhaul.summaryBlocks.filter(b => b.removed).length > 0, true, 'the removal is stored with the /restore turn');
 		const context = await sendChat('@longhaul /context');
-		assert.match(context.markdown, /\| Summaries \(0 blocks\) \| 0 \(/);
+		assert.match(context.markdown, /\| Summaries \(0 blocks\) \| 0 \|/);
 		const next = await sendChat('@longhaul go on');
 		const prompt = firstAgentRequest(api.requests, 'go on');
 		assert.deepStrictEqual(summariesIn(prompt), [], 'no summary in the next prompt');
