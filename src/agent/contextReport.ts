@@ -95,8 +95,7 @@ export async function contextReport(input: ContextInput): Promise<string> {
 				)
 			: vscode.l10n.t('**Context window of {0}:** {1} tokens, {2} used by the next prompt.', model.name, windowSize, pct(used)),
 		'',
-		// Short titles: the table must fit the chat panel's default width (about 260 px) without scrolling.
-		`| ${vscode.l10n.t('Part')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share')} |`,
+		`| ${vscode.l10n.t('Part')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share of window')} |`,
 		'| --- | ---: | ---: |',
 		...rows.map(([name, n]) => `| ${name} | ${n.toLocaleString('en-US')} | ${pct(n)} |`),
 		'',
