@@ -117,8 +117,10 @@ export class SummaryFileSystem implements vscode.FileSystemProvider {
 	}
 }
 
-/** The error VS Code shows when a save fails; the message is shown as a notification too, where it is easier to read. */
+/**
+ * The error VS Code shows when a save fails ("Failed to save …", with the reason): the one message
+ * of a refused save. (It used to be shown as a notification of its own too: two messages.)
+ */
 function refuse(message: string): vscode.FileSystemError {
-	void vscode.window.showErrorMessage(message);
 	return vscode.FileSystemError.NoPermissions(message);
 }
