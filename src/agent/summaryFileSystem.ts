@@ -2,9 +2,10 @@
 // header saying what it stands for), and saving one is the user's edit of that summary. A save is
 // checked (summaryEdit.ts) and kept for the next request of its chat (summaryEdits.ts), and a
 // message says so; a save that fails the check is refused with its reason, so the editor stays
-// dirty and nothing changes. Ctrl+S in a summary editor runs `saveSummary`, which checks first and
-// does not save a refused text at all: the user sees one message, ours, instead of ours and VS
-// Code's "Failed to save". Nothing else can be done here: no folders, no deleting or renaming.
+// dirty and nothing changes; VS Code's save error, which carries the reason, is the one message.
+// Ctrl+S in a summary editor is bound to `saveSummary`, which checks first and shows only the
+// reason; in the e2e test (code-server) the key still reached VS Code's own save, so the refusal
+// here must stand on its own. Nothing else can be done here: no folders, no deleting or renaming.
 import * as vscode from 'vscode';
 import { checkSummaryEdit, type EditCheck } from '../common/summaries/summaryEdit';
 import { parseSummaryKey, SAVED_NOTE, summaryTextOf, withSummaryText, type SummaryDocument } from '../common/summaries/summaryDocument';
