@@ -136,7 +136,7 @@ export const tests = [
 			console.log(`    valid save: ${JSON.stringify(saved)}`);
 			await page.waitForFunction(() => !document.querySelector('.tabs-container .tab.dirty'), undefined, { timeout: 15_000 });
 			assert.equal(saved.length, 1, `one message: ${JSON.stringify(saved)}`);
-			assert.match(saved[0], /from your next @longhaul request/, 'the message says the edit is used from the next request on');
+			assert.match(saved[0], /from your next @longhaul request/i, 'the message says the edit is used from the next request on');
 			await screenshot(page, 'e2e-summary-saved.png');
 		},
 	},
