@@ -28,7 +28,7 @@ export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResu
 	if (state.maxToolCallsExceeded) {
 		epilogue.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
 	}
-	summaryRecap(epilogue, state.madeSummaries);
+	summaryRecap(epilogue, state.madeSummaries, ctx.summarizer.notice);
 	const count = settings.showTokenCount ? promptSizeLine(ctx) : undefined;
 	if (count) epilogue.markdown(`\n\n${count}`);
 	epilogue.write(stream);

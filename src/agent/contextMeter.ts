@@ -2,12 +2,15 @@
 // extension which chat is on screen, so the meter shows the chat of the newest @longhaul request
 // from its first request on: the share of the window its next prompt takes, its summary blocks,
 // and a spinning icon while a summary is written (at an overflow, or prepared in the background).
-// The tooltip gives the /context figures; a click runs /context.
+// While a request runs it follows every prompt fitted and every summary made; a request of another
+// chat first clears the figures of the previous one. The figures are those of /context (the same
+// conversation, the same token ratio), so both show the same share. The tooltip gives the /context
+// figures; a click runs /context.
 import { windowTokensUsed } from '../common/tokens/budget';
 import { jobsUnderWay } from '../common/background/backgroundJob';
 import * as vscode from 'vscode';
 import { blockRows } from '../common/conversation/blockListing';
-import { roundText } from '../common/conversation/conversation';
+import { roundText, type Conversation } from '../common/conversation/conversation';
 import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
 import { meterText, meterTooltip, type MeterActivity, type MeterFigures } from '../common/stats/contextMeter';
 import { blockTokens } from '../common/summaries/condenseBlocks';
@@ -20,7 +23,15 @@ import type { RequestState } from './requestState';
 import { toChatTools } from './toolCatalog';
 
 export const SHOW_CONTEXT_COMMAND = 'longhaul.showContext';
-const POLL_MS = 500;
+/** How often a running request's figures are looked at (they are recomputed only when a prompt or a summary changed them). */
+const POLL_MS = 250;
+/**
+ * Recomputing the figures renders the next prompt: at most one at a time, and after each a pause of
+ * at least this many times its duration (and half a second), so the meter takes at most a fifth of
+ * the time of a request whose rounds come fast (a replay).
+ */
+const REFRESH_PAUSE_FACTOR = 4;
+const MIN_REFRESH_MS = 500;
 
 export class ContextMeter implements vscode.Disposable {
 	private readonly item = vscode.window.createStatusBarItem('longhaul.contextMeter', vscode.StatusBarAlignment.Right, 100);
@@ -29,6 +40,8 @@ export class ContextMeter implements vscode.Disposable {
 	);
 	private figures: MeterFigures | undefined;
 	private activity: MeterActivity = 'idle';
+	/** The chat the figures are of (chatKey). */
+	private chat: string | undefined;
 
 	constructor() {
 		this.item.name = vscode.l10n.t('Longhaul context');
@@ -36,20 +49,57 @@ export class ContextMeter implements vscode.Disposable {
 		this.item.accessibilityInformation = { label: vscode.l10n.t('Longhaul context meter: how full the chat model’s window is. Click for /context.') };
 	}
 
-	/** While a request runs: follows its background summaries and its summarizing progress. */
-	watch(state: RequestState, summarizing: () => boolean): vscode.Disposable {
+	/**
+	 * While a request runs: follows its background summaries, its summarizing progress, and its
+	 * figures, recomputed whenever a fitted prompt or a summary changed them (`figuresNow`). A request
+	 * of another chat than the figures' (or of a new chat) clears them first.
+	 */
+	watch(state: RequestState, summarizing: () => boolean, figuresNow: () => Promise<MeterReading>): vscode.Disposable {
+		const chat = chatKey(state.conversation);
+		if (chat === undefined || chat !== this.chat) this.figures = undefined;
+		this.chat = chat;
+		let seen: unknown[] = [];
+		let computing = false;
+		let stopped = false;
+		let nextAt = 0;
+		const refresh = () => {
+			const now = [state.lastPromptTokens, state.conversation, state.newSummaries.length];
+			if (computing || Date.now() < nextAt || now.every((x, i) => x === seen[i])) return;
+			seen = now;
+			computing = true;
+			const started = Date.now();
+			const done = () => {
+				computing = false;
+				nextAt = Date.now() + Math.max(MIN_REFRESH_MS, REFRESH_PAUSE_FACTOR * (Date.now() - started));
+			};
+			figuresNow().then(reading => {
+				done();
+				if (stopped) return;
+				this.figures = reading.figures;
+				this.chat = reading.chat;
+				update();
+			}, done);
+		};
 		const update = () => {
 			const background = jobsUnderWay(state.background) > 0;
 			this.setActivity(summarizing() ? 'summarizing' : background ? 'background' : 'working');
 		};
 		update();
-		const timer = setInterval(update, POLL_MS);
-		return new vscode.Disposable(() => clearInterval(timer));
+		const timer = setInterval(() => {
+			// Before the request's first prompt there is nothing of its own to show.
+			if (state.lastPromptTokens !== undefined || state.conversation.turns.length > 0) refresh();
+			update();
+		}, POLL_MS);
+		return new vscode.Disposable(() => {
+			stopped = true;
+			clearInterval(timer);
+		});
 	}
 
 	/** The chat's figures after a request. */
-	show(figures: MeterFigures): void {
-		this.figures = figures;
+	show(reading: MeterReading): void {
+		this.figures = reading.figures;
+		this.chat = reading.chat;
 		this.setActivity('idle');
 	}
 
@@ -79,17 +129,50 @@ export class ContextMeter implements vscode.Disposable {
 	}
 }
 
-/** The /context figures of the chat's next prompt after this request. */
-export async function meterFigures(ctx: RequestContext): Promise<MeterFigures> {
+/**
+ * Names a chat by its first round (round ids are unique); undefined for a chat with no round yet,
+ * which is never taken for the chat the figures are of.
+ */
+function chatKey(conversation: Conversation): string | undefined {
+	return conversation.turns.flatMap(t => t.rounds)[0]?.id;
+}
+
+/**
+ * The conversation the chat's next request will rebuild from its history: this request's rounds
+ * become a turn of their own (a slash command's turn holds none and is left out, as participant.ts
+ * leaves it out).
+ */
+function afterThisRequest(ctx: RequestContext): Conversation {
+	const { turns, activeRounds } = ctx.state.conversation;
+	if (ctx.request.command && activeRounds.length === 0) return { turns, activeRounds: [] };
+	return { turns: [...turns, { user: ctx.request.prompt, rounds: activeRounds }], activeRounds: [] };
+}
+
+/** What the meter shows, and the chat it is of. */
+export interface MeterReading {
+	readonly figures: MeterFigures;
+	readonly chat: string | undefined;
+}
+
+/**
+ * The /context figures of the chat's next prompt as the request leaves it (also while it runs):
+ * the same conversation and token ratio /context would use at that moment.
+ */
+export async function meterReading(ctx: RequestContext): Promise<MeterReading> {
+	const conversation = afterThisRequest(ctx);
+	return { figures: await meterFigures(ctx, conversation), chat: chatKey(conversation) };
+}
+
+async function meterFigures(ctx: RequestContext, conversation: Conversation): Promise<MeterFigures> {
 	const { state, request, settings } = ctx;
 	const chatTools = toChatTools(ctx.tools);
-	const budget = budgetFor(request.model, chatTools, ctx.ratio);
+	const budget = budgetFor(request.model, chatTools, ctx.calibration.ratio(request.model));
 	const pinned = pinnedFor(ctx.instructions, budget.messages).text;
-	const next = { conversation: state.conversation, chatTools, budget, settings, ledger: state.ledger, pinnedInstructions: pinned };
+	const next = { conversation, chatTools, budget, settings, ledger: state.ledger, pinnedInstructions: pinned };
 	const ledger = nextLedgerText(next);
 	const total = await nextPromptTokens(next, ledger);
-	const blocks = blockRows(state.conversation, block => blockTokens(block, countTokens));
-	const rounds = layoutPrompt(state.conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens }).flatMap(e =>
+	const blocks = blockRows(conversation, block => blockTokens(block, countTokens));
+	const rounds = layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens }).flatMap(e =>
 		e.kind === 'round' ? [e.round] : [],
 	);
 	return {

@@ -15,7 +15,7 @@ import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
 import { UNCALIBRATED, calibrationRatio, type Calibration } from '../common/tokens/calibration';
 import { restoreLink, summaryLink, type SummaryDocuments } from './summaryDocuments';
-import { describeLocation } from '../common/summaries/summaryDocument';
+import { ledgerListing } from '../common/ledger/ledgerListing';
 import type { PinnedInstructions } from '../common/instructions/pinnedInstructions';
 import { pinnedFor, type InstructionFilesRead } from './instructionFiles';
 import { localize } from './l10n';
@@ -48,7 +48,6 @@ interface LayoutTally {
 	readonly roundCount: number;
 	readonly requests: number;
 	readonly shortened: number;
-	readonly summaryLinks: string[];
 }
 
 export async function contextReport(input: ContextInput): Promise<string> {
@@ -56,7 +55,7 @@ export async function contextReport(input: ContextInput): Promise<string> {
 	const chatTools = toChatTools(input.tools);
 	const calibration = input.calibration ?? UNCALIBRATED;
 	const budget = budgetFor(model, chatTools, calibrationRatio(calibration));
-	const tally = tallyLayout(conversation, budget, input.documents);
+	const tally = tallyLayout(conversation, budget);
 	const blocks = blockRows(conversation, block => blockTokens(block, countTokens));
 	const summaries = blocks.reduce((n, b) => n + b.tokens, 0);
 	const pinned = input.instructions ? pinnedFor(input.instructions, budget.messages) : undefined;
@@ -105,23 +104,13 @@ export async function contextReport(input: ContextInput): Promise<string> {
 		'',
 		...toolLines(input.toolsLeftOut ?? []),
 		...instructionLines(input.instructions, pinned),
-		...blockLines(blocks, summaryBudget(budget)),
-		...(tally.summaryLinks.length
-			? [
-					vscode.l10n.t(
-						'Open a summary block to read (and correct: edit and save) what the model remembers in place of the older rounds, or restore it to bring those rounds back word for word (`/restore N` for request N):',
-					),
-					'',
-					...tally.summaryLinks,
-					'',
-				]
-			: []),
+		...blockLines(conversation, blocks, summaryBudget(budget), input.documents),
 		...ledgerLines(settings, input.ledger, ledgerText),
 		calibrationLine(model, budget, calibration),
 		'',
 		...(input.backgroundLine ? [input.backgroundLine] : []),
 		'',
-		`${modeLine(settings, model)} ${vscode.l10n.t('Counts are local js-tiktoken estimates.')}`,
+		`${modeLine(settings, model)} ${maskingLine(settings)} ${vscode.l10n.t('Counts are local js-tiktoken estimates.')}`,
 		...(input.summarizerLine ? ['', input.summarizerLine] : []),
 		...telemetryLines(input.telemetryRecorded),
 	].join('\n');
@@ -146,18 +135,19 @@ function modeLine(settings: LonghaulSettings, model: vscode.LanguageModelChat): 
 			);
 }
 
-function tallyLayout(conversation: Conversation, budget: PromptBudget, documents: ContextInput['documents']): LayoutTally {
-	const tally = { rounds: 0, roundCount: 0, requests: 0, shortened: 0, summaryLinks: [] as string[] };
+/** Whether old tool results are masked in the prompt (`longhaul.maskOldToolResults`). */
+function maskingLine(settings: LonghaulSettings): string {
+	return settings.maskOldToolResults
+		? vscode.l10n.t(
+				'Masking of old tool results is **on** (`longhaul.maskOldToolResults`): when the conversation no longer fits, the outputs of older tool calls are first replaced by a one-line note, and the model summarizes only if that is not enough.',
+			)
+		: vscode.l10n.t('Masking of old tool results is **off** (`longhaul.maskOldToolResults`).');
+}
+
+function tallyLayout(conversation: Conversation, budget: PromptBudget): LayoutTally {
+	const tally = { rounds: 0, roundCount: 0, requests: 0, shortened: 0 };
 	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
-		if (entry.kind === 'summary') {
-			const request = entry.location.source === 'history' ? conversation.turns[entry.location.turnIndex]?.user : undefined;
-			const document = documents.remember({ roundId: entry.roundId, text: entry.text, location: entry.location, request, edited: entry.edited });
-			const tokens = countTokens(entry.text).toLocaleString('en-US');
-			const size = entry.edited ? vscode.l10n.t('{0} tokens (edited by you)', tokens) : vscode.l10n.t('{0} tokens', tokens);
-			tally.summaryLinks.push(
-				`- ${summaryLink(document, vscode.l10n.t('Summary up to {0}', describeLocation(entry.location)))}: ${size} · ${restoreLink({ roundId: entry.roundId }, vscode.l10n.t('Restore'))}`,
-			);
-		} else if (entry.kind === 'round') {
+		if (entry.kind === 'round') {
 			tally.rounds += countTokens(roundText(entry.round));
 			tally.roundCount++;
 		} else if (entry.kind === 'user') {
@@ -267,31 +257,43 @@ function sampleLines(calibration: Calibration): string[] {
 	return lines;
 }
 
-/** Every summary block, in conversation order: its request, the rounds it stands for, its size. */
-function blockLines(blocks: readonly BlockRow[], budget: number): string[] {
+/**
+ * Every summary block, in conversation order, one list item each (a table's columns wrap badly in
+ * the narrow chat panel): the request and rounds it stands for, named as everywhere else ("request
+ * N, round M", the N of `/restore N`), its size in the prompt (the note of a condensed block
+ * included), its marks, and links to open (and edit) it or restore it.
+ */
+function blockLines(conversation: Conversation, blocks: readonly BlockRow[], budget: number, documents: ContextInput['documents']): string[] {
 	if (!blocks.length) return [];
 	const total = blocks.reduce((n, b) => n + b.tokens, 0);
 	const rounds = (b: BlockRow) =>
 		b.fromEarlier
-			? vscode.l10n.t('every round before it, through round {0} ({1}; written by Longhaul 0.1.0)', b.lastRound, b.roundCount)
+			? vscode.l10n.t('request {0}, every round before it through round {1} ({2} rounds; written by Longhaul 0.1.0)', b.request, b.lastRound, b.roundCount)
 			: b.firstRound === b.lastRound
-				? vscode.l10n.t('round {0}', b.firstRound)
-				: vscode.l10n.t('rounds {0}–{1} ({2})', b.firstRound, b.lastRound, b.roundCount);
-	const marks = (b: BlockRow) =>
-		[b.block.condensed ? vscode.l10n.t('condensed') : '', b.block.edited ? vscode.l10n.t('edited by you') : ''].filter(Boolean).join(', ');
+				? vscode.l10n.t('request {0}, round {1}', b.request, b.firstRound)
+				: vscode.l10n.t('request {0}, rounds {1}–{2} ({3} rounds)', b.request, b.firstRound, b.lastRound, b.roundCount);
+	const marks = (b: BlockRow) => [...(b.block.condensed ? [vscode.l10n.t('condensed')] : []), ...(b.block.edited ? [vscode.l10n.t('edited by you')] : [])];
+	const item = (b: BlockRow) => {
+		const document = documents.remember({
+			roundId: b.block.roundId,
+			text: b.block.text,
+			location: b.block.anchor,
+			request: conversation.turns[b.block.turnIndex]?.user,
+			edited: b.block.edited,
+			currentRequest: b.request,
+		});
+		const size = [vscode.l10n.t('{0} tokens', b.tokens.toLocaleString('en-US')), ...marks(b)].join(', ');
+		return `- ${summaryLink(document, rounds(b))}: ${size} · ${restoreLink({ request: b.request }, vscode.l10n.t('Restore'))}`;
+	};
 	return [
 		vscode.l10n.t(
-			'**Summary blocks:** {0}, one per request with summarized rounds, each right after its request; {1} of {2} tokens (beyond that the oldest are condensed, never removed).',
+			'**Summary blocks:** {0}, one per request with summarized rounds, each right after its request; {1} of {2} tokens (beyond that the oldest are condensed, never removed). Open one to read (and correct: edit and save) what the model remembers in place of those rounds, or restore it to bring them back word for word (`/restore N` for request N):',
 			blocks.length,
 			total.toLocaleString('en-US'),
 			budget.toLocaleString('en-US'),
 		),
 		'',
-		`| ${vscode.l10n.t('Request')} | ${vscode.l10n.t('Rounds it stands for')} | ${vscode.l10n.t('Tokens')} | |`,
-		'| ---: | --- | ---: | --- |',
-		...blocks.map(
-			b => `| ${b.current ? vscode.l10n.t('{0} (this one)', b.request) : b.request} | ${rounds(b)} | ${b.tokens.toLocaleString('en-US')} | ${marks(b)} |`,
-		),
+		...blocks.map(item),
 		'',
 	];
 }
@@ -315,9 +317,8 @@ function ledgerLines(settings: LonghaulSettings, ledger: DoneLedger | undefined,
 		: text
 			? vscode.l10n.t('shown to the model after the summaries')
 			: vscode.l10n.t('shown to the model once the conversation has been summarized (until then every round is verbatim)');
-	// The fence is longer than any run of backticks in the ledger (a request may quote code), so the block cannot end early.
-	const fence = '`'.repeat(Math.max(3, ...[...(text ?? '').matchAll(/`+/g)].map(m => m[0].length + 1)));
-	return [vscode.l10n.t('**Done-ledger:** {0}; {1}.', facts, shown), ...(text ? ['', `${fence}text`, text, fence] : []), ''];
+	// Listed as text that wraps at the chat panel's width; the model's own form of it merges old entries to save tokens.
+	return [vscode.l10n.t('**Done-ledger:** {0}; {1}.', facts, shown), '', ...ledgerListing(ledger)];
 }
 
 function telemetryLines(recorded: boolean | undefined): string[] {

@@ -27,9 +27,9 @@ import { restoreCommand } from './commands/restoreCommand';
 import type { CommandHandler, RequestContext } from './commands/requestContext';
 import { readChatHistory } from './historyReader';
 import { readInstructionFiles } from './instructionFiles';
-import { meterFigures, type ContextMeter } from './contextMeter';
+import { meterReading, type ContextMeter } from './contextMeter';
 import { resolveSummarizer, withSummarizerKind } from './summarizerModel';
-import { log } from './log';
+import { log, logWhenChanged } from './log';
 import { PARTICIPANT_ID } from './participantId';
 import { recordingStream, type RecordedPart } from './recordingStream';
 import { ProviderUnavailableError } from './modelCall';
@@ -133,7 +133,7 @@ async function handleRequest(
 	const ctx = await requestContext(request, chatContext, stream, token, services, hooks);
 	const { state, settings } = ctx;
 	const command = request.command ? COMMANDS[request.command] : undefined;
-	const watching = services.meter.watch(state, hooks.summarizing);
+	const watching = services.meter.watch(state, hooks.summarizing, () => meterReading(ctx));
 	try {
 		await useSavedEdits(ctx, services.edits);
 		return await (command ?? agentRequest)(ctx);
@@ -150,8 +150,8 @@ async function handleRequest(
 		return resultFor(state, settings, { errorMessage: message, refused: error instanceof PromptTooLargeError });
 	} finally {
 		watching.dispose();
-		await meterFigures(ctx).then(
-			figures => services.meter.show(figures),
+		await meterReading(ctx).then(
+			reading => services.meter.show(reading),
 			error => log().info(`context meter not updated: ${error instanceof Error ? error.name : 'error'}`),
 		);
 	}
@@ -177,11 +177,13 @@ async function requestContext(
 		maxInputTokens: Math.floor(request.model.maxInputTokens / ratio),
 		attached: new Set(request.toolReferences.map(t => t.name)),
 	});
-	if (selection.leftOut.length) {
-		log().info(
-			`tools: ${selection.tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`,
-		);
-	}
+	// The same list at every request of a long session: logged when it changes.
+	logWhenChanged(
+		'tools',
+		selection.leftOut.length
+			? `tools: ${selection.tools.length} offered, ${selection.leftOut.length} left out to keep definitions within ${TOOL_DEFINITIONS_SHARE * 100}% of the window: ${selection.leftOut.join(', ')}`
+			: `tools: all ${selection.tools.length} offered`,
+	);
 	const instructions = await readInstructionFiles(settings.instructionFiles);
 	const summarizer = await resolveSummarizer(settings.summarizerModel, request.model, services.calibration);
 	if (summarizer.kind === 'setting' && summarizer.model) state.summarizerModel = `${summarizer.model.model.vendor}/${summarizer.model.model.id}`;

@@ -200,6 +200,7 @@ function offerSummary({ ctx }: AgentRun, event: Extract<FitEvent, { kind: 'summa
 		location,
 		request,
 		summarizedRounds: plan.stats.summarizedRoundCount,
+		currentRequest: state.conversation.turns.length + 1,
 	});
 	summaryButton(ctx.stream, document);
 	state.madeSummaries.push(document);

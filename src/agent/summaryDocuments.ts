@@ -11,6 +11,8 @@ import type { SummaryEditStore } from './summaryEdits';
 export const SUMMARY_SCHEME = 'longhaul-summary';
 export const OPEN_SUMMARY_COMMAND = 'longhaul.openSummary';
 export const RESTORE_SUMMARY_COMMAND = 'longhaul.restoreSummary';
+/** Ctrl+S in a summary editor (package.json keybindings): checks before saving (summaryFileSystem.ts). */
+export const SAVE_SUMMARY_COMMAND = 'longhaul.saveSummary';
 
 /** Summaries kept for the documents; the oldest are forgotten past this many (buttons carry their own text). */
 const MAX_SUMMARIES = 200;
@@ -18,8 +20,12 @@ const MAX_SUMMARIES = 200;
 /** What the open command takes: a key the store knows, or a whole document (buttons). */
 export type SummaryReference = { readonly key: string } | SummaryDocument;
 
-/** What the restore command takes: the block's anchor round (none: the newest block), and how many of the newest rounds. */
+/**
+ * What the restore command takes: the block's request as /context numbers them (none: the newest
+ * block), and how many of the newest rounds. `roundId` is what buttons of earlier versions carry.
+ */
 export interface RestoreReference {
+	readonly request?: number;
 	readonly roundId?: string;
 	readonly newest?: number;
 }
@@ -83,6 +89,14 @@ export class SummaryDocuments implements SummaryDocumentStore, vscode.Disposable
 			this.fileSystem,
 			vscode.workspace.registerFileSystemProvider(SUMMARY_SCHEME, this.fileSystem, { isCaseSensitive: true }),
 			vscode.commands.registerCommand(OPEN_SUMMARY_COMMAND, (reference?: SummaryReference) => this.open(reference)),
+			vscode.commands.registerCommand(SAVE_SUMMARY_COMMAND, async () => {
+				const document = vscode.window.activeTextEditor?.document;
+				if (document?.uri.scheme !== SUMMARY_SCHEME) return;
+				const refusal = this.fileSystem.refusal(document.uri, document.getText());
+				// A refused text is not saved at all: one message with the reason, and the text stays in the editor to be fixed.
+				if (refusal) void vscode.window.showErrorMessage(refusal);
+				else await document.save();
+			}),
 			vscode.commands.registerCommand(RESTORE_SUMMARY_COMMAND, async (reference?: RestoreReference) => {
 				// A chat request of its own (/restore), so the change is stored in the chat like any other.
 				await vscode.commands.executeCommand('workbench.action.chat.open', { query: restoreQuery(reference ?? {}) });
@@ -124,10 +138,10 @@ export function restoreLink(reference: RestoreReference, label: string): string 
 	return `[${label}](command:${RESTORE_SUMMARY_COMMAND}?${encodeURIComponent(JSON.stringify([reference]))})`;
 }
 
-/** The `/restore` request a restore reference stands for. */
+/** The `/restore` request a restore reference stands for, as the user could type it: `/restore N newest:M`. */
 export function restoreQuery(reference: RestoreReference = {}): string {
-	const words = ['@longhaul /restore', ...(reference.roundId ? [`id:${reference.roundId}`] : []), ...(reference.newest ? [`newest:${reference.newest}`] : [])];
-	return words.join(' ');
+	const target = reference.request ? [String(reference.request)] : reference.roundId ? [`id:${reference.roundId}`] : [];
+	return ['@longhaul /restore', ...target, ...(reference.newest ? [`newest:${reference.newest}`] : [])].join(' ');
 }
 
 /** Summaries offered again at the end of a response, newest last. */
@@ -144,7 +158,9 @@ export interface ResponseSink {
  * summarization notices and their buttons included. The end of the response says how often it
  * summarized and offers the newest summaries again, and a way to undo the newest, where the user sees them.
  */
-export function summaryRecap(stream: ResponseSink, made: readonly SummaryDocument[]): void {
+export function summaryRecap(stream: ResponseSink, made: readonly SummaryDocument[], summarizerNotice?: string): void {
+	// The notice that the summarizer model was not found is repeated here once, where the user sees it.
+	if (summarizerNotice) stream.markdown(`\n\n*${summarizerNotice}*\n\n`);
 	if (made.length === 0) return;
 	const shown = made.slice(-RECAP_LIMIT);
 	const times =
@@ -168,13 +184,18 @@ export function summaryRecap(stream: ResponseSink, made: readonly SummaryDocumen
 			made.length === 1 ? vscode.l10n.t('Open summary') : vscode.l10n.t('Open summary {0} of {1}', made.length - shown.length + i + 1, made.length),
 		),
 	);
-	restoreButton(stream, { roundId: parseSummaryKey(made[made.length - 1].key)?.roundId }, vscode.l10n.t('Restore newest summary'));
+	restoreButton(stream, restoreReferenceOf(made[made.length - 1]), vscode.l10n.t('Restore newest summary'));
 }
 
 /** The "Open summary" and "Restore" buttons under a summarization notice. */
 export function summaryButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument, title = vscode.l10n.t('Open summary')): void {
 	openButton(stream, document, title);
-	restoreButton(stream, { roundId: parseSummaryKey(document.key)?.roundId }, vscode.l10n.t('Restore'));
+	restoreButton(stream, restoreReferenceOf(document), vscode.l10n.t('Restore'));
+}
+
+/** The request number of a summary's block when known, else its anchor round. */
+function restoreReferenceOf(document: SummaryDocument): RestoreReference {
+	return document.request ? { request: document.request } : { roundId: parseSummaryKey(document.key)?.roundId };
 }
 
 function openButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument, title: string): void {

@@ -1,10 +1,13 @@
 // The `longhaul-summary:` documents as a small file system: reading one gives the summary (with a
 // header saying what it stands for), and saving one is the user's edit of that summary. A save is
-// checked (summaryEdit.ts) and kept for the next request of its chat (summaryEdits.ts); a save that
-// fails the check is refused with its reason, so the editor stays dirty and nothing changes.
-// Nothing else can be done here: no folders, no deleting or renaming.
+// checked (summaryEdit.ts) and kept for the next request of its chat (summaryEdits.ts), and a
+// message says so; a save that fails the check is refused with its reason, so the editor stays
+// dirty and nothing changes; VS Code's save error, which carries the reason, is the one message.
+// Ctrl+S in a summary editor is bound to `saveSummary`, which checks first and shows only the
+// reason; in the e2e test (code-server) the key still reached VS Code's own save, so the refusal
+// here must stand on its own. Nothing else can be done here: no folders, no deleting or renaming.
 import * as vscode from 'vscode';
-import { checkSummaryEdit } from '../common/summaries/summaryEdit';
+import { checkSummaryEdit, type EditCheck } from '../common/summaries/summaryEdit';
 import { parseSummaryKey, SAVED_NOTE, summaryTextOf, withSummaryText, type SummaryDocument } from '../common/summaries/summaryDocument';
 import { countTokens } from '../common/tokens/tokenizer';
 import type { SummaryEditStore } from './summaryEdits';
@@ -56,18 +59,37 @@ export class SummaryFileSystem implements vscode.FileSystemProvider {
 		return Buffer.from(this.content(uri.query), 'utf8');
 	}
 
+	/** Why a save of `text` would be refused, or undefined when it would go through. */
+	refusal(uri: vscode.Uri, text: string): string | undefined {
+		const check = this.check(uri.query, text);
+		return check.kind === 'invalid' ? check.message : undefined;
+	}
+
+	private check(key: string, text: string): EditCheck {
+		if (!this.store.get(key) || !parseSummaryKey(key)) {
+			return {
+				kind: 'invalid',
+				message: vscode.l10n.t(
+					'This summary is not loaded in this window: open it from the chat (the Open summary button, or a link in /context), then edit it.',
+				),
+			};
+		}
+		return checkSummaryEdit(text, summaryTextOf(this.content(key)) ?? '', this.store.summaryLimit, countTokens);
+	}
+
 	async writeFile(uri: vscode.Uri, bytes: Uint8Array): Promise<void> {
 		const key = uri.query;
-		const parsed = parseSummaryKey(key);
-		if (!this.store.get(key) || !parsed) {
-			throw refuse(
-				vscode.l10n.t('This summary is not loaded in this window: open it from the chat (the Open summary button, or a link in /context), then edit it.'),
+		const check = this.check(key, Buffer.from(bytes).toString('utf8'));
+		if (check.kind === 'invalid') throw refuse(check.message);
+		if (check.kind === 'ok') {
+			const parsed = parseSummaryKey(key)!;
+			await this.edits.save({ roundId: parsed.roundId, base: parsed.hash, text: check.text });
+			void vscode.window.showInformationMessage(
+				vscode.l10n.t(
+					'Summary saved. From your next @longhaul request in this chat on, the model remembers your text in place of this summary (the chat says so when it uses it).',
+				),
 			);
 		}
-		const shown = summaryTextOf(this.content(key)) ?? '';
-		const check = checkSummaryEdit(Buffer.from(bytes).toString('utf8'), shown, this.store.summaryLimit, countTokens);
-		if (check.kind === 'invalid') throw refuse(check.message);
-		if (check.kind === 'ok') await this.edits.save({ roundId: parsed.roundId, base: parsed.hash, text: check.text });
 		this.touch(key, uri);
 	}
 
@@ -96,8 +118,10 @@ export class SummaryFileSystem implements vscode.FileSystemProvider {
 	}
 }
 
-/** The error VS Code shows when a save fails; the message is shown as a notification too, where it is easier to read. */
+/**
+ * The error VS Code shows when a save fails ("Failed to save …", with the reason): the one message
+ * of a refused save. (It used to be shown as a notification of its own too: two messages.)
+ */
 function refuse(message: string): vscode.FileSystemError {
-	void vscode.window.showErrorMessage(message);
 	return vscode.FileSystemError.NoPermissions(message);
 }

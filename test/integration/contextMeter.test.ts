@@ -1,11 +1,29 @@
 // The context meter in the status bar: after an @longhaul request it shows the share of the window
-// the chat's next prompt takes and its summary blocks; while a summary is written it spins; after
-// /restore it counts the blocks left.
+// the chat's next prompt takes and its summary blocks; while a request runs it follows every fitted
+// prompt and spins while a summary is written; a new chat does not show the previous chat's figures;
+// its share is the one /context shows; after /restore it counts the blocks left.
 import * as assert from 'assert';
-import { longhaul, scriptedModel, sendChat, setHandler, smallWindowSessions, suiteSettings } from './helpers';
+import { longhaul, newChat, scriptedModel, sendChat, setHandler, smallWindowSessions, suiteSettings } from './helpers';
 import { DATA_FILE, createSessionScript } from './sessionScript';
 
 const METER = /^\$\(layers\) (\d+)% · (\d+) summar(y|ies)$/;
+const SHARE = /(\d+)% · (\d+) summar/;
+
+/** Every text the meter shows while `body` runs, polled as a user would see it (every 100 ms). */
+async function watchMeter<T>(body: () => Promise<T>): Promise<{ result: T; seen: string[] }> {
+	const { api } = await longhaul();
+	const seen: string[] = [];
+	const poll = () => {
+		if (seen.at(-1) !== api.contextMeter.text) seen.push(api.contextMeter.text);
+	};
+	poll();
+	const timer = setInterval(poll, 100);
+	try {
+		return { result: await body(), seen };
+	} finally {
+		clearInterval(timer);
+	}
+}
 
 describe('Context meter', function () {
 	this.timeout(150_000);
@@ -17,19 +35,20 @@ describe('Context meter', function () {
 		const { api } = await longhaul();
 		const script = createSessionScript({ toolCalls: (n: number) => (n === 1 ? 30 : 1), dataFile: DATA_FILE, finalText: 'DONE', summaryDelayMs: 800 });
 		await setHandler(script.handler);
-		const seen = new Set<string>();
-		const timer = setInterval(() => seen.add(api.contextMeter.text), 100);
-		let session;
-		try {
-			session = await sendChat('@longhaul read the data file', { timeoutMs: 90_000 });
-		} finally {
-			clearInterval(timer);
-		}
+		const { result: session, seen } = await watchMeter(() => sendChat('@longhaul read the data file', { timeoutMs: 90_000 }));
 		const blocks = (session.metadata as { longhaul: { summaryBlocks: unknown[] } }).longhaul.summaryBlocks.length;
 		assert.ok(blocks >= 1, 'the session summarizes');
 		assert.ok(
-			[...seen].some(t => t.startsWith('$(sync~spin)')),
-			`the meter spins while a summary is written: ${[...seen].join(' | ')}`,
+			seen.some(t => t.startsWith('$(sync~spin)')),
+			`the meter spins while a summary is written: ${seen.join(' | ')}`,
+		);
+		// It follows the prompts of the request, not only its end: several shares, and the block before the answer.
+		const during = seen.slice(0, -1);
+		const shares = new Set(during.flatMap(t => SHARE.exec(t)?.[1] ?? []));
+		assert.ok(shares.size >= 3, `the meter moves with the prompts of the request: ${seen.join(' | ')}`);
+		assert.ok(
+			during.some(t => /· 1 summary/.test(t)),
+			`the summary block shows while the request still runs: ${seen.join(' | ')}`,
 		);
 		const after = METER.exec(api.contextMeter.text);
 		assert.ok(api.contextMeter.visible && after, `the meter shows the share and the blocks: ${api.contextMeter.text}`);
@@ -39,10 +58,35 @@ describe('Context meter', function () {
 		const context = await sendChat('@longhaul /context');
 		const used = /, ([\d.]+)% used by the next prompt\./.exec(context.markdown);
 		assert.ok(used, context.markdown.slice(0, 300));
-		assert.ok(Math.abs(Number(used[1]) - share) <= 1, `/context (${used[1]}%) and the meter (${share}%) agree`);
+		assert.strictEqual(Math.round(Number(used[1])), share, `/context (${used[1]}%) and the meter (${share}%) show the same share`);
 
 		await (await scriptedModel()).setMaxInputTokens(128_000);
 		await sendChat('@longhaul /restore');
 		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summaries$/, 'after /restore no block is left');
+	});
+
+	it('a new chat does not show the previous chat’s figures', async () => {
+		const { api } = await longhaul();
+		const script = createSessionScript({ toolCalls: (n: number) => (n === 1 ? 30 : 1), dataFile: DATA_FILE, finalText: 'DONE' });
+		await setHandler(script.handler);
+		await sendChat('@longhaul read the data file', { timeoutMs: 90_000 });
+		const first = api.contextMeter.text;
+		assert.match(first, /· 1 summary$/, 'the first chat has a summary block');
+
+		await newChat();
+		// A slow first answer in the new chat: what the meter shows while the user waits for it.
+		const waiting: string[] = [];
+		await setHandler(() => {
+			waiting.push(api.contextMeter.text);
+			setTimeout(() => waiting.push(api.contextMeter.text), 1500);
+			return { text: 'NEW CHAT ANSWER', delayMs: 2500 };
+		});
+		await sendChat('@longhaul hello', { timeoutMs: 30_000 });
+		assert.strictEqual(waiting.length, 2);
+		assert.ok(
+			!waiting.some(t => t === first || /· [1-9]\d* summar/.test(t)),
+			`the new chat never shows the first chat's figures (${first}): ${waiting.join(' | ')}`,
+		);
+		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summaries$/, 'after its request, the new chat’s own figures');
 	});
 });

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { HandledRequest } from '../../src/agent/api';
 import type { ScriptedRequest } from '../fixtures/scripted-model/src/api';
 import { isSummarizerRequest, lastAgentRequest } from './faultScript';
-import { scriptedModel, sendChat, setHandler, smallWindowSessions } from './helpers';
+import { longhaul, scriptedModel, sendChat, setHandler, smallWindowSessions } from './helpers';
 import { DATA_FILE, createSessionScript } from './sessionScript';
 
 interface Metadata {
@@ -37,6 +37,20 @@ async function summarizedSession(): Promise<{ session: HandledRequest; open: vsc
 	const restore = session.buttons.filter(b => b.command === 'longhaul.restoreSummary').at(-1);
 	assert.ok(open && restore, `the response offers Open summary and Restore: ${session.buttons.map(b => b.title).join(', ')}`);
 	return { session, open, restore };
+}
+
+/** Runs a button's command (as a click does) and resolves with the chat request it sends. */
+async function clickAndWait(button: vscode.Command): Promise<HandledRequest> {
+	const { api } = await longhaul();
+	return new Promise<HandledRequest>((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error(`the ${button.title} button sent no request`)), 60_000);
+		const listener = api.onDidHandleRequest(handled => {
+			clearTimeout(timer);
+			listener.dispose();
+			resolve(handled);
+		});
+		vscode.commands.executeCommand(button.command, ...(button.arguments ?? [])).then(undefined, reject);
+	});
 }
 
 async function openFromButton(button: vscode.Command): Promise<vscode.TextEditor> {
@@ -103,7 +117,7 @@ describe('Summary edit and restore', function () {
 
 		const context = await sendChat('@longhaul /context');
 		assert.match(context.markdown, /edited by you/);
-		const link = /\[Summary up to [^\]]+\]\(command:longhaul\.openSummary\?([^)\s]+)\)[^\n]*edited by you/.exec(context.markdown);
+		const link = /\[request \d+, rounds? [^\]]+\]\(command:longhaul\.openSummary\?([^)\s]+)\)[^\n]*edited by you/.exec(context.markdown);
 		assert.ok(link, 'the /context link of the edited block says so');
 		await vscode.commands.executeCommand('longhaul.openSummary', ...(JSON.parse(decodeURIComponent(link[1])) as unknown[]));
 		assert.match(
@@ -171,13 +185,17 @@ describe('Summary edit and restore', function () {
 		assert.ok(offer, 'a button offers the newest rounds that fit');
 		const count = Number(/Restore the newest (\d+) rounds?/.exec(offer.title)?.[1]);
 		assert.ok(count >= 1, offer.title);
-		// The button sends `/restore id:… newest:N` to the chat; the same request, typed:
-		const reference = offer.arguments?.[0] as { roundId: string; newest: number };
-		const partial = await sendChat(`@longhaul /restore id:${reference.roundId} newest:${reference.newest}`);
+		assert.doesNotMatch(refused.markdown, /id:/, 'the offer names no internal id');
+		assert.match(refused.markdown, new RegExp(`\\(\`/restore \\d+ newest:${count}\`\\)`), 'the offer shows the request as /context numbers it');
+		// The button posts `/restore N newest:M` to the chat, as the user could type it.
+		const partial = await clickAndWait(offer);
+		assert.match(partial.prompt, new RegExp(`^\\d+ newest:${count}$`), `the button's message: /restore ${partial.prompt}`);
 		assert.match(partial.markdown, new RegExp(`Restored the newest ${count} of the \\d+ rounds`));
 		const next = await sendChat('@longhaul go on');
 		assert.strictEqual(next.errorMessage, undefined);
 		assert.ok(summariesIn(lastAgentRequest(api.requests)).length >= 1, 'the older rounds stay summarized');
-		assert.ok(restore.arguments?.[0], 'the notice’s Restore button names its block');
+		// The notice's Restore button posts `/restore N` for its block's request.
+		const whole = await clickAndWait(restore);
+		assert.match(whole.prompt, /^\d+$/, `the Restore button's message: /restore ${whole.prompt}`);
 	});
 });

@@ -1,4 +1,4 @@
-// `/restore [N | id:<round>] [newest:<count>]`: undoes a compaction. The summary block (the newest,
+// `/restore [N] [newest:<count>]` (buttons of earlier versions send `id:<round>` in place of N): undoes a compaction. The summary block (the newest,
 // request N's as /context numbers them, or the one a button names) is taken away with every newer
 // block, and the rounds they stood for come back into the prompt word for word, as the chat history
 // keeps them (the rounds recall reads). Only when the next prompt still leaves a tenth of the room
@@ -69,7 +69,7 @@ export async function restoreCommand(ctx: RequestContext): Promise<vscode.ChatRe
 	if (fitting) {
 		restoreButton(
 			stream,
-			{ roundId: block.roundId, newest: fitting },
+			{ request: block.turnIndex + 1, newest: fitting },
 			localize(plural(fitting, 'Restore the newest {0} round', 'Restore the newest {0} rounds')),
 		);
 	}
@@ -135,7 +135,7 @@ function notFittingText(block: SummaryBlock, plan: RestorePlan, tokens: number, 
 			fmt(tokens - limit),
 		),
 	);
-	const command = `\`/restore id:${block.roundId} newest:${fitting}\``;
+	const command = `\`/restore ${block.turnIndex + 1} newest:${fitting}\``;
 	return [
 		`${vscode.l10n.t('Nothing was restored.')} ${bringingBack}`,
 		!fitting

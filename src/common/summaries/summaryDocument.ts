@@ -11,6 +11,8 @@ export interface SummaryDocument {
 	readonly title: string;
 	/** The document's content: a header, then the summary exactly as the model sees it. */
 	readonly content: string;
+	/** The request the block belongs to, 1-based as /context numbers them (what `/restore N` takes), when known. */
+	readonly request?: number;
 }
 
 export interface SummaryToShow {
@@ -24,6 +26,8 @@ export interface SummaryToShow {
 	readonly summarizedRounds?: number;
 	/** The user wrote this text (a saved edit). */
 	readonly edited?: boolean;
+	/** The number of the request in progress, for a summary anchored in it (its location has no turn number yet). */
+	readonly currentRequest?: number;
 }
 
 /** The line between the header and the summary text. */
@@ -33,15 +37,17 @@ export const SUMMARY_SEPARATOR = '---';
 const REQUEST_QUOTE_CHARS = 80;
 
 export function summaryDocument(summary: SummaryToShow): SummaryDocument {
-	const where = describeLocation(summary.location);
-	const request = summary.request?.trim() ? ` (the request "${shorten(summary.request.trim().replace(/\s+/g, ' '))}")` : '';
+	const request = requestNumber(summary.location, summary.currentRequest);
+	const where = describeLocation(summary.location, summary.currentRequest);
+	const quoted = summary.request?.trim() ? ` (the request "${shorten(summary.request.trim().replace(/\s+/g, ' '))}")` : '';
 	const covered =
 		summary.summarizedRounds === undefined ? '' : ` It was made from ${summary.summarizedRounds} older round${summary.summarizedRounds === 1 ? '' : 's'}.`;
-	const intro = `The model sees this text in place of the conversation up to ${where}${request}.${covered}`;
+	const intro = `The model sees this text in place of the conversation up to ${where}${quoted}.${covered}`;
 	return {
 		key: `${summary.roundId}-${textHash(summary.text)}`,
 		title: `Longhaul summary (${where}).md`,
 		content: documentContent(intro, summary.edited ? EDITED_NOTE : EDIT_HINT, summary.text),
+		...(request !== undefined ? { request } : {}),
 	};
 }
 
@@ -79,10 +85,20 @@ export function parseSummaryKey(key: string): { roundId: string; hash: string } 
 	return m ? { roundId: m[1], hash: m[2] } : undefined;
 }
 
-/** "turn 3, round 12", 1-based like the chat; rounds of the request in progress have no turn number yet. */
-export function describeLocation(location: RoundLocation): string {
+/**
+ * "request 3, round 12", 1-based like the chat and numbered as /context and `/restore N` number
+ * requests (the one place name used everywhere); a round of the request in progress is "round 12
+ * of this request" when its number is not given.
+ */
+export function describeLocation(location: RoundLocation, currentRequest?: number): string {
 	const round = `round ${location.roundIndex + 1}`;
-	return location.source === 'active' ? `${round} of this request` : `turn ${location.turnIndex + 1}, ${round}`;
+	const request = requestNumber(location, currentRequest);
+	return request === undefined ? `${round} of this request` : `request ${request}, ${round}`;
+}
+
+/** The 1-based request number of a location, as /context counts requests. */
+export function requestNumber(location: RoundLocation, currentRequest?: number): number | undefined {
+	return location.source === 'active' ? currentRequest : location.turnIndex + 1;
 }
 
 function shorten(text: string): string {

@@ -14,9 +14,9 @@ describe('summary documents', () => {
 		assert.match(document.content, /^# Longhaul summary\n/);
 		assert.match(
 			document.content,
-			/in place of the conversation up to turn 3, round 12 \(the request "fix the failing tests"\)\. It was made from 42 older rounds\. To correct it, edit the text below the line and save/,
+			/in place of the conversation up to request 3, round 12 \(the request "fix the failing tests"\)\. It was made from 42 older rounds\. To correct it, edit the text below the line and save/,
 		);
-		assert.equal(document.title, 'Longhaul summary (turn 3, round 12).md');
+		assert.equal(document.title, 'Longhaul summary (request 3, round 12).md');
 	});
 
 	it('name rounds of the request in progress without a turn number, and shorten long requests', () => {
@@ -25,6 +25,16 @@ describe('summary documents', () => {
 		assert.match(document.content, new RegExp(`"${'x'.repeat(79)}…"`));
 		assert.doesNotMatch(summaryDocument(summary).content, /the request/);
 		assert.doesNotMatch(summaryDocument({ ...summary, summarizedRounds: 1 }).content, /1 older rounds/);
+	});
+
+	it('name a round of the request in progress by its request number when given, as /context and /restore N do', () => {
+		const active = { source: 'active', turnIndex: -1, roundIndex: 55 } as const;
+		assert.equal(describeLocation(active, 2), 'request 2, round 56');
+		const document = summaryDocument({ ...summary, location: active, currentRequest: 2 });
+		assert.equal(document.title, 'Longhaul summary (request 2, round 56).md');
+		assert.equal(document.request, 2);
+		assert.equal(summaryDocument(summary).request, 3, 'a past request: its turn number');
+		assert.equal(summaryDocument({ ...summary, location: active }).request, undefined);
 	});
 
 	it('have a key that is the same for the same summary and differs for another text on the same anchor', () => {
