@@ -1,7 +1,10 @@
 // Background summaries in the replay, through the product's own rule (src/common/background): the
 // same start rule, job life and applicability check as the agent, given the replay's virtual clock
-// and the stand-in summarizer. A job's summary is written at once, but it is ready only when the
-// clock has passed its start plus the time its calls take; an overflow before that waits for the rest.
+// and the stand-in summarizer. A job's summary is written at once, but it is ready only when its
+// calls have had their time on the provider (providerQueue.ts: behind the agent's own calls with one
+// slot) and the clock has passed that; an overflow before that waits for the rest. Work still
+// pending when the recording ends is counted as discarded (the agent would carry it over, but no
+// later request of this session uses it).
 import { BackgroundSummaries } from '../../src/common/background/backgroundJob';
 import { observeSummary } from '../../src/common/background/latency';
 import type { Conversation } from '../../src/common/conversation/conversation';
@@ -15,6 +18,24 @@ import { summaryBudget } from '../../src/common/tokens/budget';
 import { fitOptionsFor, type FitSettings } from '../../src/prompts/fitAgentPrompt';
 import { condenseInReplay, summarizeInReplay } from './replaySummarizer';
 import { budgetNow, inCompaction, type ReplayState } from './replayState';
+import { ProviderQueue } from './providerQueue';
+
+/** The provider's queue of a replay's background jobs (one per replay state). */
+const queues = new WeakMap<ReplayState, { queue: ProviderQueue; pending: Promise<unknown>[] }>();
+
+function queueOf(r: ReplayState) {
+	let entry = queues.get(r);
+	if (!entry) {
+		entry = { queue: new ProviderQueue(r.clock!, r.options.providerConcurrency ?? 1), pending: [] };
+		queues.set(r, entry);
+	}
+	return entry;
+}
+
+/** The clock moved: background jobs whose provider time is over are settled. */
+export function settleBackground(r: ReplayState): void {
+	queues.get(r)?.queue.settle();
+}
 
 /** The product's latest point to start (longhaul.backgroundSummarizationThreshold's default, 80 %). */
 export const LATEST_SHARE = 0.8;
@@ -40,6 +61,8 @@ export function newReplayBackground(r: ReplayState, settings: FitSettings, reque
 				fitPlanOptions(fitOptionsFor(settings, budgetNow(r)), text => r.tok.countTokens(text)),
 			),
 		summarize: (conversation, plan) => {
+			const startedAt = clock.now;
+			let finishedMs = 0;
 			let durationMs = 0;
 			let summaryMs = 0;
 			let condensed = 0;
@@ -73,9 +96,15 @@ export function newReplayBackground(r: ReplayState, settings: FitSettings, reque
 				// The speed learned is the summary's alone: condensing older blocks is not part of it.
 				if (prepared.blocks) r.speed = observeSummary(r.speed, prepared.attempts, summaryMs || durationMs);
 				if (condensed) condenseTokens.set(prepared, condensed);
-				return prepared;
+				return new Promise<PreparedSummary>(resolve =>
+					queueOf(r).queue.add(startedAt, durationMs, finishedAt => {
+						finishedMs = finishedAt - startedAt;
+						resolve(prepared);
+					}),
+				);
 			});
-			return { done, durationMs: () => durationMs, cancel: () => {} };
+			queueOf(r).pending.push(done);
+			return { done, durationMs: () => finishedMs, cancel: () => {} };
 		},
 		now: () => clock.now,
 		onUnused: prepared => (r.timing.discardedTokens += summaryTokens(prepared)),
@@ -99,7 +128,7 @@ export function considerBackground(r: ReplayState, conversation: Conversation, p
 export async function takePrepared(r: ReplayState, conversation: Conversation): Promise<PreparedSummary | undefined> {
 	if (!r.background || !r.clock) return undefined;
 	const state = r.background.state();
-	const taken = await r.background.takeAtOverflow(conversation);
+	const taken = await queueOf(r).queue.drainingHead(() => r.background!.takeAtOverflow(conversation));
 	if (process.env.LONGHAUL_BENCH_DEBUG === 'clock') {
 		process.stderr.write(
 			`overflow at ${Math.round(r.clock.now / 1000)} s: ${state.kind}${state.kind === 'preparing' ? ` for ${Math.round(state.forMs / 1000)} s` : ''}, waited ${Math.round(taken.waitedMs / 1000)} s, ${taken.prepared ? 'used' : 'not used'}\n`,
@@ -111,8 +140,16 @@ export async function takePrepared(r: ReplayState, conversation: Conversation): 
 	return taken.prepared;
 }
 
-/** The recording ends: jobs still pending would go to the next request in the agent; here they are counted apart. */
-export function endBackground(r: ReplayState): void {
-	const carried = r.background?.handOver();
-	for (const job of carried?.jobs ?? []) if (job.result) r.timing.pendingAtEndTokens += summaryTokens(job.result);
+/** The recording ends: jobs still pending would go to the next request in the agent; no later request uses them, so they are discarded (and counted apart too). */
+export async function endBackground(r: ReplayState): Promise<void> {
+	if (!r.background) return;
+	const { queue, pending } = queueOf(r);
+	queue.drainAll();
+	await Promise.all(pending);
+	const carried = r.background.handOver();
+	for (const job of carried?.jobs ?? []) {
+		if (!job.result) continue;
+		r.timing.pendingAtEndTokens += summaryTokens(job.result);
+		r.timing.discardedTokens += summaryTokens(job.result);
+	}
 }

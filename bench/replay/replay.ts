@@ -43,7 +43,7 @@ import {
 import { replayMetrics } from './replayMetrics';
 import { loadBashParser } from '../../src/common/shell/bashParser';
 import type { ClockName } from './clock';
-import { considerBackground, endBackground, newReplayBackground } from './backgroundReplay';
+import { considerBackground, endBackground, newReplayBackground, settleBackground } from './backgroundReplay';
 
 export { HEAD_ROUNDS, HEAD_TAIL_SUMMARIES_PER_RENDER } from './strategies';
 export { TOOL_NAMES, WORKSPACE } from './replayState';
@@ -153,8 +153,30 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	/** The two counts behind that share. */
 	readonly backgroundDiscardedTokens: number;
 	readonly summarizerTokens: number;
-	/** Summarizer tokens of background jobs still pending when the recording ends (the agent would carry them to the next request), over all summarizer tokens. */
+	/** Summarizer tokens of background jobs still pending when the recording ends, over all summarizer tokens (counted in backgroundTokensDiscarded too). */
 	readonly backgroundTokensAtEnd: number;
+	/** Tokens of `<analysis>` the summarizer calls wrote (charged on the clock at the output rate). */
+	readonly analysisTokens: number;
+	/** Model calls that met a rate-limit pause (--rate-limits), and the pauses' time, ms. */
+	readonly rateLimitPauses: number;
+	readonly rateLimitMs: number;
+	/** Calls the provider served at once (null without a clock). */
+	readonly providerConcurrency: number | null;
+	/** Background summaries ran (product modes with a clock and background on). */
+	readonly background: boolean;
+	/** The stand-in summarizer: a share N of the facts, or `copying`. */
+	readonly summaryInformation: number | 'copying';
+	/** The same replay with background summaries off (set by main.ts for the product modes): the waits. */
+	readonly backgroundOff?: BackgroundOffComparison;
+}
+
+export interface BackgroundOffComparison {
+	readonly compactionOverflows: number;
+	readonly waitMsP50: number;
+	readonly waitMsP95: number;
+	readonly waitMsTotal: number;
+	readonly sessionMs: number;
+	readonly summarizerInputTokens: number;
 }
 
 export interface ReplayResult {
@@ -182,6 +204,18 @@ export interface ReplayOptions {
 	readonly clock?: ClockName;
 	/** --summarizer-faults P: the share of summarizer replies that fail (summarizerFaults.ts); default 0. */
 	readonly summarizerFaults?: number;
+	/**
+	 * Which stand-in writes summaries: a share N (0–100) of the facts (informationSummary.ts; the
+	 * command line's default is 30) or `copying` (standInSummary.ts, the default here, which the
+	 * real-host replay test's scripted model also writes).
+	 */
+	readonly summaryInformation?: number | 'copying';
+	/** --rate-limits P: the share of model calls that meet a rate-limit pause (clock.ts); default 0. */
+	readonly rateLimits?: number;
+	/** --provider-concurrency N: calls the provider serves at once (providerQueue.ts); default 1. */
+	readonly providerConcurrency?: number;
+	/** Background summaries in the product modes when there is a clock (default true). */
+	readonly background?: boolean;
 }
 
 /** The product's settings behind a strategy name (the replay uses the product's defaults for the rest). */
@@ -210,7 +244,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		}
 		endTurn(r, turn);
 	}
-	endBackground(r);
+	await endBackground(r);
 	if (process.env.LONGHAUL_BENCH_DEBUG) for (const p of r.blocks.problems) process.stderr.write(`block order: ${p}\n`);
 	return { metrics: replayMetrics(session.name, r, records), perRequest: records };
 }
@@ -229,7 +263,7 @@ async function fitRequest(r: ReplayState, request: string, callIndex: number): P
 	r.counters.summarizationsThisRequest = 0;
 	const settings = productFitSettings(r);
 	if (!settings) return fitReference(r, request);
-	r.background ??= r.clock ? newReplayBackground(r, settings, () => r.request) : undefined;
+	r.background ??= r.clock && r.options.background !== false ? newReplayBackground(r, settings, () => r.request) : undefined;
 	let fitted = await fitProduct(r, settings, request);
 	if (!fitted.overflow) considerBackground(r, r.conversation, fitted.prompt.tokenCount);
 	if (r.options.modelTokenRatio === undefined || fitted.overflow) return fitted;
@@ -290,7 +324,7 @@ async function recordRequest(r: ReplayState, fitted: Fitted, index: number): Pro
 	// Verbatim horizon: newest rounds shown verbatim, counted back from the newest.
 	let horizon = 0;
 	while (horizon < r.allIds.length && fitted.verbatimIds.has(r.allIds[r.allIds.length - 1 - horizon])) horizon++;
-	r.masking.recordRequest(r.allIds, fitted.verbatimRounds);
+	r.masking.recordRequest(r.allRounds, fitted.verbatimRounds);
 	await r.continuity.recordRequest({
 		compacted: counters.compactionsThisRequest > 0,
 		messages: fitted.prompt.messages,
@@ -370,7 +404,8 @@ function newSummaryTokens(r: ReplayState, fitted: Fitted): number {
 
 /** The model's reply: the recorded round joins the request in progress. */
 function addReply(r: ReplayState, round: Round, promptTokens: number): void {
-	r.clock?.advance(r.clock.roundMs(promptTokens + budgetNow(r).toolTokens, round, r.mt));
+	r.clock?.agentRound(promptTokens + budgetNow(r).toolTokens, round, r.mt);
+	settleBackground(r);
 	r.conversation = { turns: r.conversation.turns, activeRounds: [...r.conversation.activeRounds, round] };
 	r.allIds.push(round.id);
 	r.allRounds.push(round);

@@ -99,7 +99,7 @@ export async function fitProduct(r: ReplayState, settings: FitSettings, request:
 function userWaits(r: ReplayState): number {
 	const ms = r.timing.callMs;
 	r.timing.callMs = 0;
-	r.clock?.advance(ms);
+	r.clock?.busyFor(ms);
 	r.timing.fitWaitMs += ms;
 	return ms;
 }
