@@ -299,9 +299,9 @@ const PROSE = {
 	head: `# Replay benchmark results
 
 \`npm run bench\` replays every session of \`shared/corpus\` request by request, as the agent would have
-lived it, at three windows and with six strategies (the product's two modes, the same two with old
-tool results masked first, and two references: truncate-half, Cline's rule, and keep-head-tail,
-OpenHands' condenser), and measures what each keeps in the prompt, what the agent can still know,
+lived it, at several windows and with the product's two modes, the same two with old tool results
+masked first, and two references (truncate-half, Cline's rule, and keep-head-tail, OpenHands'
+condenser), and measures what each keeps in the prompt, what the agent can still know,
 what it costs and how long the user waits. This file is written by the run from
 \`bench/results/latest.json\` (\`bench/replay/resultsDoc.ts\`; \`npm run bench:results\` writes it again from
 the JSON); a unit test checks that the committed two agree. Numbers of earlier runs and of the
@@ -379,7 +379,8 @@ charged the product's tool definitions.`,
 - Counts are js-tiktoken o200k_base; the corpus models tokenize differently.
 - The clock's noise is seeded: the same run gives the same times. It is not a measurement of a
   provider.
-- The corpus is 8 sessions of 1–2 turns; multi-turn behaviour is exercised mostly by the day-long chat.`,
+- The corpus sessions are short chats of one or two requests; multi-turn behaviour is exercised
+  mostly by the day-long chat.`,
 };
 
 if (require.main === module) {
