@@ -36,7 +36,7 @@ function intactHorizon(rows: readonly ReplayMetrics[]): number | null {
 }
 
 function check(goal: string, measured: string | null, met: boolean): GoalCheck {
-	return measured === null ? { goal, measured: 'not replayed', met: null } : { goal, measured, met };
+	return measured === null ? { goal, measured: 'no figure in this run', met: null } : { goal, measured, met };
 }
 
 function horizonGoals(results: readonly ReplayMetrics[], window: number): GoalCheck[] {
