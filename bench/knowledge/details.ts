@@ -8,11 +8,12 @@
 // letters or more; the middle one of a round's qualifying lines is taken. Deterministic: the same
 // session gives the same sample.
 //
-// Each detail carries the queries an agent would write to get it back with one longhaul_recall
-// call: the file its call read or changed, the call's command (its first line), and a word or
-// phrase of the line the agent could remember (a name, a word of the error): the line's rarest
-// word when it is in the session once, else the run of two to six of its words found least often
-// in the session, when that is rarer than the word.
+// Each detail carries what a recall query could be made of (recallCheck.ts decides which of them
+// the request's prompt shows): the file its call read or changed, the call's command (its first
+// line), and the line's key terms (keyTerms, also what a summary must state to hold it). It also
+// keeps the old rule's queries (`lineQueries`, reported beside the new rule for one release): the
+// path, the command, and the line's rarest word or phrase in the session, which an agent that
+// cannot see the line would not know.
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { callFacts, shellLine } from './factOracle';
 
@@ -27,8 +28,13 @@ export interface Detail {
 	readonly kind: DetailKind;
 	/** The line, trimmed. */
 	readonly line: string;
-	/** One recall query each (`query` text), in the order tried. */
-	readonly queries: readonly string[];
+	/** The old rule's recall queries (`query` text), in the order tried: path, command, the line's rarest word or phrase. */
+	readonly lineQueries: readonly string[];
+	/** The file the detail's call read or changed, and its command's first line (when the detail is a tool result's). */
+	readonly path?: string;
+	readonly command?: string;
+	/** The line's key terms (keyTerms). */
+	readonly terms: readonly string[];
 }
 
 const ERROR_LINE = /error|exception|traceback|failed/i;
@@ -59,6 +65,25 @@ const lineKey = (line: string) =>
 const lines = (text: string) => text.split('\n').map(lineKey);
 const words = (text: string) => (text.toLowerCase().match(WORD) ?? []) as string[];
 
+/** A line that could be a detail by its shape: 20 to 150 characters with a word of four letters. */
+export function candidateLine(line: string): boolean {
+	return line.length <= MAX_CHARS && line.trim().length >= MIN_CHARS && /[A-Za-z]{4}/.test(line);
+}
+
+const KEY_TERMS = 3;
+
+/**
+ * The terms that carry a line: its three longest distinct words of four characters or more
+ * (lower case, the first among equals). A summary holds the line when one of its lines states them all.
+ */
+export function keyTerms(line: string): string[] {
+	return [...new Set(words(line))]
+		.map((w, i) => ({ w, i }))
+		.sort((a, b) => b.w.length - a.w.length || a.i - b.i)
+		.slice(0, KEY_TERMS)
+		.map(x => x.w);
+}
+
 /** The candidate lines of one kind in a round (raw lines, so the length limit is the shown one). */
 function candidates(round: Round, kind: DetailKind, lineCounts: ReadonlyMap<string, number>): { line: string; call?: number }[] {
 	const raw: { line: string; call?: number }[] =
@@ -66,7 +91,7 @@ function candidates(round: Round, kind: DetailKind, lineCounts: ReadonlyMap<stri
 			? round.response.split('\n').map(line => ({ line }))
 			: round.toolCalls.flatMap((c, call) => (c.result ?? '').split('\n').map(line => ({ line, call })));
 	return raw
-		.filter(({ line }) => line.length <= MAX_CHARS && line.trim().length >= MIN_CHARS && /[A-Za-z]{4}/.test(line))
+		.filter(({ line }) => candidateLine(line))
 		.filter(({ line }) => (kind === 'error') === ERROR_LINE.test(line) || kind === 'response')
 		.filter(({ line }) => lineCounts.get(lineKey(line)) === 1)
 		.map(({ line, call }) => ({ line: line.trim(), ...(call !== undefined ? { call } : {}) }));
@@ -111,17 +136,17 @@ function rememberedText(line: string, wordCounts: ReadonlyMap<string, number>, l
 	return phrase && phrase.count < wordCount ? phrase.phrase : word;
 }
 
-function queriesFor(round: Round, call: number | undefined, word: string | undefined): string[] {
-	const queries: string[] = [];
-	if (call !== undefined) {
-		const facts = callFacts(round.toolCalls[call]);
-		const path = facts.changes[0] ?? facts.reads[0];
-		if (path) queries.push(path);
-		const first = shellLine(round.toolCalls[call])?.split('\n')[0].trim();
-		if (first) queries.push(first.slice(0, 1000));
-	}
-	if (word) queries.push(word);
-	return [...new Set(queries)];
+/** The path and command first line of the detail's call (a tool result's detail only). */
+function callKeys(round: Round, call: number | undefined): { path?: string; command?: string } {
+	if (call === undefined) return {};
+	const facts = callFacts(round.toolCalls[call]);
+	const path = facts.changes[0] ?? facts.reads[0];
+	const command = shellLine(round.toolCalls[call])?.split('\n')[0].trim().slice(0, 1000);
+	return { ...(path ? { path } : {}), ...(command ? { command } : {}) };
+}
+
+function lineQueries(keys: { path?: string; command?: string }, word: string | undefined): string[] {
+	return [...new Set([keys.path, keys.command, word].filter((q): q is string => q !== undefined && q !== ''))];
 }
 
 export function sampleDetails(conversation: Conversation, every = DETAIL_EVERY): Detail[] {
@@ -138,7 +163,15 @@ export function sampleDetails(conversation: Conversation, every = DETAIL_EVERY):
 			const found = candidates(rounds[i], kind, lineCounts);
 			if (!found.length) continue;
 			const pick = found[Math.floor(found.length / 2)];
-			details.push({ roundId: rounds[i].id, kind, line: pick.line, queries: queriesFor(rounds[i], pick.call, rememberedText(pick.line, wordCounts, lower)) });
+			const keys = callKeys(rounds[i], pick.call);
+			details.push({
+				roundId: rounds[i].id,
+				kind,
+				line: pick.line,
+				lineQueries: lineQueries(keys, rememberedText(pick.line, wordCounts, lower)),
+				...keys,
+				terms: keyTerms(pick.line),
+			});
 			break;
 		}
 	}

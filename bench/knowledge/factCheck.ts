@@ -11,10 +11,12 @@
 //             with "…" only where exactly one of the session's commands has those pieces in order;
 //             a command of several lines on one line, its line breaks as ` ; ` and its comment
 //             lines left out; a leading
-//             `cd DIR && ` may be left out).
+//             `cd DIR && ` may be left out). A command whose status the oracle cannot read
+//             (`unknown`) is neither agreed with nor contradicted: named only there, the fact
+//             is `unknown` and left out of the share (knowledgeProbe.ts counts it apart).
 //   summary   a summary in the prompt names the file by its path (its last two segments, at a path
-//             boundary) or the command by its text (word for word, as JSON string text, or on one
-//             line with its line breaks as ` ; `).
+//             boundary) or the command by its text (word for word, or on one line with its line
+//             breaks as ` ; `; not as JSON string text, which no real summary writes).
 import type { Round } from '../../src/common/conversation/conversation';
 import { callFacts, type Fact } from './factOracle';
 import type { CommandStatus } from './commandStatus';
@@ -77,36 +79,40 @@ export function commandForm(shown: string, command: string): boolean {
 	return [full, full.replace(/^cd \S+ && /, '')].some(c => s === c || (s.includes(ELLIPSIS) && piecesMatch(s, c)));
 }
 
-/** A ledger outcome that says the same as the oracle's status (an unknown status agrees with any). */
-export function statusAgrees(outcome: string, status: CommandStatus | undefined): boolean {
-	if (!status || status.text === 'unknown') return true;
+/** A ledger outcome that says the same as the oracle's status; undefined when the oracle's status is unknown. */
+export function statusAgrees(outcome: string, status: CommandStatus | undefined): boolean | undefined {
+	if (!status || status.text === 'unknown') return undefined;
 	if (status.code !== undefined) return new RegExp(`^exit ${status.code}\\b`).test(outcome);
 	if (status.text === 'timed out') return /timed out/.test(outcome);
 	if (status.text === 'interrupted') return /interrupt/.test(outcome);
 	return /error|exception/.test(outcome);
 }
 
-function ledgerNamesCommand(view: PromptView, fact: Fact, commands: readonly string[]): boolean {
+/** The ledger names the command with an outcome that agrees (true), or only with one the oracle cannot judge (undefined). */
+function ledgerNamesCommand(view: PromptView, fact: Fact, commands: readonly string[]): boolean | undefined {
+	let unknown = false;
 	for (const line of view.ledger.commandLines) {
 		const body = line.replace(/ \(run \d+ times\)$/, '');
 		for (let at = body.indexOf('`: '); at !== -1; at = body.indexOf('`: ', at + 1)) {
 			const shown = body.slice(0, at);
-			if (!commandForm(shown, fact.text) || !statusAgrees(body.slice(at + 3), fact.status)) continue;
-			if (commands.filter(c => commandForm(shown, c)).length === 1) return true;
+			if (!commandForm(shown, fact.text) || commands.filter(c => commandForm(shown, c)).length !== 1) continue;
+			const agrees = statusAgrees(body.slice(at + 3), fact.status);
+			if (agrees) return true;
+			if (agrees === undefined) unknown = true;
 		}
 	}
-	return false;
+	return unknown ? undefined : false;
 }
 
 function summaryNamesCommand(summary: string, command: string): boolean {
-	return summary.includes(command) || summary.includes(JSON.stringify(command).slice(1, -1)) || (command.includes('\n') && summary.includes(oneLine(command)));
+	return summary.includes(command) || (command.includes('\n') && summary.includes(oneLine(command)));
 }
 
 /** A file fact whose call ran a command the ledger names (`cp a b`: exit 0 names b). */
 function fileCommandInLedger(view: PromptView, fact: Fact, recorded: ReadonlyMap<string, Round>, commands: readonly string[]): boolean {
 	return fact.calls.some(ref => {
 		const command = callFacts(recorded.get(ref.roundId)?.toolCalls[ref.call] ?? { id: '', name: '', arguments: '' }).command;
-		return command !== undefined && ledgerNamesCommand(view, { kind: 'command', text: command.text, status: command.status, calls: [] }, commands);
+		return command !== undefined && ledgerNamesCommand(view, { kind: 'command', text: command.text, status: command.status, calls: [] }, commands) === true;
 	});
 }
 
@@ -125,12 +131,14 @@ export function factSeen(
 	fact: Fact,
 	recorded: ReadonlyMap<string, Round>,
 	commands: readonly string[],
-): 'verbatim' | 'ledger' | 'summary' | undefined {
+): 'verbatim' | 'ledger' | 'summary' | 'unknown' | undefined {
 	if (fact.kind === 'request') return view.flat.includes(flatten(fact.text).trim()) ? 'verbatim' : undefined;
 	if (shownVerbatim(view, fact, recorded)) return 'verbatim';
 	if (fact.kind === 'command') {
-		if (ledgerNamesCommand(view, fact, commands)) return 'ledger';
-		return view.summaries.some(s => summaryNamesCommand(s, fact.text)) ? 'summary' : undefined;
+		const inLedger = ledgerNamesCommand(view, fact, commands);
+		if (inLedger) return 'ledger';
+		if (view.summaries.some(s => summaryNamesCommand(s, fact.text))) return 'summary';
+		return inLedger === undefined ? 'unknown' : undefined;
 	}
 	const listed = fact.kind === 'changed' ? [...view.ledger.edits] : [...view.ledger.reads, ...view.ledger.edits];
 	if (listed.some(p => samePath(p, fact.text)) || fileCommandInLedger(view, fact, recorded, commands)) return 'ledger';

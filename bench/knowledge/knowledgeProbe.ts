@@ -5,10 +5,14 @@
 //               oracle's facts (factOracle.ts) the prompt as sent names (factCheck.ts); the mean
 //               over those requests. null when nothing was compacted.
 //   details     on every request after a sampled detail's round (details.ts): the detail is
-//               visible (word for word in the prompt outside summaries), inSummary (in a summary's
-//               text in the prompt), recalled (one longhaul_recall call brings it back,
-//               recallCheck.ts; only where the prompt offers recall: the product modes) or lost.
+//               visible (word for word in the prompt outside summaries), inSummary (one line of a
+//               summary in the prompt states all the line's key terms, details.ts keyTerms: a
+//               summary holds the detail in its own words, or copies it), recalled (one
+//               longhaul_recall call the prompt makes possible brings it back, recallCheck.ts
+//               recalledFromPrompt; only where the prompt offers recall: the product modes) or lost.
 //               Shares over all request × detail checks; detailsReachable = the first three.
+//               Beside it for one release, the old rule's recall (the line's own rarest word
+//               as a query, recalledByLineRule): detailsRecalledLineRule, detailsReachableLineRule.
 // LONGHAUL_BENCH_DEBUG=knowledge prints what each request misses.
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
@@ -16,7 +20,7 @@ import { factOracle, type Fact } from './factOracle';
 import { factSeen } from './factCheck';
 import { sampleDetails, type Detail } from './details';
 import { promptView, type PromptView } from './promptView';
-import { recallContext, recalled, type RecallContext, type RecallSetting } from './recallCheck';
+import { recallContext, recalledByLineRule, recalledFromPrompt, type RecallContext, type RecallSetting } from './recallCheck';
 
 export interface KnowledgeMetrics {
 	/** Mean share of oracle facts named in the prompt, over the requests from the first compaction (or masking) on; null without. */
@@ -25,6 +29,8 @@ export interface KnowledgeMetrics {
 	readonly continuityRequests: number;
 	readonly continuityFacts: number;
 	readonly continuityFactsSeen: number;
+	/** Facts left out of the share: named only by a ledger line, with a status the oracle cannot read. */
+	readonly continuityFactsUnknown: number;
 	/** Details sampled, and request × detail checks. */
 	readonly detailsSampled: number;
 	readonly detailsChecks: number;
@@ -34,6 +40,9 @@ export interface KnowledgeMetrics {
 	readonly detailsRecalled: number | null;
 	readonly detailsLost: number | null;
 	readonly detailsReachable: number | null;
+	/** The old recall rule (the line's own words as a query): recalled and reachable shares by it. */
+	readonly detailsRecalledLineRule: number | null;
+	readonly detailsReachableLineRule: number | null;
 }
 
 /** One request as sent: whether a compaction came just before it, its messages, the rounds and summaries it laid out, the conversation behind it. */
@@ -80,24 +89,41 @@ interface Tally {
 	readonly shares: number[];
 	checked: number;
 	seen: number;
+	/** Facts named only by a ledger line whose status the oracle cannot read: left out of the share. */
+	unknown: number;
 	readonly classes: Record<DetailClass, number>;
+	/** Checks recalled by the old rule (among those not visible or in a summary). */
+	lineRuleRecalled: number;
 }
 
 /** One request's facts, named or not: the tally grows by one share. */
 function checkFacts(tally: Tally, view: PromptView, facts: readonly Fact[], rounds: ReadonlyMap<string, Round>): void {
 	const commands = facts.filter(f => f.kind === 'command').map(f => f.text);
-	const missed = facts.filter(f => factSeen(view, f, rounds, commands) === undefined);
+	const where = facts.map(f => factSeen(view, f, rounds, commands));
+	const missed = facts.filter((_, i) => where[i] === undefined);
+	const unknown = where.filter(w => w === 'unknown').length;
 	if (DEBUG) missed.forEach(f => debug(`fact not named: ${f.kind} ${f.status?.text ?? ''} ${JSON.stringify(f.text.slice(0, 100))}`));
-	tally.checked += facts.length;
-	tally.seen += facts.length - missed.length;
-	tally.shares.push(facts.length ? (facts.length - missed.length) / facts.length : 1);
+	const judged = facts.length - unknown;
+	tally.checked += judged;
+	tally.unknown += unknown;
+	tally.seen += judged - missed.length;
+	tally.shares.push(judged ? (judged - missed.length) / judged : 1);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** One line of one summary states every key term of the detail (as words of their own, any case). */
+export function summaryHolds(summaries: readonly string[], detail: Pick<Detail, 'terms'>): boolean {
+	if (!detail.terms.length) return false;
+	const tests = detail.terms.map(t => new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(t)}($|[^A-Za-z0-9_])`, 'i'));
+	return summaries.some(s => s.split('\n').some(line => tests.every(t => t.test(line))));
 }
 
 /** Where a detail is on this request; recall only where the strategy offers it. */
 async function classify(view: PromptView, detail: Detail, recall: RecallSetting | undefined, context: () => RecallContext): Promise<DetailClass> {
 	if (view.outsideSummaries.includes(detail.line)) return 'visible';
-	if (view.summaries.some(s => s.includes(detail.line))) return 'inSummary';
-	if (recall && (await recalled(detail, context(), recall))) return 'recalled';
+	if (summaryHolds(view.summaries, detail)) return 'inSummary';
+	if (recall && (await recalledFromPrompt(detail, view, context(), recall))) return 'recalled';
 	return 'lost';
 }
 
@@ -110,6 +136,7 @@ function metricsOf(tally: Tally, sampled: number): KnowledgeMetrics {
 		continuityRequests: shares.length,
 		continuityFacts: tally.checked,
 		continuityFactsSeen: tally.seen,
+		continuityFactsUnknown: tally.unknown,
 		detailsSampled: sampled,
 		detailsChecks: checks,
 		detailsVisible: share(classes.visible),
@@ -117,6 +144,8 @@ function metricsOf(tally: Tally, sampled: number): KnowledgeMetrics {
 		detailsRecalled: share(classes.recalled),
 		detailsLost: share(classes.lost),
 		detailsReachable: share(classes.visible + classes.inSummary + classes.recalled),
+		detailsRecalledLineRule: share(tally.lineRuleRecalled),
+		detailsReachableLineRule: share(classes.visible + classes.inSummary + tally.lineRuleRecalled),
 	};
 }
 
@@ -126,7 +155,7 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 	const sample = sampleDetails(options.recorded);
 	const byRound = new Map(sample.map(d => [d.roundId, d]));
 	const live: Detail[] = [];
-	const tally: Tally = { shares: [], checked: 0, seen: 0, classes: { visible: 0, inSummary: 0, recalled: 0, lost: 0 } };
+	const tally: Tally = { shares: [], checked: 0, seen: 0, unknown: 0, classes: { visible: 0, inSummary: 0, recalled: 0, lost: 0 }, lineRuleRecalled: 0 };
 	let probing = false;
 	return {
 		startTurn: user => oracle.addRequest(user),
@@ -145,9 +174,12 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 			for (const detail of live) {
 				const where = await classify(view, detail, options.recall, lazyContext);
 				tally.classes[where]++;
+				if ((where === 'recalled' || where === 'lost') && options.recall && (await recalledByLineRule(detail, lazyContext(), options.recall))) {
+					tally.lineRuleRecalled++;
+				}
 				if (DEBUG && where === 'lost') {
 					debug(
-						`detail lost (${lazyContext().searched.has(detail.roundId) ? 'in a summarized round' : 'not in a summarized round'}): ${detail.kind} ${JSON.stringify(detail.line)} (queries ${JSON.stringify(detail.queries)})`,
+						`detail lost (${lazyContext().searched.has(detail.roundId) ? 'in a summarized round' : 'not in a summarized round'}): ${detail.kind} ${JSON.stringify(detail.line)} (terms ${JSON.stringify(detail.terms)})`,
 					);
 				}
 			}

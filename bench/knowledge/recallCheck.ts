@@ -1,13 +1,21 @@
 // Can one longhaul_recall call get a detail back? The product's own recall core
-// (src/common/recall/recall.ts) answers each of the detail's queries (details.ts) on the
+// (src/common/recall/recall.ts) answers queries on the
 // conversation the agent would search: the stored past turns as they are now, the request in
 // progress with its rounds as recorded (as src/agent/agentLoop.ts passes them),
 // the answer capped as the agent caps it (recallAnswerTokens). The detail is recalled when one
 // answer shows its line whole. Answers are kept for the request they were asked in.
+// The rule (recalledFromPrompt): only queries the request's prompt makes possible count, as an
+// agent that cannot see the line can only ask with what it sees (promptQueries): the detail's file
+// path or its command where the prompt shows them (one search finds only lines holding them), a key term of the line where a summary or the
+// done-ledger in the prompt states it, or the round's number where the prompt names the round
+// (`round 12`, `round #12`). The old rule (recalledByLineRule: the path, the command and the
+// line's own rarest word or phrase, shown or not) is reported beside it for one release.
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
 import { recall, recallAnswerTokens } from '../../src/common/recall/recall';
 import { recallableRounds } from '../../src/common/recall/summarizedRounds';
+import type { RecallInput } from '../../src/common/recall/recallInput';
 import type { Detail } from './details';
+import type { PromptView } from './promptView';
 
 export interface RecallSetting {
 	readonly messageBudget: number;
@@ -22,40 +30,83 @@ export interface RecallContext {
 	readonly currentRequest: string;
 	/** Round ids a search looks at (the summarized, masked or elided ones). */
 	readonly searched: ReadonlySet<string>;
+	/** Recallable round id → its number as recall shows it. */
+	readonly numbers: ReadonlyMap<string, number>;
 	readonly answers: Map<string, string>;
 }
 
 export function recallContext(conversation: Conversation, recorded: ReadonlyMap<string, Round>, currentRequest: string): RecallContext {
-	const searched = new Set(recallableRounds(conversation, currentRequest, recorded).summarized.map(r => r.round.id));
-	return { conversation, recorded, currentRequest, searched, answers: new Map() };
+	const summarized = recallableRounds(conversation, currentRequest, recorded).summarized;
+	const searched = new Set(summarized.map(r => r.round.id));
+	return { conversation, recorded, currentRequest, searched, numbers: new Map(summarized.map(r => [r.round.id, r.number])), answers: new Map() };
 }
 
-async function answer(context: RecallContext, query: string, setting: RecallSetting): Promise<string> {
-	let text = context.answers.get(query);
+async function answer(context: RecallContext, input: RecallInput, setting: RecallSetting): Promise<string> {
+	const key = JSON.stringify(input);
+	let text = context.answers.get(key);
 	if (text === undefined) {
-		text = await recall(
-			context.conversation,
-			{ query },
-			{
-				maxTokens: recallAnswerTokens(setting.messageBudget),
-				countTokens: setting.countTokens,
-				currentRequest: context.currentRequest,
-				recorded: context.recorded,
-				now: () => 0, // no time limit in the benchmark: the answer is the search's, not the machine's
-				timeLimitMs: Number.MAX_SAFE_INTEGER,
-			},
-		);
-		context.answers.set(query, text);
+		text = await recall(context.conversation, input, {
+			maxTokens: recallAnswerTokens(setting.messageBudget),
+			countTokens: setting.countTokens,
+			currentRequest: context.currentRequest,
+			recorded: context.recorded,
+			now: () => 0, // no time limit in the benchmark: the answer is the search's, not the machine's
+			timeLimitMs: Number.MAX_SAFE_INTEGER,
+		});
+		context.answers.set(key, text);
 	}
 	return text;
 }
 
-/** True when one of the detail's queries brings its line back. */
-export async function recalled(detail: Detail, context: RecallContext, setting: RecallSetting): Promise<boolean> {
+async function anyBringsBack(detail: Detail, inputs: readonly RecallInput[], context: RecallContext, setting: RecallSetting): Promise<boolean> {
 	// A search looks only at summarized rounds: a detail elsewhere cannot be found (this saves the search, not changes its answer).
 	if (!context.searched.has(detail.roundId)) return false;
-	for (const query of detail.queries) {
-		if ((await answer(context, query, setting)).includes(detail.line)) return true;
+	for (const input of inputs) {
+		if ((await answer(context, input, setting)).includes(detail.line)) return true;
 	}
 	return false;
+}
+
+/** The old rule: one of the detail's line queries (path, command, the line's rarest word or phrase) brings its line back. */
+export function recalledByLineRule(detail: Detail, context: RecallContext, setting: RecallSetting): Promise<boolean> {
+	return anyBringsBack(
+		detail,
+		detail.lineQueries.map(query => ({ query })),
+		context,
+		setting,
+	);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The done-ledger's text in a prompt, or ''. */
+function ledgerText(view: PromptView): string {
+	const m = /<done-ledger>[\s\S]*?<\/done-ledger>/.exec(view.text);
+	return m ? m[0] : '';
+}
+
+/** `text` has `term` as a word of its own (case-insensitive). */
+function hasWord(text: string, term: string): boolean {
+	return new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(term)}($|[^A-Za-z0-9_])`, 'i').test(text);
+}
+
+/** The recall calls this request's prompt makes possible for the detail (`roundNumber`: its number as recall counts rounds). */
+export function promptQueries(detail: Detail, view: PromptView, roundNumber: number | undefined): RecallInput[] {
+	const inputs: RecallInput[] = [];
+	if (detail.path && view.text.includes(detail.path)) inputs.push({ query: detail.path });
+	if (detail.command && view.text.includes(detail.command)) inputs.push({ query: detail.command });
+	const stated = [...view.summaries, ledgerText(view)];
+	for (const term of detail.terms) if (stated.some(s => hasWord(s, term))) inputs.push({ query: term });
+	if (roundNumber !== undefined && new RegExp(`\\bround #?${roundNumber}\\b`, 'i').test(view.text)) inputs.push({ round: roundNumber });
+	return inputs;
+}
+
+/** The detail's round number as recall counts it (undefined when the round is not recallable). */
+function numberOf(detail: Detail, context: RecallContext): number | undefined {
+	return context.numbers.get(detail.roundId);
+}
+
+/** The rule: one recall call that the prompt makes possible brings the detail's line back. */
+export function recalledFromPrompt(detail: Detail, view: PromptView, context: RecallContext, setting: RecallSetting): Promise<boolean> {
+	return anyBringsBack(detail, promptQueries(detail, view, numberOf(detail, context)), context, setting);
 }

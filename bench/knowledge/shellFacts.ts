@@ -1,16 +1,16 @@
 // The files one shell command line reads and changes, as far as its text shows: the knowledge
 // probe's fact oracle (factOracle.ts) asks it for every shell call of a recorded session. It is
 // written for the benchmark, apart from the done-ledger's own classifier (src/common/ledger), so
-// the probe does not grade the ledger with the ledger's rules. The product's bash parser
-// (src/common/shell/shellSyntax.ts, tree-sitter-bash) splits the line into simple commands; the
-// rules of what each program reads or writes are here:
+// the probe does not grade the ledger with the ledger's rules. The line is split into simple
+// commands by the oracle's own reading (shellWords.ts), not the product's parser; the rules of what
+// each program reads or writes are here:
 //   reads:   cat/head/tail/less/more/nl/wc, grep/rg and sed/awk file operands, `<` redirections
 //   changes: `>`/`>>` redirections, `sed -i`, `perl -i`/`-pi`, `tee`, `touch`, `cp`/`mv`
 //            destinations, `git checkout … -- FILE`/`git restore FILE`, the `+++` lines of a patch
 //            given in the line (`patch`, `git apply`), `patch FILE`, and files a Python script
 //            given in the line (`python -c …`, `python - <<EOF …`) opens for writing.
 // A word whose value is not known as written (an expansion, a glob) names no file.
-import { parseShell, type SimpleCommand } from '../../src/common/shell/shellSyntax';
+import { readShell, type ShellCommand as SimpleCommand } from './shellWords';
 
 export interface ShellFiles {
 	readonly reads: readonly string[];
@@ -18,8 +18,8 @@ export interface ShellFiles {
 	/**
 	 * The line runs something beyond looking at files and writing them with a redirection: false
 	 * when every command in it only inspects (INSPECTORS, `sed` without -i, `find` without -exec or
-	 * -delete, `git status/diff/log/show`) or writes its output to a file (`cat > f <<EOF`, `echo … > f`).
-	 * A line the parser cannot read runs something.
+	 * -delete, `git status/diff/log/show`) or writes its output to a file (`cat > f <<EOF`, `echo … > f`,
+	 * a redirection alone). An empty line runs nothing.
 	 */
 	readonly runs: boolean;
 }
@@ -105,6 +105,7 @@ function programFiles(command: SimpleCommand, reads: string[], changes: string[]
 
 /** The command only looks at files or prints (its output may go to a file). */
 function inspects(command: SimpleCommand): boolean {
+	if (!command.words.length) return command.inner.every(inspects);
 	const name = programName(command);
 	if (name === 'sed') return !hasOption(command, o => o.includes('i'));
 	if (name === 'find') return !command.words.some(w => /^-(exec|execdir|delete|ok)$/.test(w));
@@ -157,7 +158,7 @@ export function pythonWrites(script: string): string[] {
 export function shellFiles(line: string): ShellFiles {
 	const reads: string[] = [];
 	const changes: string[] = [];
-	const commands = parseShell(line);
+	const commands = readShell(line);
 	const all = (cs: readonly SimpleCommand[]): SimpleCommand[] => cs.flatMap(c => [c, ...all(c.inner)]);
 	for (const command of all(commands)) {
 		for (const r of command.redirects) {
@@ -171,6 +172,6 @@ export function shellFiles(line: string): ShellFiles {
 	// A script given in the line (-c or a heredoc): what it opens for writing. Without a parse, the line's text is all there is.
 	if (names.some(n => PYTHONS.test(n)) || (commands.length === 0 && /\bpython/.test(line))) changes.push(...pythonWrites(line));
 	const unique = (xs: string[]) => [...new Set(xs.map(normalPath).filter(Boolean))];
-	const runs = commands.length === 0 || !all(commands).every(inspects);
+	const runs = !all(commands).every(inspects);
 	return { reads: unique(reads), changes: unique(changes), runs };
 }

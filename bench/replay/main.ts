@@ -5,19 +5,22 @@
 // See bench/RESULTS.md for what the numbers mean.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { renderResults, type LatestRun } from './resultsDoc';
 import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
 import { benchBudget, concatSessions, loadSession, type Session } from './session';
 import { stressSession } from './stressSession';
 import { sessionVariant, VARIANTS } from './sessionVariants';
 import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
 import { sessionChart, type ChartSeries } from './svg';
-import { checkTargets, formatTargets } from './targets';
+import { checkGoals, DAY_LONG_STRATEGIES, formatGoals, RECOMMENDED } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
-import { formatKnowledge, summarizeKnowledge } from '../knowledge/knowledgeTable';
+import { formatCurves, formatKnowledge, summarizeCurves, summarizeKnowledge } from '../knowledge/knowledgeTable';
+import { formatLabelCheck, labelCheck } from '../knowledge/labelCheck';
 import { compareMasking, formatMasking } from './masking';
 import { formatRealModels, summarizeRealModels } from './realModels';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
+import { DEFAULT_SUMMARY_INFORMATION, SUMMARY_INFORMATION_LEVELS } from './informationSummary';
 import { CLOCKS, type ClockName } from './clock';
 import { formatTime, summarizeTime } from './timeTable';
 import { formatFaults, formatRules, summarizeRules } from './rulesTable';
@@ -50,7 +53,19 @@ export interface CliArgs {
 	readonly halfSplit?: 'tokens' | 'rounds';
 	/** --clock: the virtual clock and background summaries (default field; none: no clock, no background work). */
 	readonly clock: ClockName;
+	/** --summary-information N|copying: the stand-in summarizer (default 30: a share of 30 % of the facts). */
+	readonly summaryInformation: number | 'copying';
+	/** --rate-limits P: the share of model calls that meet a rate-limit pause (default 0.02). */
+	readonly rateLimits: number;
+	/** --provider-concurrency N: calls the provider serves at once (default 1: background summaries queue behind the agent). */
+	readonly providerConcurrency: number;
+	/** --no-background: the product modes without background summaries. */
+	readonly background: boolean;
 }
+
+export const DEFAULT_RATE_LIMITS = 0.02;
+/** The information levels of the knowledge curves the full run adds to the default level's run. */
+export const CURVE_LEVELS: readonly (number | 'copying')[] = [...SUMMARY_INFORMATION_LEVELS.filter(n => n !== DEFAULT_SUMMARY_INFORMATION), 'copying'];
 
 export const USAGE = `Usage: npm run bench -- [options]   (or node out/bench/replay/main.js [options])
 
@@ -90,6 +105,16 @@ stdout, bench/results/latest.json and one SVG chart per session. Options take th
   --clock NAME              the virtual clock: field (default), fast, slow, test or none. Model and tool time,
                             the user's waits at compactions, and background summaries through the product's
                             rule; none: no clock and no background work
+  --summary-information N   the stand-in summarizer: a summary of the length the prompt asks holding a share N
+                            (0 to 100, default ${DEFAULT_SUMMARY_INFORMATION}) of the facts of what it absorbs, in its own words, filler
+                            for the rest (bench/replay/informationSummary.ts); copying: the old stand-in that
+                            copies response lines, arguments and result lines (for comparison only). The full
+                            run also replays the summarizing strategies at ${CURVE_LEVELS.join(', ')} for the knowledge curves
+  --rate-limits P           a share P (0 to 1, default ${DEFAULT_RATE_LIMITS}) of model calls meets a rate limit and pauses 20-60 s
+  --provider-concurrency N  calls the provider serves at once (default 1: background summaries wait behind the
+                            agent's calls and each other; 2 or more: they run beside them)
+  --no-background           the product modes without background summaries (the full run replays legacy and
+                            half-context so as well, for comparison)
   --out DIR                 where the full run writes latest.json and the charts (default bench/results)
   --help, -h                this text
 LONGHAUL_BENCH_DEBUG=1 prints each fit's events on stderr; =prompt also the prompt when the loop breaker fires.
@@ -116,7 +141,33 @@ const OPTIONS = {
 	concat: 'boolean',
 	'half-split': 'string',
 	clock: 'string',
+	'summary-information': 'string',
+	'rate-limits': 'string',
+	'provider-concurrency': 'string',
+	'no-background': 'boolean',
 } as const;
+
+function parseInformation(text: string | undefined): number | 'copying' {
+	if (text === undefined) return DEFAULT_SUMMARY_INFORMATION;
+	if (text === 'copying') return 'copying';
+	const n = Number(text);
+	if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) {
+		throw new UsageError(`--summary-information must be a number between 0 and 100, or copying; got ${JSON.stringify(text)}`);
+	}
+	return n;
+}
+
+function parseShare(name: string, text: string | undefined, fallback: number): number {
+	const n = text === undefined ? fallback : Number(text);
+	if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--${name} must be a number between 0 and 1; got ${JSON.stringify(text)}`);
+	return n;
+}
+
+function parseConcurrency(text: string | undefined): number {
+	const n = text === undefined ? 1 : Number(text);
+	if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--provider-concurrency must be a whole number from 1 to 64; got ${JSON.stringify(text)}`);
+	return n;
+}
 
 /** The options, or 'help'. Throws UsageError saying what is wrong with them. */
 export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
@@ -160,6 +211,10 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 		calibrate: given['no-calibration'] !== true,
 		summarizerFaults,
 		clock,
+		summaryInformation: parseInformation(given['summary-information']),
+		rateLimits: parseShare('rate-limits', given['rate-limits'], DEFAULT_RATE_LIMITS),
+		providerConcurrency: parseConcurrency(given['provider-concurrency']),
+		background: given['no-background'] !== true,
 	};
 	if (args.concat && args.session) throw new UsageError('--concat plays the whole corpus; it takes --corpus DIR, not --session');
 	if (args.json && ((!args.session && !args.concat) || args.window === undefined || !args.strategy)) {
@@ -178,7 +233,8 @@ const COLUMNS: [string, keyof ReplayMetrics][] = [
 	['sumIn', 'summarizerInputTokens'],
 	['mainIn', 'mainInputTokens'],
 	['ovf', 'overflows'],
-	['horizon', 'verbatimHorizonRounds'],
+	['intact', 'intactHorizonRounds'],
+	['horizon*', 'verbatimHorizonRounds'],
 	['afterSum', 'verbatimAfterSummaryRounds'],
 	['limit', 'verbatimLimitRounds'],
 	['fill', 'fillRatioMean'],
@@ -236,6 +292,10 @@ function sharedReplayOptions(args: CliArgs) {
 		calibrate: args.calibrate,
 		clock: args.clock,
 		summarizerFaults: args.summarizerFaults,
+		summaryInformation: args.summaryInformation,
+		rateLimits: args.rateLimits,
+		providerConcurrency: args.providerConcurrency,
+		background: args.background,
 	};
 }
 
@@ -295,7 +355,8 @@ function sessionLoaders({ args, files }: RunPlan): (() => Session)[] {
 }
 
 /** One session at every window and strategy: its metrics are added to `results`; returns its chart's series. */
-async function replayEveryWay(session: Session, { args, windows, strategies, replayOptions }: RunPlan, results: ReplayMetrics[]): Promise<ChartSeries[]> {
+async function replayEveryWay(session: Session, plan: RunPlan, results: ReplayMetrics[]): Promise<ChartSeries[]> {
+	const { args, windows, strategies, replayOptions } = plan;
 	const series: ChartSeries[] = [];
 	for (const window of windows) {
 		for (const strategy of strategies) {
@@ -306,7 +367,8 @@ async function replayEveryWay(session: Session, { args, windows, strategies, rep
 				args.ledger && (strategy === 'legacy' || strategy === 'half-context')
 					? await replaySession(session, { window, strategy, ...replayOptions, doneLedger: false })
 					: undefined;
-			results.push(off ? { ...metrics, ledgerOff: ledgerOffComparison(off.metrics) } : metrics);
+			const noBackground = await backgroundOffRun(session, plan, window, strategy, metrics);
+			results.push({ ...metrics, ...(off ? { ledgerOff: ledgerOffComparison(off.metrics) } : {}), ...(noBackground ? { backgroundOff: noBackground } : {}) });
 			series.push({ strategy, window, records: perRequest });
 			process.stderr.write(`${session.name} ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 		}
@@ -314,42 +376,140 @@ async function replayEveryWay(session: Session, { args, windows, strategies, rep
 	return series;
 }
 
+/** The strategies whose summaries the information curves follow (the product modes and keep-head-tail). */
+const CURVE_STRATEGIES: readonly StrategyName[] = ['legacy', 'half-context', 'half-context+mask', 'keep-head-tail'];
+/** The windows where the corpus summarizes (at 64k nothing is). */
+const CURVE_WINDOWS: readonly number[] = [16_000, 32_000];
+
+/** legacy and half-context again with background summaries off, where a clock runs them and the window fills: the waits. */
+async function backgroundOffRun(session: Session, { args, replayOptions }: RunPlan, window: number, strategy: StrategyName, on: ReplayMetrics) {
+	if (!args.background || !on.background || (strategy !== 'legacy' && strategy !== 'half-context') || !CURVE_WINDOWS.includes(window)) return undefined;
+	const { metrics } = await replaySession(session, { window, strategy, ...replayOptions, background: false });
+	const { compactionOverflows, waitMsP50, waitMsP95, waitMsTotal, sessionMs, summarizerInputTokens } = metrics;
+	return { compactionOverflows, waitMsP50, waitMsP95, waitMsTotal, sessionMs, summarizerInputTokens };
+}
+
+/** The full run's knowledge curves: the summarizing strategies again at the other information levels. */
+async function replayCurves(session: Session, { windows, strategies, replayOptions }: RunPlan, rows: ReplayMetrics[]): Promise<void> {
+	for (const window of windows.filter(w => CURVE_WINDOWS.includes(w))) {
+		for (const strategy of strategies.filter(s => CURVE_STRATEGIES.includes(s))) {
+			const t0 = performance.now();
+			for (const summaryInformation of CURVE_LEVELS) {
+				rows.push((await replaySession(session, { window, strategy, ...replayOptions, summaryInformation })).metrics);
+			}
+			process.stderr.write(`${session.name} ${window} ${strategy} at N = ${CURVE_LEVELS.join(', ')}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+		}
+	}
+}
+
+/** The full run's day-long chat at 16k, for the goals that name it. */
+async function replayDayLong({ files, replayOptions }: RunPlan): Promise<ReplayMetrics[]> {
+	const chat = concatSessions(files.map(loadSession));
+	const rows: ReplayMetrics[] = [];
+	for (const strategy of DAY_LONG_STRATEGIES) {
+		const t0 = performance.now();
+		rows.push((await replaySession(chat, { window: 16_000, strategy, ...replayOptions })).metrics);
+		process.stderr.write(`concat 16000 ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+	}
+	return rows;
+}
+
 function writeChart(out: string, session: Session, series: ChartSeries[], windows: readonly number[], budgetTokenizer: TiktokenTokenizer): void {
 	const budgets = new Map(windows.map(w => [w, benchBudget(w, budgetTokenizer).messages]));
 	writeFileSync(join(out, `${session.name}.svg`), sessionChart(session.name, series, budgets));
 }
 
+/** What the full run replays besides the main table: the information curves and the day-long chat. */
+interface Extras {
+	readonly curves: readonly ReplayMetrics[];
+	readonly dayLong: readonly ReplayMetrics[];
+}
+
 /** The tables under the main one, each printed only when it has rows; returned for latest.json. */
-function printSummaries(results: ReplayMetrics[], clock: ClockName) {
-	const targets = checkTargets(results);
-	if (targets.length) process.stdout.write(`\nTargets at 16k (half-context vs legacy):\n${formatTargets(targets)}\n`);
+function printSummaries(results: ReplayMetrics[], args: CliArgs, extras: Extras) {
+	const out = (title: string, table: string) => process.stdout.write(`\n${title}\n${table}\n`);
+	const goals = checkGoals(results, extras.dayLong);
+	out(`Targets: issue 31's goals in these measures (recommended configuration: ${RECOMMENDED}):`, formatGoals(goals));
 	const knowledge = summarizeKnowledge(results);
 	if (knowledge.length) {
-		process.stdout.write(
-			`\nWhat the agent can still know (bench/knowledge; continuity: oracle facts named, every request from the first compaction on; details: visible, in a summary, recalled, lost):\n${formatKnowledge(knowledge)}\n`,
+		out(
+			`What the agent can still know (summaries: ${informationName(args.summaryInformation)}; intact horizon: rounds with every result whole; continuity: oracle facts named, every request from the first compaction on; details: visible, in a summary, recalled by a query the prompt makes possible, lost; the old line-word recall rule beside it):`,
+			formatKnowledge(knowledge),
 		);
 	}
+	const curves = summarizeCurves([...results.filter(r => CURVE_WINDOWS.includes(r.window) && CURVE_STRATEGIES.includes(r.strategy)), ...extras.curves]);
+	if (extras.curves.length) {
+		out("Knowledge over the summaries' information N (share of facts the stand-in states; copying: the old stand-in):", formatCurves(curves));
+	}
+	const labels = labelCheck();
+	out('The fact oracle against the hand labels (bench/knowledge/labels):', formatLabelCheck(labels));
 	const continuity = summarizeContinuity(results);
-	if (continuity.length) process.stdout.write(`\nContinuity, done-ledger on vs off (corpus):\n${formatContinuity(continuity)}\n`);
+	if (continuity.length) out('Continuity, done-ledger on vs off (corpus):', formatContinuity(continuity));
 	const masking = compareMasking(results);
-	if (masking.length) process.stdout.write(`\nCheap-first compaction (without → with masking, sums over the sessions):\n${formatMasking(masking)}\n`);
+	if (masking.length) out('Cheap-first compaction (without → with masking, sums over the sessions):', formatMasking(masking));
 	const rules = summarizeRules(results);
-	process.stdout.write(`\nSame rules for every strategy (sums over the sessions):\n${formatRules(rules)}\n`);
-	const time = summarizeTime(results);
-	if (time.length) process.stdout.write(`\nTime (clock ${clock}; sums and shares over the sessions):\n${formatTime(time)}\n`);
+	out('Same rules for every strategy (sums over the sessions):', formatRules(rules));
+	const time = summarizeTime([...results, ...backgroundOffRows(results)]);
+	if (time.length) {
+		out(
+			`Time (clock ${args.clock}, rate limits ${args.rateLimits}, provider concurrency ${args.providerConcurrency}; sums and shares over the sessions):`,
+			formatTime(time),
+		);
+	}
+	const dayLong = extras.dayLong.map(dayLongRow);
+	if (dayLong.length) out('The day-long chat at 16k (all sessions as one chat):', formatTable(extras.dayLong, DAY_LONG_COLUMNS));
 	const realModels = summarizeRealModels(results);
 	if (realModels.length) {
-		process.stdout.write(
-			`\nReal models (refusals after recovery, overflows, truncations after a failed summary; sums over the sessions):\n${formatRealModels(realModels)}\n`,
-		);
+		out('Real models (refusals after recovery, overflows, truncations after a failed summary; sums over the sessions):', formatRealModels(realModels));
 	}
-	return { targets, knowledge, continuity, masking, time, realModels, rules };
+	return { goals, knowledge, curves: extras.curves.length ? curves : [], labels, continuity, masking, time, dayLong, realModels, rules };
+}
+
+const informationName = (n: number | 'copying') => (n === 'copying' ? 'the copying stand-in' : `information-limited, N = ${n}`);
+
+/** The background-off replays as rows of their own for the time table (strategy "S (background off)"). */
+function backgroundOffRows(results: readonly ReplayMetrics[]): ReplayMetrics[] {
+	return results.flatMap(r =>
+		r.backgroundOff
+			? [
+					{
+						...r,
+						strategy: `${r.strategy} (background off)` as StrategyName,
+						...r.backgroundOff,
+						preparedAtOverflow: null,
+						waitShare: r.backgroundOff.sessionMs ? r.backgroundOff.waitMsTotal / r.backgroundOff.sessionMs : 0,
+						backgroundDiscardedTokens: 0,
+						backgroundTokensAtEnd: 0,
+					},
+				]
+			: [],
+	);
+}
+
+const DAY_LONG_COLUMNS: [string, keyof ReplayMetrics][] = [
+	['strategy', 'strategy'],
+	['req', 'requests'],
+	['summ', 'summarizations'],
+	['sumIn', 'summarizerInputTokens'],
+	['ovf', 'overflows'],
+	['intact', 'intactHorizonRounds'],
+	['horizon*', 'verbatimHorizonRounds'],
+	['cont', 'continuity'],
+	['reach', 'detailsReachable'],
+	['compactions', 'compactionOverflows'],
+	['prepared', 'preparedAtOverflow'],
+	['waitP95', 'waitMsP95'],
+	['waitTotal', 'waitMsTotal'],
+];
+
+/** The day-long chat's figures kept in latest.json. */
+function dayLongRow(m: ReplayMetrics) {
+	return Object.fromEntries(DAY_LONG_COLUMNS.map(([, key]) => [key, m[key]]));
 }
 
 /** bench/results/latest.json: the full run's settings, summaries and sorted results. */
 function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<typeof printSummaries>, sorted: ReplayMetrics[]): void {
 	const { args, files, windows, strategies } = plan;
-	const { targets, knowledge, continuity, masking, time, realModels, rules } = summaries;
 	const report = {
 		generatedAt: new Date().toISOString(),
 		node: process.version,
@@ -358,21 +518,24 @@ function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<ty
 		corpus: args.corpus,
 		windows,
 		strategies,
-		targets,
-		knowledge,
-		continuity,
-		masking,
+		recommended: RECOMMENDED,
+		summaryInformation: args.summaryInformation,
+		curveLevels: CURVE_LEVELS,
 		modelTokenRatio: args.modelTokenRatio ?? null,
 		calibrate: args.calibrate,
-		realModels,
-		rules,
 		summarizerFaults: args.summarizerFaults,
 		clock: args.clock,
-		time,
+		rateLimits: args.rateLimits,
+		providerConcurrency: args.providerConcurrency,
+		...summaries,
 		results: sorted,
 	};
-	writeFileSync(join(args.out, 'latest.json'), JSON.stringify(report, null, 2) + '\n');
-	process.stdout.write(`wrote ${join(args.out, 'latest.json')} and ${files.length} SVG charts\n`);
+	const json = JSON.stringify(report, null, 2) + '\n';
+	writeFileSync(join(args.out, 'latest.json'), json);
+	// The document is rendered from the JSON as written, as the check in the unit tests reads it.
+	const doc = join(dirname(args.out), 'RESULTS.md');
+	writeFileSync(doc, renderResults(JSON.parse(json) as LatestRun));
+	process.stdout.write(`wrote ${join(args.out, 'latest.json')}, ${files.length} SVG charts and ${doc}\n`);
 }
 
 /** The corpus (or --stress, --variants): the table and its summaries; the full run also writes latest.json and one chart per session. */
@@ -384,17 +547,22 @@ async function playCorpus(plan: RunPlan): Promise<number> {
 	const full = !args.session && args.window === undefined && !args.strategy && !args.stress && !args.variants;
 	if (full) mkdirSync(args.out, { recursive: true });
 	const budgetTokenizer = new TiktokenTokenizer();
+	const curves: ReplayMetrics[] = [];
 	for (const load of sessions) {
 		const session = load();
 		const series = await replayEveryWay(session, plan, results);
-		if (full) writeChart(args.out, session, series, windows, budgetTokenizer);
+		if (full) {
+			writeChart(args.out, session, series, windows, budgetTokenizer);
+			await replayCurves(session, plan, curves);
+		}
 	}
+	const dayLong = full ? await replayDayLong(plan) : [];
 	const durationMs = Math.round(performance.now() - started);
 	const sorted = [...results].sort(
 		(a, b) => a.window - b.window || a.session.localeCompare(b.session) || STRATEGIES.indexOf(a.strategy) - STRATEGIES.indexOf(b.strategy),
 	);
 	process.stdout.write(formatTable(sorted) + '\n');
-	const summaries = printSummaries(results, args.clock);
+	const summaries = printSummaries(results, args, { curves, dayLong });
 	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
 	if (full) writeLatest(plan, durationMs, summaries, sorted);
 	return 0;

@@ -38,33 +38,42 @@ export interface MaskingMetrics {
 	readonly maskFreedTokens: number;
 	/** Overflows where masking declined because the older rounds would have stayed too large to summarize later. */
 	readonly maskDeclined: number;
-	/** Mean over requests of the newest rounds shown with every result intact (not masked or elided). */
+	/**
+	 * The headline horizon: mean over requests of the newest rounds shown with every tool result
+	 * whole (as recorded: not masked, elided or cut), counted back from the newest until one is not.
+	 */
 	readonly intactHorizonRounds: number;
 }
 
 export interface MaskingCounter {
 	/**
-	 * Records one request's intact horizon: of the rounds so far (`allIds`, oldest first), the
-	 * newest ones among `shown` (the rounds as rendered), counted back until one is missing or
-	 * carries a placeholder result.
+	 * Records one request's intact horizon: of the rounds so far (`all`, oldest first, as recorded),
+	 * the newest ones among `shown` (the rounds as rendered), counted back until one is missing or
+	 * shows a result other than the recorded one (a placeholder, a cut).
 	 */
-	recordRequest(allIds: readonly string[], shown: readonly Round[]): void;
+	recordRequest(all: readonly Round[], shown: readonly Round[]): void;
 	/** The replay's masking metrics: the steps from the replay's FitTally, the horizon from this counter. */
 	metrics(masking: FitTally['masking']): MaskingMetrics;
+}
+
+/** The newest rounds of `all` that `shown` holds with every result as recorded. */
+export function intactRounds(all: readonly Round[], shown: readonly Round[]): number {
+	const byId = new Map(shown.map(r => [r.id, r]));
+	let n = 0;
+	for (let i = all.length - 1; i >= 0; i--) {
+		const round = byId.get(all[i].id);
+		const whole = round?.toolCalls.every((c, k) => c.result === all[i].toolCalls[k]?.result && !(c.result !== undefined && isPlaceholderResult(c.result)));
+		if (!whole) break;
+		n++;
+	}
+	return n;
 }
 
 export function maskingCounter(): MaskingCounter {
 	const horizons: number[] = [];
 	return {
-		recordRequest(allIds, shown) {
-			const byId = new Map(shown.map(r => [r.id, r]));
-			let n = 0;
-			for (let i = allIds.length - 1; i >= 0; i--) {
-				const round = byId.get(allIds[i]);
-				if (!round || round.toolCalls.some(c => c.result !== undefined && isPlaceholderResult(c.result))) break;
-				n++;
-			}
-			horizons.push(n);
+		recordRequest(all, shown) {
+			horizons.push(intactRounds(all, shown));
 		},
 		metrics(masking) {
 			const mean = horizons.length ? horizons.reduce((a, b) => a + b, 0) / horizons.length : 0;

@@ -39,7 +39,7 @@ import {
 } from './replayState';
 import { replayMetrics } from './replayMetrics';
 import { loadBashParser } from '../../src/common/shell/bashParser';
-import { endBackground, LATEST_SHARE, replayCompactor } from './replayCompactor';
+import { endBackground, LATEST_SHARE, replayCompactor, settleBackground } from './replayCompactor';
 import type { ReplayOptions, ReplayResult, RequestRecord } from './replayTypes';
 
 // What a replay is asked and answers lives in replayTypes.ts (what replay.ts imports reads it there,
@@ -75,7 +75,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		}
 		endTurn(r, turn);
 	}
-	endBackground(r);
+	await endBackground(r);
 	if (process.env.LONGHAUL_BENCH_DEBUG) for (const p of r.blocks.problems) process.stderr.write(`block order: ${p}\n`);
 	return { metrics: replayMetrics(session.name, r, records), perRequest: records };
 }
@@ -155,7 +155,7 @@ async function recordRequest(r: ReplayState, fitted: Fitted, index: number): Pro
 	// Verbatim horizon: newest rounds shown verbatim, counted back from the newest.
 	let horizon = 0;
 	while (horizon < r.allIds.length && fitted.verbatimIds.has(r.allIds[r.allIds.length - 1 - horizon])) horizon++;
-	r.masking.recordRequest(r.allIds, fitted.verbatimRounds);
+	r.masking.recordRequest(r.allRounds, fitted.verbatimRounds);
 	await r.continuity.recordRequest({
 		compacted: counters.compactionsThisRequest > 0,
 		messages: fitted.prompt.messages,
@@ -235,7 +235,8 @@ function newSummaryTokens(r: ReplayState, fitted: Fitted): number {
 
 /** The model's reply: the recorded round joins the request in progress. */
 function addReply(r: ReplayState, round: Round, promptTokens: number): void {
-	r.clock?.advance(r.clock.roundMs(promptTokens + budgetNow(r).toolTokens, round, r.mt));
+	r.clock?.agentRound(promptTokens + budgetNow(r).toolTokens, round, r.mt);
+	settleBackground(r);
 	r.conversation = { turns: r.conversation.turns, activeRounds: [...r.conversation.activeRounds, round] };
 	r.allIds.push(round.id);
 	r.allRounds.push(round);

@@ -1,8 +1,11 @@
 // The replay's Compactor (src/common/compaction/compactor.ts): the same object the agent builds per
 // request (src/agent/requestCompactor.ts), built once per replayed session of a product strategy
 // around the stand-in summarizer (replaySummarizer.ts). With a virtual clock it also runs the
-// product's background summaries: a job's summary is written at once, but it is ready only when the
-// clock has passed its start plus the time its calls take; an overflow before that waits for the rest.
+// product's background summaries: a job's summary is written at once, but it is ready only when its
+// calls have had their time on the provider (providerQueue.ts: behind the agent's own calls with one
+// slot) and the clock has passed that; an overflow before that waits for the rest. Work still
+// pending when the recording ends is counted as discarded (the agent would carry it over, but no
+// later request of this session uses it).
 import { observeSummary } from '../../src/common/background/latency';
 import { Compactor, type BackgroundParts, type CompactorSettings } from '../../src/common/compaction/compactor';
 import type { Conversation } from '../../src/common/conversation/conversation';
@@ -10,6 +13,24 @@ import type { PreparedSummary } from '../../src/common/fitting/preparedSummary';
 import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
 import { condenseInReplay, summarizeInReplay } from './replaySummarizer';
 import { budgetNow, inCompaction, type ReplayState } from './replayState';
+import { ProviderQueue } from './providerQueue';
+
+/** The provider's queue of a replay's background jobs (one per replay state). */
+const queues = new WeakMap<ReplayState, { queue: ProviderQueue; pending: Promise<unknown>[] }>();
+
+function queueOf(r: ReplayState) {
+	let entry = queues.get(r);
+	if (!entry) {
+		entry = { queue: new ProviderQueue(r.clock!, r.options.providerConcurrency ?? 1), pending: [] };
+		queues.set(r, entry);
+	}
+	return entry;
+}
+
+/** The clock moved: background jobs whose provider time is over are settled. */
+export function settleBackground(r: ReplayState): void {
+	queues.get(r)?.queue.settle();
+}
 
 /** The product's latest point to start (longhaul.backgroundSummarizationThreshold's default, 80 %). */
 export const LATEST_SHARE = 0.8;
@@ -33,7 +54,7 @@ export function replayCompactor(r: ReplayState, settings: CompactorSettings): Co
 			condense: (block, target) => condenseInReplay(r, block, target),
 		},
 		speed: () => r.speed,
-		...(r.clock ? { background: backgroundJobs(r) } : {}),
+		...(r.clock && r.options.background !== false ? { background: backgroundJobs(r) } : {}),
 	});
 }
 
@@ -42,6 +63,8 @@ function backgroundJobs(r: ReplayState): BackgroundParts {
 	const clock = r.clock!;
 	return {
 		start: ahead => {
+			const startedAt = clock.now;
+			let finishedMs = 0;
 			let durationMs = 0;
 			let summaryMs = 0;
 			let condensed = 0;
@@ -68,9 +91,15 @@ function backgroundJobs(r: ReplayState): BackgroundParts {
 				// The speed learned is the summary's alone: condensing older blocks is not part of it.
 				if (prepared.blocks) r.speed = observeSummary(r.speed, prepared.attempts, summaryMs || durationMs);
 				if (condensed) condenseTokens.set(prepared, condensed);
-				return prepared;
+				return new Promise<PreparedSummary>(resolve =>
+					queueOf(r).queue.add(startedAt, durationMs, finishedAt => {
+						finishedMs = finishedAt - startedAt;
+						resolve(prepared);
+					}),
+				);
 			});
-			return { done, durationMs: () => durationMs, cancel: () => {} };
+			queueOf(r).pending.push(done);
+			return { done, durationMs: () => finishedMs, cancel: () => {} };
 		},
 		now: () => clock.now,
 		onUnused: prepared => (r.timing.discardedTokens += summaryTokens(prepared)),
@@ -81,7 +110,7 @@ function backgroundJobs(r: ReplayState): BackgroundParts {
 export async function takePrepared(r: ReplayState, compactor: Compactor, conversation: Conversation): Promise<PreparedSummary | undefined> {
 	if (!compactor.background || !r.clock) return undefined;
 	const state = compactor.background.state();
-	const taken = await compactor.takePrepared(conversation);
+	const taken = await queueOf(r).queue.drainingHead(() => compactor.takePrepared(conversation));
 	if (process.env.LONGHAUL_BENCH_DEBUG === 'clock') {
 		process.stderr.write(
 			`overflow at ${Math.round(r.clock.now / 1000)} s: ${state.kind}${state.kind === 'preparing' ? ` for ${Math.round(state.forMs / 1000)} s` : ''}, waited ${Math.round(taken.waitedMs / 1000)} s, ${taken.prepared ? 'used' : 'not used'}\n`,
@@ -93,8 +122,17 @@ export async function takePrepared(r: ReplayState, compactor: Compactor, convers
 	return taken.prepared;
 }
 
-/** The recording ends: jobs still pending would go to the next request in the agent; here they are counted apart. */
-export function endBackground(r: ReplayState): void {
-	const carried = r.compactor?.background?.handOver();
-	for (const job of carried?.jobs ?? []) if (job.result) r.timing.pendingAtEndTokens += summaryTokens(job.result);
+/** The recording ends: jobs still pending would go to the next request in the agent; no later request uses them, so they are discarded (and counted apart too). */
+export async function endBackground(r: ReplayState): Promise<void> {
+	const background = r.compactor?.background;
+	if (!background) return;
+	const { queue, pending } = queueOf(r);
+	queue.drainAll();
+	await Promise.all(pending);
+	const carried = background.handOver();
+	for (const job of carried?.jobs ?? []) {
+		if (!job.result) continue;
+		r.timing.pendingAtEndTokens += summaryTokens(job.result);
+		r.timing.discardedTokens += summaryTokens(job.result);
+	}
 }

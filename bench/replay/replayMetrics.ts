@@ -48,6 +48,7 @@ export function replayMetrics(session: string, r: ReplayState, records: readonly
 		session,
 		window: r.window,
 		strategy: r.strategy,
+		summaryInformation: r.options.summaryInformation ?? 'copying',
 		...perRequest,
 		summarizations: tally.summarizations + counters.referenceSummarizations,
 		summarizerInputTokens: counters.summarizerInputTokens,
@@ -108,5 +109,10 @@ function timeMetrics(r: ReplayState) {
 		backgroundDiscardedTokens: timing.discardedTokens,
 		summarizerTokens,
 		backgroundTokensAtEnd: summarizerTokens ? round3(timing.pendingAtEndTokens / summarizerTokens) : 0,
+		analysisTokens: counters.analysisTokens,
+		rateLimitPauses: r.clock?.rateLimitPauses ?? 0,
+		rateLimitMs: Math.round(r.clock?.rateLimitMs ?? 0),
+		providerConcurrency: r.clock ? (r.options.providerConcurrency ?? 1) : null,
+		background: r.compactor?.background !== undefined,
 	};
 }

@@ -71,6 +71,8 @@ export interface ReplayCounters {
 	tokenizedInPlanner: number;
 	/** Output tokens of every summarizer and condense call (the input is summarizerInputTokens). */
 	summarizerOutputTokens: number;
+	/** Tokens of `<analysis>` the summarizer calls wrote on the clock (charged at the output rate, not part of the summary). */
+	analysisTokens: number;
 	readonly renderMs: number[];
 	readonly planMs: number[];
 	/** Of the request in progress: compactions and summaries made before it was sent. */
@@ -97,6 +99,7 @@ function newCounters(): ReplayCounters {
 		tokenizedInCompaction: 0,
 		tokenizedInPlanner: 0,
 		summarizerOutputTokens: 0,
+		analysisTokens: 0,
 		renderMs: [],
 		planMs: [],
 		compactionsThisRequest: 0,
@@ -220,7 +223,9 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		lastTokenized: tok.stats().tokenizedTokens,
 		lastCompactionTokenized: 0,
 		roundTokenCache: new WeakMap(),
-		...(options.clock && options.clock !== 'none' ? { clock: new VirtualClock(CLOCK_PROFILES[options.clock]) } : {}),
+		...(options.clock && options.clock !== 'none'
+			? { clock: new VirtualClock(CLOCK_PROFILES[options.clock], { seed: session.name, rateLimits: options.rateLimits ?? 0 }) }
+			: {}),
 		speed: UNLEARNED_SPEED,
 		timing: { waits: [], served: 0, fitWaitMs: 0, tookReady: false, discardedTokens: 0, pendingAtEndTokens: 0, callMs: 0 },
 	};

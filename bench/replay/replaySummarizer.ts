@@ -4,7 +4,9 @@
 // that counts more tokens than we do, it refuses summarizer prompts over the window as well. Its
 // reply is a whole model reply (analysis, then the summary in its tags), read by the product's
 // summaryOfReply after the product's quiet retry; --summarizer-faults makes some of them fail
-// (summarizerFaults.ts).
+// (summarizerFaults.ts). Which stand-in writes the summary is the replay's `summaryInformation`:
+// a share N of the facts (informationSummary.ts, the benchmark's default) or `copying`
+// (standInSummary.ts, kept by name for comparison).
 import { summarizerPromptBudget, summaryBudget } from '../../src/common/tokens/budget';
 import { condensePasses, describeAttempts, produceSummary, type SummaryAttempt } from '../../src/common/summaries/summarizationFlow';
 import type { SummarizerEntry } from '../../src/common/summaries/summarizerInput';
@@ -16,6 +18,8 @@ import { sendWithQuietRetry } from '../../src/common/provider/quietRetry';
 import { recognizePromptTooLong } from '../../src/common/tokens/promptTooLong';
 import { summaryOfReply } from '../../src/prompts/extractSummary';
 import { cutToLength, standInCondense, standInLength, standInSummary, statedTarget, summarySeed } from './standInSummary';
+import { informationSummary } from './informationSummary';
+import type { TextTokenizer } from '../../src/common/tokens/tokenizer';
 import { budgetNow, learnRefusal, modelCount, promptText, refusedByModel, type ReplayState } from './replayState';
 
 export interface ReplaySummary {
@@ -76,7 +80,12 @@ export async function summarizeInReplay(
 			r.counters.summarizerInputTokens += attempt.promptTokens;
 			r.counters.summarizerOutputTokens += attempt.summaryTokens ?? 0;
 			r.counters.summarizerCalls++;
-			if (r.clock) r.timing.callMs += r.clock.callMs(attempt.promptTokens, attempt.summaryTokens ?? 0);
+			if (r.clock) {
+				// The <analysis> the prompt asks for is written before the summary: output time, not summary.
+				const analysis = r.clock.analysisTokens();
+				r.counters.analysisTokens += analysis;
+				r.timing.callMs += r.clock.callMs(attempt.promptTokens, (attempt.summaryTokens ?? 0) + analysis);
+			}
 		}
 		if (attempt.outcome === 'summary-too-large') r.counters.summaryTooLarge++;
 	}
@@ -118,11 +127,21 @@ async function standInSend(call: StandInCall, prompt: RenderedPrompt): Promise<R
 	const fault = nextFault(r.faults);
 	if (fault) call.hits.push({ kind: fault, ...call.where, retried: false });
 	const condense = /<summary-to-condense>\n([\s\S]*?)\n<\/summary-to-condense>/.exec(text)?.[1];
+	const write = summaryWriter(r);
 	const summary =
 		condense !== undefined
 			? standInCondense(condense, standInLength(statedTarget(text), condense), tok)
-			: standInSummary(entries, previousSummary, standInLength(statedTarget(text), summarySeed(text)), tok);
-	return summaryOfReply(standInReply(summary, fault, () => standInSummary(entries, previousSummary, 2 * call.maxSummary, tok), text));
+			: write(entries, previousSummary, standInLength(statedTarget(text), summarySeed(text)), tok);
+	return summaryOfReply(standInReply(summary, fault, () => write(entries, previousSummary, 2 * call.maxSummary, tok), text));
+}
+
+type SummaryWriter = (entries: readonly SummarizerEntry[], previous: string | undefined, length: number, tokenizer: TextTokenizer) => string;
+
+/** The replay's stand-in: the copying one, or the information-limited one at its share. */
+function summaryWriter(r: ReplayState): SummaryWriter {
+	const information = r.options.summaryInformation ?? 'copying';
+	if (information === 'copying') return standInSummary;
+	return (entries, previous, length, tokenizer) => informationSummary(entries, previous, length, information, tokenizer);
 }
 
 /** Condense passes of a summary made outside the pipeline (keep-head-tail's). */

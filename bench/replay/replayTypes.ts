@@ -116,8 +116,30 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	/** The two counts behind that share. */
 	readonly backgroundDiscardedTokens: number;
 	readonly summarizerTokens: number;
-	/** Summarizer tokens of background jobs still pending when the recording ends (the agent would carry them to the next request), over all summarizer tokens. */
+	/** Summarizer tokens of background jobs still pending when the recording ends, over all summarizer tokens (counted in backgroundTokensDiscarded too). */
 	readonly backgroundTokensAtEnd: number;
+	/** Tokens of `<analysis>` the summarizer calls wrote (charged on the clock at the output rate). */
+	readonly analysisTokens: number;
+	/** Model calls that met a rate-limit pause (--rate-limits), and the pauses' time, ms. */
+	readonly rateLimitPauses: number;
+	readonly rateLimitMs: number;
+	/** Calls the provider served at once (null without a clock). */
+	readonly providerConcurrency: number | null;
+	/** Background summaries ran (product modes with a clock and background on). */
+	readonly background: boolean;
+	/** The stand-in summarizer: a share N of the facts, or `copying`. */
+	readonly summaryInformation: number | 'copying';
+	/** The same replay with background summaries off (set by main.ts for the product modes): the waits. */
+	readonly backgroundOff?: BackgroundOffComparison;
+}
+
+export interface BackgroundOffComparison {
+	readonly compactionOverflows: number;
+	readonly waitMsP50: number;
+	readonly waitMsP95: number;
+	readonly waitMsTotal: number;
+	readonly sessionMs: number;
+	readonly summarizerInputTokens: number;
 }
 
 export interface ReplayResult {
@@ -145,4 +167,16 @@ export interface ReplayOptions {
 	readonly clock?: ClockName;
 	/** --summarizer-faults P: the share of summarizer replies that fail (summarizerFaults.ts); default 0. */
 	readonly summarizerFaults?: number;
+	/**
+	 * Which stand-in writes summaries: a share N (0–100) of the facts (informationSummary.ts; the
+	 * command line's default is 30) or `copying` (standInSummary.ts, the default here, which the
+	 * real-host replay test's scripted model also writes).
+	 */
+	readonly summaryInformation?: number | 'copying';
+	/** --rate-limits P: the share of model calls that meet a rate-limit pause (clock.ts); default 0. */
+	readonly rateLimits?: number;
+	/** --provider-concurrency N: calls the provider serves at once (providerQueue.ts); default 1. */
+	readonly providerConcurrency?: number;
+	/** Background summaries in the product modes when there is a clock (default true). */
+	readonly background?: boolean;
 }

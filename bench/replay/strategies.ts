@@ -124,7 +124,7 @@ function noteCompactionGain(r: ReplayState, needed: number, sent: number): void 
 function userWaits(r: ReplayState): number {
 	const ms = r.timing.callMs;
 	r.timing.callMs = 0;
-	r.clock?.advance(ms);
+	r.clock?.busyFor(ms);
 	r.timing.fitWaitMs += ms;
 	return ms;
 }

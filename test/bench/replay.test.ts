@@ -166,6 +166,36 @@ describe('replay benchmark', function () {
 		}
 	});
 
+	it('each measure can fail: filler summaries hold nothing, masked rounds are not intact', async () => {
+		const session = loadSession(file);
+		const filler = (await replaySession(session, { window: WINDOW, strategy: 'half-context', summaryInformation: 0 })).metrics;
+		const full = (await replaySession(session, { window: WINDOW, strategy: 'half-context', summaryInformation: 100 })).metrics;
+		assert.ok(filler.summarizations > 0);
+		assert.equal(filler.detailsInSummary, 0, 'a summary of filler holds no detail');
+		assert.ok(full.detailsInSummary! > 0, `N = 100 holds ${full.detailsInSummary}`);
+		// Without the done-ledger, what the summaries say is what carries the facts.
+		const unledgered = async (summaryInformation: number) =>
+			(await replaySession(session, { window: WINDOW, strategy: 'half-context', summaryInformation, doneLedger: false })).metrics.continuity!;
+		const [c0, c100] = [await unledgered(0), await unledgered(100)];
+		assert.ok(c100 > c0, `continuity without the ledger: ${c0} at N = 0, ${c100} at N = 100`);
+		const masked = results.get('half-context+mask')!.metrics;
+		assert.ok(masked.maskedToolResults > 0);
+		assert.ok(masked.intactHorizonRounds < masked.verbatimHorizonRounds, `intact ${masked.intactHorizonRounds} < counted ${masked.verbatimHorizonRounds}`);
+	});
+
+	it('on the noisy queued clock: waits, analysis and rate limits are counted; background off runs none', async () => {
+		const session = loadSession(file);
+		const options = { window: WINDOW, strategy: 'half-context' as const, clock: 'field' as const, summaryInformation: 30, rateLimits: 0.2 };
+		const on = (await replaySession(session, options)).metrics;
+		const off = (await replaySession(session, { ...options, background: false })).metrics;
+		const again = (await replaySession(session, options)).metrics;
+		assert.ok(on.analysisTokens > 0 && on.rateLimitPauses > 0, `analysis ${on.analysisTokens}, pauses ${on.rateLimitPauses}`);
+		assert.equal(off.backgroundStarted, 0);
+		assert.ok(!off.background && on.background);
+		assert.ok(off.compactionOverflows > 0 && off.waitMsTotal > 0);
+		assert.deepEqual([again.sessionMs, again.waitMsTotal], [on.sessionMs, on.waitMsTotal], 'seeded: the same times again');
+	});
+
 	it('is deterministic apart from timings', async () => {
 		const again = await replaySession(loadSession(file), { window: WINDOW, strategy: 'half-context' });
 		const strip = (r: ReplayResult) => ({ ...r.metrics, renderMsP50: 0, renderMsP95: 0, planMsP50: 0 });

@@ -20,10 +20,6 @@ export function callDurationMs(rates: LatencyRates, inputTokens: number, outputT
  * transcript takes about 28 s; an agent step of 200 output tokens at 16k about 6 s before its tool.
  */
 export const FIELD_RATES: LatencyRates = { firstTokenMs: 1000, msPerInputToken: 0.1, msPerOutputToken: 1000 / 60 };
-/** The fast end of the field figures: 0.5 s to the first token, 150 output tokens/s. */
-export const FAST_RATES: LatencyRates = { firstTokenMs: 500, msPerInputToken: 0.05, msPerOutputToken: 1000 / 150 };
-/** The slow end: a local or reasoning model, 2.5 s to the first token, 2.5k tokens/s of prefill, 30 output tokens/s. */
-export const SLOW_RATES: LatencyRates = { firstTokenMs: 2500, msPerInputToken: 0.4, msPerOutputToken: 1000 / 30 };
 
 /** Samples of shorter calls say little about the rate (the first token dominates). */
 const MIN_SAMPLE_MS = 500;

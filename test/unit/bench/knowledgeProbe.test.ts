@@ -7,7 +7,9 @@ import type { Conversation, Round, ToolCall } from '../../../src/common/conversa
 import { commandForm, factSeen, namesPath } from '../../../bench/knowledge/factCheck';
 import { factOracle, type Fact } from '../../../bench/knowledge/factOracle';
 import { sampleDetails } from '../../../bench/knowledge/details';
-import { knowledgeProbe } from '../../../bench/knowledge/knowledgeProbe';
+import { knowledgeProbe, summaryHolds } from '../../../bench/knowledge/knowledgeProbe';
+import { promptQueries } from '../../../bench/knowledge/recallCheck';
+import { FILLER_LINE } from '../../../bench/replay/informationSummary';
 import { promptView } from '../../../bench/knowledge/promptView';
 import { LEDGER_HEADING } from '../../../src/common/ledger/doneLedgerRender';
 
@@ -81,7 +83,7 @@ describe('the knowledge probe', () => {
 		assert.ok(namesPath('see /testbed/src/app/main.py:3', 'src/app/main.py'));
 	});
 
-	it('samples every fourth round, distinctive lines only, kinds in turn, each with the queries an agent would write', () => {
+	it("samples every fourth round, distinctive lines only, kinds in turn, each with its path, command, key terms and the old rule's queries", () => {
 		const rounds: Round[] = Array.from({ length: 12 }, (_, i) => ({
 			id: `s${i}`,
 			response: `Step ${i}: now I inspect module number ${i} carefully.\nshared closing line for every round`,
@@ -106,7 +108,10 @@ describe('the knowledge probe', () => {
 			roundId: 's3',
 			kind: 'result',
 			line: 'def handler_3(value): return value * 3',
-			queries: ['pkg/mod3.py', 'cat pkg/mod3.py', 'def handler_3(value):'],
+			lineQueries: ['pkg/mod3.py', 'cat pkg/mod3.py', 'def handler_3(value):'],
+			path: 'pkg/mod3.py',
+			command: 'cat pkg/mod3.py',
+			terms: ['handler_3', 'return', 'value'],
 		});
 		assert.equal(details[1].line, 'Step 7: now I inspect module number 7 carefully.');
 		assert.equal(details[2].line, 'ValueError: bad input in handler_11 here');
@@ -144,16 +149,52 @@ describe('the knowledge probe', () => {
 		};
 		const m = await run(true, [
 			{ text: `x ${detail.line} y` },
-			{ text: `Summary: ${detail.line}`, summaries: [`Summary: ${detail.line}`] },
+			{ text: 'Summary: the output mentioned: zebra_3, unique, marker.', summaries: ['Summary: the output mentioned: zebra_3, unique, marker.'] },
+			{ text: 'Summary: the parts named zebra_3.', summaries: ['Summary: the parts named zebra_3.'], summarized: true },
 			{ text: 'Summary: read four parts', summarized: true },
 			{ text: 'nothing here' },
 		]);
 		assert.deepEqual(
 			[m.detailsChecks, m.detailsVisible, m.detailsInSummary, m.detailsRecalled, m.detailsLost, m.detailsReachable],
-			[4, 0.25, 0.25, 0.25, 0.25, 0.75],
+			[5, 0.2, 0.2, 0.2, 0.4, 0.6],
+		);
+		assert.deepEqual(
+			[m.detailsRecalledLineRule, m.detailsReachableLineRule],
+			[0.4, 0.8],
+			"the old rule's line words also recall the detail where the prompt names nothing of it",
 		);
 		const noRecall = await run(false, [{ text: 'Summary: read four parts', summarized: true }]);
 		assert.equal(noRecall.detailsLost, 1, 'a strategy without recall can only see or lose');
-		assert.ok(m.continuity !== null && m.continuityRequests === 4);
+		assert.ok(m.continuity !== null && m.continuityRequests === 5);
+	});
+
+	it("refuses a recall query made of the sampled line's own words unless the prompt shows them", () => {
+		const rounds: Round[] = Array.from({ length: 4 }, (_, i) => ({
+			id: `q${i}`,
+			response: `Round ${i}`,
+			toolCalls: [bash(`cat lib/part${i}.txt`, `<returncode>0</returncode>\nunique marker line zebra_${i} of the part`)],
+		}));
+		const [detail] = sampleDetails({ turns: [{ user: 'Go', rounds }], activeRounds: [] });
+		const view = (text: string, summaries: string[] = []) => promptView([message(text), ...summaries.map(message)], [], summaries);
+		assert.ok(detail.lineQueries.includes('zebra_3'), "the old rule queries the line's rarest word");
+		assert.deepEqual(promptQueries(detail, view('Summary: read four parts'), 4), [], 'nothing the prompt shows leads to the line');
+		assert.deepEqual(
+			promptQueries(detail, view('zebra_3 appears in a question, not in a summary'), 4),
+			[],
+			'a word outside summaries and the ledger is not a key',
+		);
+		assert.deepEqual(promptQueries(detail, view('s', ['The output named zebra_3.']), 4), [{ query: 'zebra_3' }], 'a summary states the word');
+		assert.deepEqual(
+			promptQueries(detail, view('the file lib/part3.txt; see round #4'), 4),
+			[{ query: 'lib/part3.txt' }, { round: 4 }],
+			'a path and a round number the prompt names',
+		);
+	});
+
+	it('holds a detail in a summary only when one line states all its key terms (a filler summary holds none)', () => {
+		const detail = { terms: ['zebra_3', 'unique', 'marker'] };
+		assert.ok(summaryHolds(['- The output mentioned: Zebra_3, unique, marker.'], detail));
+		assert.ok(!summaryHolds(['zebra_3 here\nunique marker there'], detail), 'terms spread over lines');
+		assert.ok(!summaryHolds([`${FILLER_LINE}\n${FILLER_LINE}`], detail));
 	});
 });
