@@ -159,7 +159,12 @@ function summaryProgress(run: AgentRun, conversation: Conversation, request: Blo
 			.filter(at => ids.has(at.round.id))
 			.reduce((n, at) => n + roundTokens(at.round, countTokens), 0) + (request.previousSummary ? countTokens(request.previousSummary.text) : 0);
 	const seconds = Math.max(1, Math.round(run.compactor.expectedSummaryMs(input, budget) / 1000));
-	return run.ctx.summarizing.line(vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s)…', ids.size, seconds));
+	// Until this model has summarized once, the figure is the field default, and the line says so.
+	return run.ctx.summarizing.line(
+		run.compactor.speedMeasured
+			? vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s)…', ids.size, seconds)
+			: vscode.l10n.t('Summarizing conversation history ({0} older rounds, about {1} s by a default estimate)…', ids.size, seconds),
+	);
 }
 
 /** What one fit changes in the request's record, what the user sees of it, and its telemetry. */

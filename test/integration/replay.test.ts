@@ -214,18 +214,17 @@ describe('Replay of a recorded corpus session (issue 5)', function () {
 			own.forEach((o, i) =>
 				assert.strictEqual(o.rounds, agentEvents.filter(e => e.turn === i).length - 1, `turn ${i + 1}: one own-time sample per model request after the first`),
 			);
-			// /context after the replay shows the done-ledger with every heading followed by its lines (issue 15).
-			// The ledger reaches the prompt (and /context's text block) once something is summarized.
+			// /context after the replay lists the done-ledger, every heading followed by its entries (issues 15, 33).
+			// The ledger reaches the prompt once something is summarized; /context lists it as wrapping markdown.
 			const context = await sendChat('@longhaul /context');
-			const block = /\n(`{3,})text\n([\s\S]*?)\n\1\n/.exec(context.markdown)?.[2] ?? '';
 			if (stored === 0) assert.match(context.markdown, /shown to the model once the conversation has been summarized/);
-			else assert.ok(block, `/context should show the done-ledger: ${context.markdown.slice(-600)}`);
-			const ledgerLines = block.split('\n');
-			ledgerLines.forEach((line, i) => {
-				if (i > 0 && line.endsWith(':') && !/^( {2})*- |^\d+\./.test(line)) {
-					assert.ok(/^( {2})*- |^\d+\./.test(ledgerLines[i + 1] ?? ''), `/context: the ledger heading "${line}" has nothing under it:\n${block}`);
-				}
-			});
+			const contextLines = context.markdown.split('\n');
+			const headings = contextLines.flatMap((line, i) => (/^\*\*[^*]+\*\* \(\d+, newest first\):$/.test(line) ? [i] : []));
+			if (stored > 0) assert.ok(headings.length > 0, `/context should list the done-ledger: ${context.markdown.slice(-600)}`);
+			for (const at of headings) {
+				const next = contextLines.slice(at + 1).find(line => line.trim() !== '') ?? '';
+				assert.match(next, /^- /, `/context: the ledger heading "${contextLines[at]}" has nothing under it`);
+			}
 			if (background) {
 				// Every summary prepared in the background was used at an overflow, discarded or handed on to
 				// the next request (which carries it in), and every stored summary came from the background

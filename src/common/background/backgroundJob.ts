@@ -177,7 +177,7 @@ export class BackgroundSummaries {
 		if (decision.why === 'forecast' && plan.stats.tokens && plan.stats.tokens.summarized < MIN_EARLY_SLICE_SHARE * now.messageBudget) return undefined;
 		this.startPlanned(base, plan, summaryMs);
 		this.steps.log?.(
-			`background summary started (${decision.why}${done.length ? `, after ${done.length} ready` : ''}, expected ${Math.round(summaryMs / 1000)} s)`,
+			`background summary started (${decision.why}${done.length ? `, after ${done.length} ready` : ''}, expected ${Math.round(summaryMs / 1000)} s${now.speed.samples ? '' : ' by the default rates, this model not measured yet'})`,
 		);
 		return decision.why;
 	}

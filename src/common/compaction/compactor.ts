@@ -220,6 +220,11 @@ export class Compactor {
 		return this.background ? this.background.takeAtOverflow(conversation) : { waitedMs: 0, wasReady: false };
 	}
 
+	/** Whether the estimate below comes from this model's measured summaries (else it is the field default). */
+	get speedMeasured(): boolean {
+		return this.parts.speed().samples > 0;
+	}
+
 	/** How long a summary of `inputTokens` would take now, by the learned speed (field rates until then). */
 	expectedSummaryMs(inputTokens: number, budget = this.budget): number {
 		return callDurationMs(learnedRates(this.parts.speed()), inputTokens, summaryLength(summaryBudget(budget)).targetTokens);
