@@ -80,10 +80,13 @@ function blocksOf(request) {
 
 /** The Summary blocks table of /context: one line per block. */
 function blockTable(contextText) {
-	return contextText
-		.split('\n')
-		.filter(l => /^\|\s*\d+( \(this one\))?\s*\|/.test(l.trim()) || /^\d+(\s+\(this one\))?\s+(rounds?|every round)/.test(l.trim()))
-		.map(l => l.replace(/\s+/g, ' ').trim());
+	return (
+		contextText
+			.split('\n')
+			// One entry per block, as /context lists them: "request N, rounds A–B (k rounds): T tokens · Restore".
+			.filter(l => /^request \d+, (every round|rounds? \d)/.test(l.trim()))
+			.map(l => l.replace(/\s+/g, ' ').trim())
+	);
 }
 
 export const tests = [
