@@ -3,9 +3,30 @@
 // sending a message and waiting for its response.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openChat, runCommand } from '../harness/workbench.mjs';
+import { openChat, runCommand, waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
 
 export const DATA_FILE = 'long-session-data.txt';
+
+/** The message prefix that switches the scripted model into its long-session mode. */
+export const LONG_SESSION_MARKER = 'LONG-SESSION-E2E';
+
+/**
+ * Opens the workspace with the data file, switches the scripted model to its long-session mode and
+ * sends the request that reads the file piece by piece until Longhaul summarizes; answers that
+ * request's `send` result.
+ */
+export async function summarizedLongSession(page, server, workspace) {
+	writeFileSync(join(workspace, DATA_FILE), dataFileContent());
+	await page.goto(workbenchUrl(server, { folder: workspace }), { timeout: 120_000 });
+	await waitForWorkbench(page);
+	await waitForChatModel(page, 'Scripted', 120_000);
+	const setup = await send(page, `@longhaul ${LONG_SESSION_MARKER} setup`, { timeoutMs: 30_000 });
+	if (!/long-session mode, window set to/.test(setup.text)) throw new Error(`the scripted model did not switch to its long-session mode: ${setup.text}`);
+	await page.waitForTimeout(1500);
+	const first = await send(page, `@longhaul ${LONG_SESSION_MARKER} read the data file piece by piece`, { timeoutMs: 240_000 });
+	if (!/This response summarized the conversation/.test(first.text)) throw new Error(`the long session did not summarize: ${first.text.slice(-400)}`);
+	return first;
+}
 
 /** The same numbered lines the integration tests read (test/integration/sessionScript.ts dataFileContent). */
 export function dataFileContent() {

@@ -6,13 +6,9 @@
 // unsaved); a valid save says what happens from the next request on. Screenshots in test-results/.
 /* global document, NodeFilter */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { screenshot } from '../harness/browser.mjs';
-import { waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
-import { DATA_FILE, dataFileContent, send, setUserSetting } from './chatSession.mjs';
+import { send, setUserSetting, summarizedLongSession } from './chatSession.mjs';
 
-const MARKER = 'LONG-SESSION-E2E';
 const toasts = page => page.locator('.notifications-toasts .notification-toast');
 
 /** The texts of the notification toasts on screen after `action`, once they have had time to appear. */
@@ -66,14 +62,7 @@ export const tests = [
 	{
 		name: '/context reads at the default chat width; a refused summary save shows one message and keeps the text',
 		async run({ page, server, workspace }) {
-			writeFileSync(join(workspace, DATA_FILE), dataFileContent());
-			await page.goto(workbenchUrl(server, { folder: workspace }), { timeout: 120_000 });
-			await waitForWorkbench(page);
-			await waitForChatModel(page, 'Scripted', 120_000);
-			assert.match((await send(page, `@longhaul ${MARKER} setup`, { timeoutMs: 30_000 })).text, /long-session mode, window set to/);
-			await page.waitForTimeout(1500);
-			const first = await send(page, `@longhaul ${MARKER} read the data file piece by piece`, { timeoutMs: 240_000 });
-			assert.match(first.text, /This response summarized the conversation/);
+			await summarizedLongSession(page, server, workspace);
 
 			// 1. /context at the panel's default width.
 			const context = await send(page, '@longhaul /context', { timeoutMs: 60_000 });

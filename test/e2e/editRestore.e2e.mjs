@@ -8,13 +8,10 @@
 // the next prompt holds those rounds word for word and only the blocks /context lists.
 /* global document */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { screenshot } from '../harness/browser.mjs';
-import { waitForChatModel, waitForWorkbench, workbenchUrl } from '../harness/workbench.mjs';
-import { DATA_FILE, dataFileContent, newestResponseText, send, waitForNewResponse } from './chatSession.mjs';
+import { LONG_SESSION_MARKER as MARKER, newestResponseText, send, summarizedLongSession, waitForNewResponse } from './chatSession.mjs';
 
-const MARKER = 'LONG-SESSION-E2E';
 const EDIT = 'EDITED-BY-E2E: records 1 to 200 hold ten words each; nothing was changed.';
 const SUMMARY_MESSAGE = '<conversation-summary>';
 
@@ -49,16 +46,8 @@ export const tests = [
 	{
 		name: 'the user edits a summary and the next prompt holds it; Restore brings the rounds back; the context meter shows in the status bar',
 		async run({ page, server, workspace, requestLog }) {
-			writeFileSync(join(workspace, DATA_FILE), dataFileContent());
-			await page.goto(workbenchUrl(server, { folder: workspace }), { timeout: 120_000 });
-			await waitForWorkbench(page);
-			await waitForChatModel(page, 'Scripted', 120_000);
-			assert.match((await send(page, `@longhaul ${MARKER} setup`, { timeoutMs: 30_000 })).text, /long-session mode, window set to/);
-			await page.waitForTimeout(1500);
-
 			// 1. A session that summarizes; the context meter in the status bar.
-			const first = await send(page, `@longhaul ${MARKER} read the data file piece by piece`, { timeoutMs: 240_000 });
-			assert.match(first.text, /This response summarized the conversation/);
+			const first = await summarizedLongSession(page, server, workspace);
 			const meter = page.locator('.statusbar-item', { hasText: /\d+% · [1-9]\d* summar(y|ies)/ }).first();
 			await meter.waitFor({ state: 'visible', timeout: 15_000 });
 			console.log(`    status bar: ${JSON.stringify((await meter.innerText()).trim())}`);
