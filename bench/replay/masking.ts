@@ -7,7 +7,7 @@
 import type { Round } from '../../src/common/conversation/conversation';
 import type { FitTally } from '../../src/common/fitting/fitTally';
 import type { SummarizationMode } from '../../src/common/planning/plan';
-import { isPlaceholderResult } from '../../src/common/shrinking/toolResultPlaceholders';
+import { isPlaceholderResult } from '../../src/common/conversation/toolResultPlaceholders';
 
 /** The product modes with masking first. */
 export const MASKED_STRATEGIES = ['legacy+mask', 'half-context+mask'] as const;

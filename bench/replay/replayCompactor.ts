@@ -107,10 +107,10 @@ function backgroundJobs(r: ReplayState): BackgroundParts {
 }
 
 /** fitPrompt's takePrepared step: the prepared summary if it applies; the user waits for the rest of a job under way. */
-export async function takePrepared(r: ReplayState, compactor: Compactor, conversation: Conversation): Promise<PreparedSummary | undefined> {
+export async function takePrepared(r: ReplayState, compactor: Compactor, conversation: Conversation, wait: boolean): Promise<PreparedSummary | undefined> {
 	if (!compactor.background || !r.clock) return undefined;
 	const state = compactor.background.state();
-	const taken = await queueOf(r).queue.drainingHead(() => compactor.takePrepared(conversation));
+	const taken = wait ? await queueOf(r).queue.drainingHead(() => compactor.takePrepared(conversation)) : await takeIfReady(r, compactor, conversation);
 	if (process.env.LONGHAUL_BENCH_DEBUG === 'clock') {
 		process.stderr.write(
 			`overflow at ${Math.round(r.clock.now / 1000)} s: ${state.kind}${state.kind === 'preparing' ? ` for ${Math.round(state.forMs / 1000)} s` : ''}, waited ${Math.round(taken.waitedMs / 1000)} s, ${taken.prepared ? 'used' : 'not used'}\n`,
@@ -120,6 +120,13 @@ export async function takePrepared(r: ReplayState, compactor: Compactor, convers
 	r.timing.fitWaitMs += taken.waitedMs;
 	if (taken.prepared && taken.wasReady) r.timing.tookReady = true;
 	return taken.prepared;
+}
+
+/** Without waiting (the bridge): jobs whose provider time is over are settled, then the head is taken only if it is done. */
+async function takeIfReady(r: ReplayState, compactor: Compactor, conversation: Conversation) {
+	queueOf(r).queue.settle();
+	await new Promise(resolve => setImmediate(resolve)); // the settled jobs record their end
+	return compactor.takePrepared(conversation, false);
 }
 
 /** The recording ends: jobs still pending would go to the next request in the agent; no later request uses them, so they are discarded (and counted apart too). */

@@ -59,7 +59,7 @@ export async function fitProduct(r: ReplayState, compactor: Compactor, request: 
 		}),
 		budget: budgetNow(r),
 		messageBudget,
-		...(compactor.background ? { takePrepared: (c: Conversation) => takePrepared(r, compactor, c) } : {}),
+		...(compactor.background ? { takePrepared: (c: Conversation, wait: boolean) => takePrepared(r, compactor, c, wait) } : {}),
 		around: {
 			summarize: summarize => async (c, part) => {
 				const made = await inCompaction(r, () => summarize(c, part));

@@ -124,11 +124,11 @@ export async function renderFitting(run: AgentRun, messageBudget?: number): Prom
 		prompt: agentPromptSteps({ props: c => promptProps(run, c, budget), showsLedger: () => state.ledgerShown !== undefined, tokenizer: sharedTokenizer() }),
 		budget,
 		messageBudget,
-		takePrepared: async conversation =>
+		takePrepared: async (conversation, wait) =>
 			(
 				await waited(
 					state,
-					compactor.takeAtOverflow(conversation, line => ctx.stream.progress(line)),
+					compactor.takeAtOverflow(conversation, line => ctx.stream.progress(line), wait),
 				)
 			).prepared,
 		around: {
@@ -229,6 +229,8 @@ function eventLogLine(event: FitEvent): string | undefined {
 			return `loop breaker (${event.scope}): ${event.why}`;
 		case 'elided':
 			return `truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`;
+		case 'bridged':
+			return `bridge: elided the ${event.calls} oldest tool results (${event.freedTokens} tokens) while a summary is prepared in the background`;
 		case 'condensed':
 			return `condensed ${event.blocks.length} older summary blocks (${event.ahead} prepared in the background): ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`;
 		case 'dropped':

@@ -75,10 +75,10 @@ export class RequestCompactor extends Compactor implements vscode.Disposable {
 	}
 
 	/** At an overflow: the prepared summary if one still applies, saying so while the user waits for a job under way. */
-	async takeAtOverflow(conversation: Conversation, progress?: (message: string) => void): Promise<TakenSummary> {
+	async takeAtOverflow(conversation: Conversation, progress?: (message: string) => void, wait = true): Promise<TakenSummary> {
 		const state = this.background?.state();
-		if (state?.kind === 'preparing' && progress) progress(waitingLine(state.forMs, state.expectedMs));
-		return this.takePrepared(conversation);
+		if (wait && state?.kind === 'preparing' && progress) progress(waitingLine(state.forMs, state.expectedMs));
+		return this.takePrepared(conversation, wait);
 	}
 
 	/** The request ended: a background job under way is kept for the next request unless the user cancelled. */

@@ -225,7 +225,9 @@ export class BackgroundSummaries {
 	 * it if it is under way), else none and the caller summarizes now. Called again while the prompt
 	 * does not fit, it gives the next one of the chain.
 	 */
-	async takeAtOverflow(conversation: Conversation): Promise<TakenSummary> {
+	async takeAtOverflow(conversation: Conversation, wait = true): Promise<TakenSummary> {
+		// Without waiting (the bridge, decision 41), a job still under way is left running.
+		if (!wait && this.doneChain().length === 0 && !this.headFailed()) return { waitedMs: 0, wasReady: false };
 		const job = this.jobs.shift();
 		if (!job) return { waitedMs: 0, wasReady: false };
 		const overflowAt = this.steps.now();
@@ -248,6 +250,17 @@ export class BackgroundSummaries {
 		}
 		this.stats.used++;
 		return { prepared, waitedMs, wasReady };
+	}
+
+	/** The plan of the oldest job not taken yet (under way or ready), if any. */
+	headPlan(): SummarizationPlan | undefined {
+		return this.jobs[0]?.plan;
+	}
+
+	/** The oldest job ended without a summary (taking it now discards the chain without a wait). */
+	private headFailed(): boolean {
+		const head = this.jobs[0];
+		return head !== undefined && head.finishedAt !== undefined && head.finishedAt <= this.steps.now() && !head.result?.blocks;
 	}
 
 	private dropAll(): void {

@@ -18,6 +18,7 @@ import { condenseOldestBlocks, type CondenseBlock, type CondensedAhead, type Con
 import type { SummarizeBlock } from '../summaries/summarizeBlocks';
 import { summaryLength } from '../summaries/summaryLength';
 import { summaryBudget, type PromptBudget } from '../tokens/budget';
+import { stripProvisional } from '../fitting/setAside';
 
 /** The settings that shape compaction (longhaul.* in the product; chosen per strategy in the benchmark). */
 export interface CompactorSettings {
@@ -137,6 +138,7 @@ export class Compactor {
 			summaryBudget: summaryBudget(budget),
 			autoSummarize: settings.autoSummarize,
 			minRecentRounds: settings.minRecentRounds,
+			...(this.bridges ? { bridge: true } : {}),
 			...(settings.halfContextSplit ? { halfContextSplit: settings.halfContextSplit } : {}),
 		};
 	}
@@ -162,6 +164,7 @@ export class Compactor {
 			...(next.takePrepared ? { takePrepared: next.takePrepared } : {}),
 			summarize: next.around ? next.around.summarize(summarize) : summarize,
 			condense: next.around ? next.around.condense(condense) : condense,
+			...(this.bridges ? { prepareLater: (c: Conversation) => this.prepareLater(c, memory), underWay: () => this.background?.headPlan() } : {}),
 			plan: c => timePlan(() => planOrNothing(c, options.mode, planOptions)),
 			countTokens: this.parts.countTokens,
 			isCancelled: next.isCancelled ?? (() => false),
@@ -178,6 +181,7 @@ export class Compactor {
 		conversation: Conversation,
 		hooks: { onPlanned?(plan: SummarizationPlan): void; onMade?(prepared: PreparedSummary): void } = {},
 	): Promise<CompactOutcome> {
+		conversation = stripProvisional(conversation);
 		const plan = this.plan(conversation);
 		if (!plan) return { kind: 'nothing-to-summarize' };
 		hooks.onPlanned?.(plan);
@@ -206,7 +210,7 @@ export class Compactor {
 	considerBackground(conversation: Conversation, promptTokens: number, memory: FitMemory, messageBudget?: number): void {
 		if (!this.background || !this.parts.settings.autoSummarize || memory.modelSummariesStopped) return;
 		const budget = this.budget;
-		this.background.consider(conversation, {
+		this.background.consider(stripProvisional(conversation), {
 			promptTokens,
 			messageBudget: messageBudget ?? budget.messages,
 			latestShare: this.parts.settings.latestShare,
@@ -216,11 +220,25 @@ export class Compactor {
 	}
 
 	/** At an overflow: the prepared summary if one still applies (waiting for a job under way), and how long that took. */
-	async takePrepared(conversation: Conversation): Promise<TakenSummary> {
-		return this.background ? this.background.takeAtOverflow(conversation) : { waitedMs: 0, wasReady: false };
+	async takePrepared(conversation: Conversation, wait = true): Promise<TakenSummary> {
+		return this.background ? this.background.takeAtOverflow(conversation, wait) : { waitedMs: 0, wasReady: false };
+	}
+
+	/** The bridge's summary: starts one in the background unless one is under way; true when one is under way now. */
+	prepareLater(conversation: Conversation, memory: FitMemory): boolean {
+		if (!this.background || !this.parts.settings.autoSummarize || memory.modelSummariesStopped) return false;
+		if (this.background.busy) return true;
+		const started = this.background.start(stripProvisional(conversation));
+		if (started) this.parts.background?.log?.('background summary started (bridge: the prompt overflowed with none under way)');
+		return started;
 	}
 
 	/** Whether the estimate below comes from this model's measured summaries (else it is the field default). */
+	/** Whether fits bridge (FitOptions.bridge): half-context with background summaries (decision 41). */
+	get bridges(): boolean {
+		return this.background !== undefined && this.parts.settings.mode === 'half-context' && this.parts.settings.latestShare > 0;
+	}
+
 	get speedMeasured(): boolean {
 		return this.parts.speed().samples > 0;
 	}

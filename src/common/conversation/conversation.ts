@@ -56,6 +56,11 @@ export interface Round {
 	readonly summarySpansTurns?: boolean;
 	/** The block's text was written by the user (saved from the summary document), not by a model. */
 	readonly summaryEdited?: boolean;
+	/**
+	 * The block stands in for a summary still being written (the bridge's set-aside, setAside.ts):
+	 * it lives only in the prompt, each fit starts without it, and it is never stored.
+	 */
+	readonly summaryProvisional?: boolean;
 }
 
 /** A finished request: the user's message and the rounds the agent made answering it. */

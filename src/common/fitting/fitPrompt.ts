@@ -36,12 +36,14 @@ import {
 } from '../summaries/condenseBlocks';
 import { cutNewestResults } from '../shrinking/cutNewestResults';
 import { dropOlderRounds } from '../shrinking/dropOlderRounds';
-import { elideOldestToolResults } from '../shrinking/elideToolResults';
+import { elideOldestToolResults, restoreElided } from '../shrinking/elideToolResults';
 import { maskForOverflow, type MaskStats } from '../shrinking/maskToolResults';
 import { makeSummary, type PreparedSummary } from './preparedSummary';
 import { applySummaryBlocks } from '../summaries/applySummary';
 import type { SummarizeBlock } from '../summaries/summarizeBlocks';
 import { noteSummary } from './loopBreaker';
+import { setAside, stripProvisional } from './setAside';
+import { summaryPlanApplicability } from '../planning/summaryApplicability';
 import type { FitMemory } from './fitMemory';
 
 /** Model summaries that may leave the prompt over budget before the loop breaker stops them. */
@@ -63,8 +65,15 @@ export interface FitSteps<P> {
 	measure(conversation: Conversation): Promise<number>;
 	/** True while the prompt shows a done-ledger that could be left out. */
 	showsLedger(conversation: Conversation): boolean;
-	/** A summary prepared earlier that still applies to `conversation`, if any (waits for one under way). */
-	takePrepared?(conversation: Conversation): Promise<PreparedSummary | undefined>;
+	/** A summary prepared earlier that still applies to `conversation`, if any; `wait`: for one still under way. */
+	takePrepared?(conversation: Conversation, wait: boolean): Promise<PreparedSummary | undefined>;
+	/**
+	 * The bridge's summary (FitOptions.bridge): starts preparing one in the background unless a job
+	 * is under way. True when one is under way now.
+	 */
+	prepareLater?(conversation: Conversation): boolean;
+	/** The plan of the summary under way in the background that would be attached next, if any (the bridge sets its rounds aside). */
+	underWay?(): SummarizationPlan | undefined;
 	/** Asks the model for the block of one turn's rounds (Full, then Simple); no summary when every attempt failed. */
 	readonly summarize: SummarizeBlock;
 	/** Asks the model to shorten an older block (bounded growth); without it, blocks are cut to their first lines. */
@@ -98,6 +107,13 @@ export interface FitOptions {
 	 * usual, and a `summaries-off` event says so once per request.
 	 */
 	readonly autoSummarize?: boolean;
+	/**
+	 * Never wait for a summary at an overflow while one can be prepared in the background (decision
+	 * 41): a summary under way is left running, the oldest tool results are elided (recorded, so
+	 * recall and the summarizer still read them) until the prompt fits, and the summary is attached
+	 * at the first overflow after it is ready. Only when elision has nothing left does the fit wait.
+	 */
+	readonly bridge?: boolean;
 }
 
 /** The planner options the pipeline plans with (also for masking and dropping older rounds). */
@@ -125,6 +141,11 @@ export type FitEvent =
 	 */
 	| { readonly kind: 'loop-breaker'; readonly why: string; readonly scope: 'render' | 'request' }
 	| { readonly kind: 'elided'; readonly calls: number; readonly freedTokens: number; readonly neededTokens: number }
+	/**
+	 * The bridge (FitOptions.bridge), while a summary is prepared in the background: the rounds it will
+	 * replace set aside behind a provisional block (setAside.ts), or the oldest tool results elided.
+	 */
+	| { readonly kind: 'bridged'; readonly setAsideRounds: number; readonly calls: number; readonly freedTokens: number; readonly neededTokens: number }
 	| { readonly kind: 'dropped'; readonly plan: SummarizationPlan; readonly texts: readonly string[]; readonly neededTokens: number }
 	/** Nothing older was left: the newest round's longest results, then arguments, were cut further (cutNewestResults.ts). */
 	| { readonly kind: 'cut-newest'; readonly calls: number; readonly arguments: number; readonly freedTokens: number; readonly neededTokens: number }
@@ -149,7 +170,9 @@ export async function fitPrompt<P>(start: Conversation, memory: FitMemory, steps
 		// Cheapest first; every step that changes the conversation starts over at the render.
 		if (
 			(await fit.mask()) ||
-			(await fit.attachPrepared()) ||
+			(await fit.attachPrepared(!options.bridge)) ||
+			(await fit.bridge()) ||
+			(options.bridge === true && (await fit.attachPrepared(true))) ||
 			(await fit.tightenBeforeBreaker()) ||
 			(await fit.summarizeWithModel()) ||
 			(await fit.truncate())
@@ -174,6 +197,8 @@ class FitRun<P> {
 	private keptTooLarge = false;
 	/** False once the model has nothing more to give in this fit (nothing to plan, or it failed). */
 	private modelCanSummarize = true;
+	/** The bridge set the summary under way's rounds aside in this fit (once per fit). */
+	private setAsideDone = false;
 	/** The whole prompt's size at this overflow, measured at most once. */
 	private needed: number | undefined;
 
@@ -183,7 +208,8 @@ class FitRun<P> {
 		private readonly steps: FitSteps<P>,
 		private readonly options: FitOptions,
 	) {
-		this.conversation = start;
+		// The bridge's elisions hold only until there is room again: each fit starts from whole rounds.
+		this.conversation = options.bridge ? restoreElided(stripProvisional(start)) : start;
 		this.planOptions = fitPlanOptions(options, steps.countTokens);
 		this.autoSummarize = options.autoSummarize !== false;
 	}
@@ -231,10 +257,14 @@ class FitRun<P> {
 	}
 
 	/** 2. A summary prepared in the background. It may be older than the overflow, so it is not one of the attempts. */
-	async attachPrepared(): Promise<boolean> {
+	async attachPrepared(wait: boolean): Promise<boolean> {
 		if (!this.autoSummarize || !this.steps.takePrepared) return false;
-		const prepared = await this.settled(this.steps.takePrepared(this.conversation));
+		// The bridge's provisional blocks give way to the summary they stood in for.
+		const real = stripProvisional(this.conversation);
+		const prepared = await this.settled(this.steps.takePrepared(real, wait));
 		if (prepared?.blocks === undefined) return false;
+		this.conversation = real;
+		this.setAsideDone = false; // the next job under way may be set aside in its turn
 		await this.attach({ ...prepared, blocks: prepared.blocks }, 'background');
 		return true;
 	}
@@ -248,6 +278,45 @@ class FitRun<P> {
 		if (this.memory.tight === 'ledger') this.memory.tight = 'requests';
 		this.events.push({ kind: 'summarized', source, prepared });
 		await this.boundBlocks(prepared.condensations);
+	}
+
+	/**
+	 * 2b. The bridge (FitOptions.bridge): with a summary under way in the background (started now if
+	 * none is), the oldest tool results are elided until the prompt fits with the elision margin, and
+	 * the request goes on; the summary replaces those rounds at a later overflow.
+	 */
+	async bridge(): Promise<boolean> {
+		const { options, steps } = this;
+		if (!options.bridge || !this.autoSummarize || this.memory.modelSummariesStopped || !steps.prepareLater) return false;
+		if (!steps.prepareLater(this.conversation)) return false;
+		const total = await this.measure();
+		const aside = this.setAsideDone ? undefined : this.setAsidePlan();
+		if (aside) {
+			// First the older half, behind one line per call, until its summary is ready; then, if still needed, elision.
+			this.setAsideDone = true;
+			this.conversation = setAside(this.conversation, aside);
+			this.events.push({ kind: 'bridged', setAsideRounds: aside.summarizeRoundIds.length, calls: 0, freedTokens: 0, neededTokens: total });
+			return true;
+		}
+		const beyond = total - options.messageBudget + Math.ceil(options.messageBudget * ELISION_MARGIN_SHARE);
+		const elided = elideOldestToolResults(this.conversation, beyond, steps.countTokens);
+		if (elided.elidedCalls === 0) return false;
+		this.conversation = elided.conversation;
+		this.events.push({ kind: 'bridged', setAsideRounds: 0, calls: elided.elidedCalls, freedTokens: elided.shedTokens, neededTokens: total });
+		return true;
+	}
+
+	/**
+	 * The rounds the bridge sets aside: what the planner would summarize now, which holds the rounds of
+	 * the summary under way (planned earlier, on fewer rounds) and those the next one will take.
+	 */
+	private setAsidePlan(): SummarizationPlan | undefined {
+		const underWay = this.steps.underWay?.();
+		if (!underWay || !summaryPlanApplicability(this.conversation, underWay).ok) return undefined;
+		const now = this.plan(this.conversation);
+		const covers =
+			now !== undefined && now.summarizeRoundIds[0] === underWay.summarizeRoundIds[0] && now.summarizeRoundIds.length >= underWay.summarizeRoundIds.length;
+		return covers ? now : underWay;
 	}
 
 	/**

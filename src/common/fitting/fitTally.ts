@@ -27,6 +27,8 @@ export interface FitTally {
 	/** Masking steps, the results they masked (of which older duplicates) and the tokens freed. */
 	readonly masking: { maskings: number; maskedResults: number; maskedDuplicates: number; freedTokens: number; declined: number };
 	elidedResults: number;
+	/** Tool results the bridge elided while a summary was prepared (FitOptions.bridge). */
+	bridgedResults: number;
 	/** Rounds dropped without a summary (the last step of truncation). */
 	droppedRounds: number;
 	/** Fits where the loop breaker stopped model summaries for the rest of the request. */
@@ -50,6 +52,7 @@ export function newFitTally(): FitTally {
 		keptTokens: [],
 		masking: { maskings: 0, maskedResults: 0, maskedDuplicates: 0, freedTokens: 0, declined: 0 },
 		elidedResults: 0,
+		bridgedResults: 0,
 		droppedRounds: 0,
 		requestLoopBreaks: 0,
 		truncations: 0,
@@ -95,6 +98,9 @@ function tallyEvent(tally: FitTally, event: FitEvent): void {
 			break;
 		case 'elided':
 			tally.elidedResults += event.calls;
+			break;
+		case 'bridged':
+			tally.bridgedResults += event.calls;
 			break;
 		case 'dropped':
 			tally.droppedRounds += event.plan.summarizeRoundIds.length;

@@ -88,7 +88,7 @@ export function summaryChanges(before: Conversation, after: Conversation): Store
 	const changes: StoredSummaryBlock[] = [];
 	for (const at of flattenRounds(after)) {
 		const round = at.round;
-		if (round.summary === undefined) continue;
+		if (round.summary === undefined || round.summaryProvisional) continue;
 		const was = old.get(round.id);
 		if (
 			was &&
@@ -113,7 +113,8 @@ export function encodeTurnRecord(input: TurnRecordInput, maxResultChars = STORED
 	const summaryBlocks: StoredSummaryBlock[] = (input.summaryBlocks ?? []).map(plainBlock);
 	const listed = new Set(summaryBlocks.map(s => s.roundId));
 	const rounds = input.rounds.map(round => {
-		if (round.summary !== undefined && !listed.has(round.id)) {
+		// A provisional block (the bridge's set-aside) is never stored: the summary it stands for is.
+		if (round.summary !== undefined && !round.summaryProvisional && !listed.has(round.id)) {
 			summaryBlocks.push(storedBlockOf(round));
 		}
 		return plainRound(cutForStorage(round, maxResultChars));

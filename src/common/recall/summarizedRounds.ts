@@ -3,7 +3,7 @@
 // round is there, its output is not), numbered the way recall shows them.
 import type { Conversation, Round } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
-import { isPlaceholderResult } from '../shrinking/toolResultPlaceholders';
+import { isPlaceholderResult } from '../conversation/toolResultPlaceholders';
 
 export interface SummarizedRound {
 	/** 1-based position among all rounds of the conversation (stable while the conversation grows). */

@@ -9,7 +9,7 @@ import type { Conversation, Round } from '../conversation/conversation';
 import { flattenRounds, type FlatRound } from '../conversation/flatten';
 import { cutArguments } from './cutArguments';
 import { cutToTokens } from '../text/cutText';
-import { isPlaceholderResult } from './toolResultPlaceholders';
+import { isPlaceholderResult } from '../conversation/toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements } from './toolResultReplacement';
 
 /** What a cut result keeps at the least: enough of its head and tail to show what it was. */

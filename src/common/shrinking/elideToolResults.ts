@@ -1,11 +1,11 @@
 // The first step of truncation when no summary could be made: free space deterministically by
 // replacing the results of the oldest visible tool calls with a short marker.
-import type { Conversation } from '../conversation/conversation';
+import type { Conversation, Round } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
-import { elisionMarker, isPlaceholderResult } from './toolResultPlaceholders';
+import { elisionMarker, isPlaceholderResult, withElidedRestored } from '../conversation/toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements } from './toolResultReplacement';
 
-export { ELIDED_PREFIX, elisionMarker } from './toolResultPlaceholders';
+export { ELIDED_PREFIX, elisionMarker } from '../conversation/toolResultPlaceholders';
 
 export interface ElisionResult {
 	readonly conversation: Conversation;
@@ -24,4 +24,30 @@ export function elideOldestToolResults(conversation: Conversation, tokensToShed:
 	const slots = resultSlots(flat, newestSummaryIndex(flat) + 1, flat.length - 1, isPlaceholderResult);
 	const taken = takeReplacements(slots, tokensToShed, countTokens, (slot, tokens) => elisionMarker(slot.call, tokens));
 	return { conversation: applyReplacements(conversation, flat, taken), elidedCalls: taken.count, shedTokens: taken.freedTokens };
+}
+
+/**
+ * The conversation with every elided result of the unsummarized rounds back as it was recorded:
+ * the bridge's elisions (FitOptions.bridge) hold only until a summary makes room, so each fit
+ * starts from the whole rounds and elides again only what still does not fit. Shares what it
+ * does not change; returns the input when nothing was elided.
+ */
+export function restoreElided(conversation: Conversation): Conversation {
+	const flat = flattenRounds(conversation);
+	const unsummarized = new Set(flat.slice(newestSummaryIndex(flat) + 1).map(at => at.round));
+	const restore = (round: Round): Round => {
+		if (!unsummarized.has(round) || !round.toolCalls.some(c => withElidedRestored(c) !== c)) return round;
+		return { ...round, toolCalls: round.toolCalls.map(withElidedRestored) };
+	};
+	const rounds = (list: readonly Round[]) => {
+		const mapped = list.map(restore);
+		return mapped.some((r, i) => r !== list[i]) ? mapped : list;
+	};
+	const turns = conversation.turns.map(turn => {
+		const mapped = rounds(turn.rounds);
+		return mapped === turn.rounds ? turn : { ...turn, rounds: mapped };
+	});
+	const activeRounds = rounds(conversation.activeRounds);
+	const changed = activeRounds !== conversation.activeRounds || turns.some((t, i) => t !== conversation.turns[i]);
+	return changed ? { turns, activeRounds } : conversation;
 }

@@ -16,10 +16,10 @@ import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
 import type { SummarizationMode } from '../planning/plan';
 import { planOrNothing, type PlanOptions } from '../planning/planners';
 import { roundTokens } from '../tokens/roundTokens';
-import { duplicatePlaceholder, isPlaceholderResult, maskedPlaceholder } from './toolResultPlaceholders';
+import { duplicatePlaceholder, isPlaceholderResult, maskedPlaceholder } from '../conversation/toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements, type ResultSlot } from './toolResultReplacement';
 
-export { isMaskedResult } from './toolResultPlaceholders';
+export { isMaskedResult } from '../conversation/toolResultPlaceholders';
 
 export interface MaskOptions {
 	/** The planner's options (token-aware split, minRecentRounds), so the kept part is the one the planner keeps. */

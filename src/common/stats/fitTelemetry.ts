@@ -53,6 +53,18 @@ export function fitTelemetry(
 			case 'elided':
 				fallback('elide-tool-results', event.neededTokens, event.calls, event.freedTokens);
 				break;
+			case 'bridged':
+				out.push(
+					fallbackEvent({
+						step: 'bridge',
+						why: 'summary-under-way',
+						items: event.calls,
+						freedTokens: event.freedTokens,
+						promptTokens: event.neededTokens,
+						windowTokens: ctx.windowTokens,
+					}),
+				);
+				break;
 			case 'dropped':
 				fallback('drop-rounds', event.neededTokens, event.plan.summarizeRoundIds.length);
 				break;

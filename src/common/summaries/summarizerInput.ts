@@ -3,6 +3,7 @@
 import { hasUnansweredCalls, type Conversation, type Round } from '../conversation/conversation';
 import { flattenRounds } from '../conversation/flatten';
 import type { SummarizationPlan } from '../planning/plan';
+import { withElidedRestored } from '../conversation/toolResultPlaceholders';
 
 /** One item the summarizer absorbs: a user message where a turn starts, or a round (interrupted: some call never got a result). */
 export type SummarizerEntry =
@@ -24,7 +25,16 @@ export function summarizerEntries(conversation: Conversation, plan: Pick<Summari
 			entries.push({ kind: 'user', text: at.turn ? at.turn.user : currentRequest });
 			lastTurn = at.turnIndex;
 		}
-		entries.push({ kind: 'round', round: at.round, interrupted: hasUnansweredCalls(at.round) });
+		entries.push({ kind: 'round', round: asRecorded(at.round), interrupted: hasUnansweredCalls(at.round) });
 	}
 	return entries;
+}
+
+/**
+ * The round as its tools answered: results elided only to fit the window (the bridge, truncation)
+ * are read as recorded, so the summary still knows them (decision 41). Masked results stay masked:
+ * the user chose to let old outputs go.
+ */
+function asRecorded(round: Round): Round {
+	return round.toolCalls.some(c => withElidedRestored(c) !== c) ? { ...round, toolCalls: round.toolCalls.map(withElidedRestored) } : round;
 }

@@ -7,7 +7,7 @@ import type { Conversation, Round, ToolCall } from '../../../../src/common/conve
 import { recall, roundRecord, type RecallOptions } from '../../../../src/common/recall/recall';
 import { parseRecallInput, RECALL_TOOL_NAME } from '../../../../src/common/recall/recallInput';
 import { hasRecallableRounds, recallableRounds, withRecordedRounds } from '../../../../src/common/recall/summarizedRounds';
-import { isMaskedResult, maskedPlaceholder } from '../../../../src/common/shrinking/toolResultPlaceholders';
+import { isMaskedResult, maskedPlaceholder } from '../../../../src/common/conversation/toolResultPlaceholders';
 import { maskOldToolResults } from '../../../../src/common/shrinking/maskToolResults';
 import { decodeTurnRecord, encodeTurnRecord, STORED_RESULT_MAX_CHARS } from '../../../../src/common/persistence/metadata';
 import { toolsOfferedNow } from '../../../../src/common/tools/toolSelection';

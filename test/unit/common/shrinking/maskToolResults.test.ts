@@ -9,7 +9,7 @@ import { isMaskedResult, MASK_MARGIN_SHARE, maskForOverflow, maskOldToolResults 
 import { roundTokens } from '../../../../src/common/tokens/roundTokens';
 import { NothingToSummarizeError, type SummarizationMode } from '../../../../src/common/planning/plan';
 import { planSummarization } from '../../../../src/common/planning/planners';
-import { argumentDigest, ELIDED_PREFIX, isPlaceholderResult } from '../../../../src/common/shrinking/toolResultPlaceholders';
+import { argumentDigest, ELIDED_PREFIX, isPlaceholderResult } from '../../../../src/common/conversation/toolResultPlaceholders';
 import { deepFreeze } from '../../helpers/conversations';
 
 const countTokens = (text: string) => Math.ceil(text.length / 4);

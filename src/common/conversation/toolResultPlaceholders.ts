@@ -1,6 +1,6 @@
 // The one-line texts that stand in for a tool result Longhaul took out of the prompt, and how to
 // recognise them. Each says which call it was, how large its output was, and how to get it back.
-import type { ToolCall } from '../conversation/conversation';
+import type { ToolCall } from './conversation';
 
 /** Last-resort elision (elideToolResults.ts), when no summary could make the prompt fit. */
 export const ELIDED_PREFIX = '[tool result removed to fit the context window';
@@ -77,4 +77,11 @@ export function isMaskedResult(result: string): boolean {
 /** True for any placeholder Longhaul wrote: such a result is never masked or elided again. */
 export function isPlaceholderResult(result: string): boolean {
 	return result.startsWith(ELIDED_PREFIX) || isMaskedResult(result);
+}
+
+/** A call whose result was elided to fit the window, with its recorded answer back in place (any other call unchanged). */
+export function withElidedRestored(call: ToolCall): ToolCall {
+	if (call.recorded === undefined || call.result === undefined || !call.result.startsWith(ELIDED_PREFIX)) return call;
+	const { recorded, ...rest } = call;
+	return { ...rest, result: recorded };
 }

@@ -1,0 +1,78 @@
+// The bridge's stand-in for a summary still being written (decision 41): when eliding tool results
+// cannot make the prompt fit while a background summary is under way, the rounds that summary will
+// replace are set aside behind a provisional block: one line per tool call (what it did and how it
+// ended, from the call's facts, never from the model's prose) and how to bring any of them back.
+// The block lives only in the prompt: each fit starts without it (stripProvisional), it is never
+// stored, and the real summary replaces it as soon as it is ready.
+import type { Conversation, Round } from '../conversation/conversation';
+import { withElidedRestored } from '../conversation/toolResultPlaceholders';
+import { flattenRounds } from '../conversation/flatten';
+import { toolCallFacts, type ToolFact } from '../ledger/toolCallFacts';
+import type { SummarizationPlan } from '../planning/plan';
+import { applySummaryBlocks, blockSegments, updateRounds } from '../summaries/applySummary';
+import { RECALL_TOOL_NAME } from '../recall/recallInput';
+
+/** At most this many index lines per provisional block: the newest are kept, the rest counted. */
+export const SET_ASIDE_MAX_LINES = 40;
+
+function factLine(fact: ToolFact): string {
+	switch (fact.kind) {
+		case 'read':
+			return `read ${fact.path}`;
+		case 'search':
+			return fact.digest;
+		case 'edit':
+			return `${fact.created ? 'created' : 'edited'} ${fact.path}${fact.failed ? ' (failed)' : ''}`;
+		case 'command':
+			return `ran \`${fact.command}\` → ${fact.outcome}`;
+		case 'plan':
+			return `updated the plan (${fact.tool})`;
+		case 'other':
+			return `${fact.tool} ${fact.digest}`.trim();
+	}
+}
+
+/** One line per tool call of `rounds`: what it did and how it ended. */
+export function setAsideLines(rounds: readonly Round[]): string[] {
+	return rounds.flatMap(round => round.toolCalls.flatMap(call => toolCallFacts(withElidedRestored(call)).map(factLine)));
+}
+
+/** The provisional text of one segment: the block it continues, then the index of its rounds. */
+function provisionalText(rounds: readonly Round[], absorbs: string | undefined): string {
+	const lines = setAsideLines(rounds);
+	const shown = lines.slice(-SET_ASIDE_MAX_LINES);
+	const hidden = lines.length - shown.length;
+	return [
+		...(absorbs ? [absorbs, ''] : []),
+		`${rounds.length} older round${rounds.length === 1 ? ' is' : 's are'} set aside while their summary is written. What they did${hidden ? ` (the last ${shown.length} of ${lines.length} calls)` : ''}:`,
+		...shown.map(line => `- ${line}`),
+		`Any of them comes back word for word with ${RECALL_TOOL_NAME} (by path, tool or text); do not redo the work.`,
+	].join('\n');
+}
+
+/** `conversation` with the plan's rounds behind provisional blocks (one per turn, as a summary would be). */
+export function setAside(conversation: Conversation, plan: Pick<SummarizationPlan, 'summarizeRoundIds' | 'previousSummary'>): Conversation {
+	const byId = new Map(flattenRounds(conversation).map(at => [at.round.id, at.round]));
+	const segments = blockSegments(conversation, plan);
+	const texts = segments.map(s =>
+		provisionalText(
+			s.roundIds.map(id => byId.get(id)!),
+			s.absorbs?.text,
+		),
+	);
+	const attached = applySummaryBlocks(conversation, plan, texts);
+	return updateRounds(attached, new Map(segments.map(s => [s.anchorRoundId, (round: Round) => ({ ...round, summaryProvisional: true })])));
+}
+
+/** `conversation` without provisional blocks (their rounds unsummarized again); the input when it has none. */
+export function stripProvisional(conversation: Conversation): Conversation {
+	const ids = flattenRounds(conversation)
+		.filter(at => at.round.summaryProvisional)
+		.map(at => at.round.id);
+	if (!ids.length) return conversation;
+	const unsummarized = (round: Round): Round => {
+		const { summary: _summary, summaryProvisional: _provisional, summarySpansTurns: _spans, ...rest } = round;
+		return rest;
+	};
+	return updateRounds(conversation, new Map(ids.map(id => [id, unsummarized])));
+}

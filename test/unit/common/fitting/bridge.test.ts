@@ -1,0 +1,234 @@
+// The bridge (FitOptions.bridge, decision 43): at an overflow with a summary under way in the
+// background, the request never waits for it. The older rounds are set aside behind a provisional
+// block (one line per call), the oldest results elided if still needed, and the real summary takes
+// their place once it is ready. Driven with fakes: a prompt whose size is the characters it shows.
+import * as assert from 'node:assert/strict';
+import { BackgroundSummaries } from '../../../../src/common/background/backgroundJob';
+import type { Conversation, Round } from '../../../../src/common/conversation/conversation';
+import { flattenRounds, newestSummaryIndex } from '../../../../src/common/conversation/flatten';
+import { ELIDED_PREFIX, MASKED_PREFIX } from '../../../../src/common/conversation/toolResultPlaceholders';
+import { fitPrompt, type FitEvent, type FitOptions, type FitSteps } from '../../../../src/common/fitting/fitPrompt';
+import { newFitMemory } from '../../../../src/common/fitting/fitMemory';
+import { makeSummary, type PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
+import { setAside, stripProvisional } from '../../../../src/common/fitting/setAside';
+import { encodeTurnRecord, summaryChanges } from '../../../../src/common/persistence/metadata';
+import { planOrNothing } from '../../../../src/common/planning/planners';
+import type { SummarizationPlan } from '../../../../src/common/planning/plan';
+import { restoreElided, elideOldestToolResults } from '../../../../src/common/shrinking/elideToolResults';
+import { summarizerEntries } from '../../../../src/common/summaries/summarizerInput';
+
+function round(id: string, resultChars: number, name = 'read_file'): Round {
+	return {
+		id,
+		response: `r ${id}`,
+		toolCalls: [{ id: `c-${id}`, name, arguments: JSON.stringify({ path: `src/${id}.ts` }), result: 'x'.repeat(resultChars) }],
+	};
+}
+
+function conversationOf(rounds: number, resultChars: number): Conversation {
+	return { turns: [], activeRounds: Array.from({ length: rounds }, (_, i) => round(`a${i}`, resultChars)) };
+}
+
+/** The fake prompt's size: the newest summary and every round after it, in characters. */
+function size(conversation: Conversation): number {
+	const flat = flattenRounds(conversation);
+	const from = newestSummaryIndex(flat);
+	let total = from >= 0 ? (flat[from].round.summary ?? '').length : 0;
+	for (const { round: r } of flat.slice(from + 1))
+		total += r.response.length + r.toolCalls.reduce((s, c) => s + c.arguments.length + (c.result ?? '').length, 0);
+	return total;
+}
+
+const count = (text: string) => text.length;
+const plan = (c: Conversation) => planOrNothing(c, 'half-context', { countTokens: count });
+
+interface Bridge {
+	readonly calls: string[];
+	/** What a take without waiting gets (a summary ready in the background), and with waiting. */
+	ready?: PreparedSummary;
+	waited?: PreparedSummary;
+	/** The plan of the job under way, if any. */
+	underWay?: SummarizationPlan;
+	/** Whether a job is (or could be started) under way. */
+	canPrepare: boolean;
+}
+
+function steps(budget: number, b: Bridge): FitSteps<number> {
+	return {
+		render: async c => (size(c) <= budget ? { fits: true, prompt: size(c) } : { fits: false }),
+		measure: async c => size(c),
+		showsLedger: () => false,
+		takePrepared: async (_c, wait) => {
+			b.calls.push(wait ? 'take-waiting' : 'take-ready');
+			return wait ? b.waited : b.ready;
+		},
+		prepareLater: () => {
+			b.calls.push('prepare-later');
+			return b.canPrepare;
+		},
+		underWay: () => b.underWay,
+		summarize: async () => {
+			b.calls.push('summarize');
+			return { summary: 'S'.repeat(20), mode: 'full', attempts: [{ mode: 'full', outcome: 'ok' }] };
+		},
+		countTokens: count,
+		isCancelled: () => false,
+		cancellationError: () => new Error('cancelled'),
+	};
+}
+
+const options = (budget: number): FitOptions => ({ mode: 'half-context', messageBudget: budget, maskOldToolResults: false, bridge: true });
+const kinds = (events: readonly FitEvent[]) => events.map(e => e.kind);
+const provisional = (c: Conversation) => flattenRounds(c).filter(at => at.round.summaryProvisional);
+
+async function summaryOf(c: Conversation, p: SummarizationPlan): Promise<PreparedSummary> {
+	return makeSummary(c, p, async (_c, part) => ({
+		summary: `summary of ${part.summarizeRoundIds.length} rounds`,
+		attempts: [{ mode: 'full', outcome: 'ok' }],
+	}));
+}
+
+describe('the bridge: no wait for a summary at an overflow', () => {
+	it('sets the older rounds aside behind one line per call while the summary is under way; nothing waits, nothing is summarized now', async () => {
+		const start = conversationOf(12, 400);
+		const budget = size(start) - 600;
+		const b: Bridge = { calls: [], canPrepare: true, underWay: plan(start) };
+		const result = await fitPrompt(start, newFitMemory(), steps(budget, b), options(budget));
+		assert.equal(result.kind, 'fits');
+		assert.deepEqual(kinds(result.events), ['bridged']);
+		assert.ok(!b.calls.includes('summarize') && !b.calls.includes('take-waiting'), b.calls.join(', '));
+		const aside = provisional(result.conversation);
+		assert.equal(aside.length, 1);
+		const text = aside[0].round.summary!;
+		assert.match(text, /set aside while their summary is written/);
+		assert.match(text, /read src\/a0\.ts/);
+		assert.match(text, /longhaul_recall/);
+		assert.ok((result.events[0] as Extract<FitEvent, { kind: 'bridged' }>).setAsideRounds >= plan(start)!.summarizeRoundIds.length);
+	});
+
+	it('starts from the real rounds at the next fit, and the ready summary takes the provisional block’s place', async () => {
+		const start = conversationOf(12, 400);
+		const budget = size(start) - 600;
+		const job = plan(start)!;
+		const b: Bridge = { calls: [], canPrepare: true, underWay: job };
+		const first = await fitPrompt(start, newFitMemory(), steps(budget, b), options(budget));
+		const grown: Conversation = { turns: [], activeRounds: [...first.conversation.activeRounds, round('a12', 100)] };
+		const ready: Bridge = { calls: [], canPrepare: true, ready: await summaryOf(start, job) };
+		const second = await fitPrompt(grown, newFitMemory(), steps(budget, ready), options(budget));
+		assert.equal(second.kind, 'fits');
+		assert.deepEqual(kinds(second.events), ['summarized']);
+		assert.equal(provisional(second.conversation).length, 0);
+		const anchor = flattenRounds(second.conversation).find(at => at.round.id === job.anchorRoundId)!;
+		assert.match(anchor.round.summary!, /^summary of \d+ rounds$/);
+	});
+
+	it('elides the oldest results when nothing can be set aside, and gives them back at the next fit when there is room', async () => {
+		const start = conversationOf(6, 400);
+		const budget = size(start) - 300;
+		const b: Bridge = { calls: [], canPrepare: true };
+		const result = await fitPrompt(start, newFitMemory(), steps(budget, b), options(budget));
+		assert.deepEqual(kinds(result.events), ['bridged']);
+		const first = result.conversation.activeRounds[0].toolCalls[0];
+		assert.ok(first.result!.startsWith(ELIDED_PREFIX));
+		assert.equal(first.recorded, 'x'.repeat(400));
+		const roomy = await fitPrompt(result.conversation, newFitMemory(), steps(size(start), { calls: [], canPrepare: true }), options(size(start)));
+		assert.deepEqual(kinds(roomy.events), []);
+		assert.equal(roomy.conversation.activeRounds[0].toolCalls[0].result, 'x'.repeat(400));
+	});
+
+	it('waits for the summary under way only when neither setting aside nor elision can make room', async () => {
+		const start = conversationOf(3, 400);
+		const budget = 500;
+		const b: Bridge = { calls: [], canPrepare: true };
+		await fitPrompt(start, newFitMemory(), steps(budget, b), options(budget));
+		assert.ok(b.calls.includes('take-waiting'), b.calls.join(', '));
+		assert.ok(b.calls.indexOf('take-waiting') > b.calls.indexOf('prepare-later'));
+	});
+
+	it('without the option, the overflow waits for the summary under way as before', async () => {
+		const start = conversationOf(12, 400);
+		const budget = size(start) - 600;
+		const b: Bridge = { calls: [], canPrepare: true, underWay: plan(start), waited: await summaryOf(start, plan(start)!) };
+		const result = await fitPrompt(start, newFitMemory(), steps(budget, b), { ...options(budget), bridge: false });
+		assert.deepEqual(b.calls.slice(0, 1), ['take-waiting']);
+		assert.ok(kinds(result.events).includes('summarized') && !kinds(result.events).includes('bridged'));
+	});
+});
+
+describe('provisional blocks are never stored', () => {
+	it('summaryChanges and the turn record leave them out; stripProvisional gives the rounds back unsummarized', () => {
+		const start = conversationOf(8, 100);
+		const job = plan(start)!;
+		const aside = setAside(start, job);
+		assert.equal(provisional(aside).length, 1);
+		assert.deepEqual(summaryChanges(start, aside), []);
+		assert.deepEqual(encodeTurnRecord({ rounds: aside.activeRounds }).summaryBlocks, []);
+		const stripped = stripProvisional(aside);
+		assert.ok(flattenRounds(stripped).every(at => at.round.summary === undefined && !at.round.summaryProvisional));
+		assert.equal(stripProvisional(start), start);
+	});
+
+	it('a provisional block continues the turn’s block it absorbs, so an earlier summary is not hidden', () => {
+		const start = conversationOf(10, 100);
+		const first = plan(start)!;
+		const summarized: Conversation = {
+			turns: [],
+			activeRounds: start.activeRounds.map(r => (r.id === first.anchorRoundId ? { ...r, summary: 'EARLIER SUMMARY' } : r)),
+		};
+		const grown: Conversation = { turns: [], activeRounds: [...summarized.activeRounds, ...Array.from({ length: 10 }, (_, i) => round(`b${i}`, 100))] };
+		const next = plan(grown)!;
+		assert.equal(next.previousSummary?.text, 'EARLIER SUMMARY');
+		const text = provisional(setAside(grown, next))[0].round.summary!;
+		assert.ok(text.startsWith('EARLIER SUMMARY\n\n'), text.slice(0, 60));
+	});
+});
+
+describe('what the summarizer reads', () => {
+	it('reads elided results as their tools answered, and masked ones as masked', () => {
+		const start = conversationOf(4, 400);
+		const elided = elideOldestToolResults(start, 300, count).conversation;
+		assert.ok(elided.activeRounds[0].toolCalls[0].result!.startsWith(ELIDED_PREFIX));
+		const masked: Conversation = {
+			turns: [],
+			activeRounds: elided.activeRounds.map((r, i) =>
+				i === 1
+					? {
+							...r,
+							toolCalls: r.toolCalls.map(c => ({
+								...c,
+								result: `${MASKED_PREFIX}read_file src/a1.ts elided (400 tokens); call the tool again if you need it]`,
+								recorded: c.result,
+							})),
+						}
+					: r,
+			),
+		};
+		const entries = summarizerEntries(masked, { summarizeRoundIds: ['a0', 'a1'] }, 'the request');
+		const results = entries.flatMap(e => (e.kind === 'round' ? e.round.toolCalls.map(c => c.result) : []));
+		assert.equal(results[0], 'x'.repeat(400));
+		assert.ok(results[1]!.startsWith(MASKED_PREFIX));
+		assert.equal(restoreElided(elided).activeRounds[0].toolCalls[0].result, 'x'.repeat(400));
+	});
+});
+
+describe('background summaries taken without waiting', () => {
+	it('leave a job under way running and give nothing; take it once it is done', async () => {
+		let now = 0;
+		const conversation = conversationOf(8, 400);
+		const core = new BackgroundSummaries({
+			plan,
+			summarize: (c, p) => ({ done: summaryOf(c, p), durationMs: () => 30_000, cancel: () => {} }),
+			now: () => now,
+		});
+		assert.ok(core.start(conversation));
+		await new Promise(resolve => setImmediate(resolve));
+		now = 10_000;
+		const early = await core.takeAtOverflow(conversation, false);
+		assert.deepEqual([early.prepared, early.waitedMs, core.busy], [undefined, 0, true]);
+		assert.ok(core.headPlan());
+		now = 40_000;
+		const later = await core.takeAtOverflow(conversation, false);
+		assert.ok(later.prepared?.blocks);
+		assert.equal(core.busy, false);
+	});
+});
