@@ -56,6 +56,11 @@ export interface Round {
 	readonly summarySpansTurns?: boolean;
 	/** The block's text was written by the user (saved from the summary document), not by a model. */
 	readonly summaryEdited?: boolean;
+	/**
+	 * A model wrote the block from a block the user had edited (it absorbed that text, or a block that
+	 * did): the user's correction lives on in it (docs/decisions.md decision 35). Never with `summaryEdited`.
+	 */
+	readonly summaryBuildsOnEdit?: boolean;
 }
 
 /** A finished request: the user's message and the rounds the agent made answering it. */
