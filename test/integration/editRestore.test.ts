@@ -12,7 +12,7 @@ import { DATA_FILE, createSessionScript } from './sessionScript';
 
 interface Metadata {
 	summarizations: number;
-	longhaul: { summaryBlocks: { roundId: string; text: string; edited?: boolean; removed?: boolean }[]; doneLedger?: { steps: number } };
+	longhaul: { summaryBlocks: { roundId: string; text: string; edited?: boolean; buildsOnEdit?: boolean; removed?: boolean }[]; doneLedger?: { steps: number } };
 }
 
 const meta = (handled: HandledRequest) => handled.metadata as unknown as Metadata;
@@ -130,6 +130,13 @@ describe('Summary edit and restore', function () {
 			later.some(s => s.includes(corrected)),
 			`the edit stays in later prompts (rebuilt from the stored record): ${later.map(s => s.slice(0, 160)).join(' | ')}`,
 		);
+		// A /compact that absorbs the edited block writes the model's text from it: marked as building on the edit.
+		const compacted = await sendChat('@longhaul /compact');
+		assert.match(compacted.markdown, /Summarized \d+ older rounds?/, compacted.markdown);
+		const built = meta(compacted).longhaul.summaryBlocks.filter(b => b.buildsOnEdit);
+		assert.strictEqual(built.length, 1, `one new block builds on the edit: ${JSON.stringify(meta(compacted).longhaul.summaryBlocks)}`);
+		const after = await sendChat('@longhaul /context');
+		assert.match(after.markdown, /\[request 1, rounds? [^\]]+\]\(command:longhaul\.openSummary\?[^)\s]+\)[^\n]*builds on your edit/, after.markdown);
 	});
 
 	it('a save that is too long or empty is refused and changes nothing', async () => {
