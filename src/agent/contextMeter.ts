@@ -4,10 +4,10 @@
 // and a spinning icon while a summary is written (at an overflow, or prepared in the background).
 // While a request runs it follows every prompt fitted and every summary made; a request of another
 // chat first clears the figures of the previous one, and a minute after a request ended the meter
-// says its figures are the last chat's (decision 41: no stable API tells which chat is on screen,
-// so a new chat cannot be told apart from the last one until it sends a request). The figures are those of /context (the same
-// conversation, the same token ratio), so both show the same share. The tooltip gives the /context
-// figures; a click runs /context.
+// says its figures are the last chat's (docs/decisions.md decision 41: no stable API tells which
+// chat is on screen, so a new chat cannot be told apart from the last one until it sends a
+// request). The figures are those of /context (the same conversation, the same token ratio), so
+// both show the same share. The tooltip gives the /context figures; a click runs /context.
 import { windowTokensUsed } from '../common/tokens/budget';
 import { jobsUnderWay } from '../common/background/backgroundJob';
 import * as vscode from 'vscode';

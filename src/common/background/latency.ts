@@ -23,7 +23,10 @@ export const FIELD_RATES: LatencyRates = { firstTokenMs: 1000, msPerInputToken: 
 
 /** Each new sample moves the learned scale (in log space) at most this share of the way. */
 const LEARN_SHARE = 0.5;
-/** One sample counts as at most 50× faster or 20× slower than the field rates (a timer glitch or a stall of minutes is not the model's speed). */
+/**
+ * One sample counts as at most 50× faster or 20× slower than the field rates: a timer glitch or a
+ * stall of minutes is not the model's speed.
+ */
 const SAMPLE_RANGE = [0.02, 20] as const;
 
 /**
