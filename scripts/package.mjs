@@ -17,6 +17,7 @@ const ALLOWED = new Set([
 	'extension/changelog.md',
 	'extension/LICENSE.txt',
 	'extension/media/icon.png',
+	'extension/syntaxes/longhaul-summary.tmLanguage.json',
 	'extension/l10n/bundle.l10n.json',
 	'[Content_Types].xml',
 	'extension.vsixmanifest',

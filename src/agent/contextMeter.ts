@@ -3,16 +3,18 @@
 // from its first request on: the share of the window its next prompt takes, its summary blocks,
 // and a spinning icon while a summary is written (at an overflow, or prepared in the background).
 // While a request runs it follows every prompt fitted and every summary made; a request of another
-// chat first clears the figures of the previous one. The figures are those of /context (the same
-// conversation, the same token ratio), so both show the same share. The tooltip gives the /context
-// figures; a click runs /context.
+// chat first clears the figures of the previous one, and a minute after a request ended the meter
+// says its figures are the last chat's (docs/decisions.md decision 41: no stable API tells which
+// chat is on screen, so a new chat cannot be told apart from the last one until it sends a
+// request). The figures are those of /context (the same conversation, the same token ratio), so
+// both show the same share. The tooltip gives the /context figures; a click runs /context.
 import { windowTokensUsed } from '../common/tokens/budget';
 import { jobsUnderWay } from '../common/background/backgroundJob';
 import * as vscode from 'vscode';
 import { blockRows } from '../common/conversation/blockListing';
 import { roundText, type Conversation } from '../common/conversation/conversation';
 import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
-import { meterText, meterTooltip, type MeterActivity, type MeterFigures } from '../common/stats/contextMeter';
+import { meterText, meterTooltip, type MeterActivity, type MeterFigures, type MeterStaleness } from '../common/stats/contextMeter';
 import { blockTokens } from '../common/summaries/condenseBlocks';
 import { budgetFor } from './requestBudget';
 import type { RequestContext } from './commands/requestContext';
@@ -32,6 +34,12 @@ const POLL_MS = 250;
  */
 const REFRESH_PAUSE_FACTOR = 4;
 const MIN_REFRESH_MS = 500;
+/**
+ * After this long without a request the figures may be another chat's than the one on screen: long
+ * enough to read an answer under figures that are surely its own, short enough that a chat opened
+ * afterwards is not shown another chat's figures as its own for long (decision 41).
+ */
+const LAST_CHAT_AFTER_MS = 60_000;
 
 export class ContextMeter implements vscode.Disposable {
 	private readonly item = vscode.window.createStatusBarItem('longhaul.contextMeter', vscode.StatusBarAlignment.Right, 100);
@@ -42,6 +50,9 @@ export class ContextMeter implements vscode.Disposable {
 	private activity: MeterActivity = 'idle';
 	/** The chat the figures are of (chatKey). */
 	private chat: string | undefined;
+	/** Set a while after the last request ended: the figures are the last chat's, maybe not the one on screen. */
+	private stale: MeterStaleness | undefined;
+	private staleTimer: ReturnType<typeof setTimeout> | undefined;
 
 	constructor() {
 		this.item.name = vscode.l10n.t('Longhaul context');
@@ -55,6 +66,7 @@ export class ContextMeter implements vscode.Disposable {
 	 * of another chat than the figures' (or of a new chat) clears them first.
 	 */
 	watch(state: RequestState, summarizing: () => boolean, figuresNow: () => Promise<MeterReading>): vscode.Disposable {
+		this.freshen();
 		const chat = chatKey(state.conversation);
 		if (chat === undefined || chat !== this.chat) this.figures = undefined;
 		this.chat = chat;
@@ -100,7 +112,20 @@ export class ContextMeter implements vscode.Disposable {
 	show(reading: MeterReading): void {
 		this.figures = reading.figures;
 		this.chat = reading.chat;
+		this.freshen();
+		const since = new Date().toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' });
+		this.staleTimer = setTimeout(() => {
+			this.stale = { since };
+			this.setActivity(this.activity);
+		}, LAST_CHAT_AFTER_MS);
 		this.setActivity('idle');
+	}
+
+	/** The figures are the chat's of the request now running or just ended. */
+	private freshen(): void {
+		clearTimeout(this.staleTimer);
+		this.staleTimer = undefined;
+		this.stale = undefined;
 	}
 
 	private setActivity(activity: MeterActivity): void {
@@ -112,8 +137,8 @@ export class ContextMeter implements vscode.Disposable {
 			this.item.show();
 			return;
 		}
-		this.item.text = meterText(this.figures, this.activity);
-		const tooltip = new vscode.MarkdownString(meterTooltip(this.figures, this.activity));
+		this.item.text = meterText(this.figures, this.activity, this.stale);
+		const tooltip = new vscode.MarkdownString(meterTooltip(this.figures, this.activity, this.stale));
 		this.item.tooltip = tooltip;
 		this.item.show();
 	}
@@ -124,6 +149,7 @@ export class ContextMeter implements vscode.Disposable {
 	}
 
 	dispose(): void {
+		clearTimeout(this.staleTimer);
 		this.item.dispose();
 		this.command.dispose();
 	}

@@ -272,7 +272,11 @@ function blockLines(conversation: Conversation, blocks: readonly BlockRow[], bud
 			: b.firstRound === b.lastRound
 				? vscode.l10n.t('request {0}, round {1}', b.request, b.firstRound)
 				: vscode.l10n.t('request {0}, rounds {1}–{2} ({3} rounds)', b.request, b.firstRound, b.lastRound, b.roundCount);
-	const marks = (b: BlockRow) => [...(b.block.condensed ? [vscode.l10n.t('condensed')] : []), ...(b.block.edited ? [vscode.l10n.t('edited by you')] : [])];
+	const marks = (b: BlockRow) => [
+		...(b.block.condensed ? [vscode.l10n.t('condensed')] : []),
+		...(b.block.edited ? [vscode.l10n.t('edited by you')] : []),
+		...(b.block.buildsOnEdit ? [vscode.l10n.t('builds on your edit')] : []),
+	];
 	const item = (b: BlockRow) => {
 		const document = documents.remember({
 			roundId: b.block.roundId,
@@ -280,6 +284,7 @@ function blockLines(conversation: Conversation, blocks: readonly BlockRow[], bud
 			location: b.block.anchor,
 			request: conversation.turns[b.block.turnIndex]?.user,
 			edited: b.block.edited,
+			buildsOnEdit: b.block.buildsOnEdit,
 			currentRequest: b.request,
 		});
 		const size = [vscode.l10n.t('{0} tokens', b.tokens.toLocaleString('en-US')), ...marks(b)].join(', ');

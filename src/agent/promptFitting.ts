@@ -199,6 +199,7 @@ function offerSummary({ ctx }: AgentRun, event: Extract<FitEvent, { kind: 'summa
 	const at = flattenRounds(state.conversation).find(f => f.round.id === plan.anchorRoundId);
 	const location = at ? { source: at.source, turnIndex: at.turnIndex, roundIndex: at.roundIndex } : plan.anchor;
 	const request = location.source === 'active' ? ctx.request.prompt : state.conversation.turns[location.turnIndex]?.user;
+	const made = new Set(plan.summarizeRoundIds);
 	const document = ctx.documents.remember({
 		roundId: plan.anchorRoundId,
 		text: blocks.join('\n\n'),
@@ -206,6 +207,7 @@ function offerSummary({ ctx }: AgentRun, event: Extract<FitEvent, { kind: 'summa
 		request,
 		summarizedRounds: plan.stats.summarizedRoundCount,
 		currentRequest: state.conversation.turns.length + 1,
+		buildsOnEdit: flattenRounds(state.conversation).some(f => made.has(f.round.id) && f.round.summaryBuildsOnEdit === true),
 	});
 	summaryButton(ctx.stream, document);
 	state.madeSummaries.push(document);

@@ -5,6 +5,7 @@
 // block (by key: the request that printed the links loaded them).
 import * as vscode from 'vscode';
 import { parseSummaryKey, summaryDocument, withSummaryText, type SummaryDocument, type SummaryToShow } from '../common/summaries/summaryDocument';
+import { watchSummaryDiagnostics } from './summaryDiagnostics';
 import { SummaryFileSystem, type SummaryDocumentStore } from './summaryFileSystem';
 import type { SummaryEditStore } from './summaryEdits';
 
@@ -88,6 +89,7 @@ export class SummaryDocuments implements SummaryDocumentStore, vscode.Disposable
 		return vscode.Disposable.from(
 			this.fileSystem,
 			vscode.workspace.registerFileSystemProvider(SUMMARY_SCHEME, this.fileSystem, { isCaseSensitive: true }),
+			watchSummaryDiagnostics(SUMMARY_SCHEME, (uri, text) => this.fileSystem.refusal(uri, text)),
 			vscode.commands.registerCommand(OPEN_SUMMARY_COMMAND, (reference?: SummaryReference) => this.open(reference)),
 			vscode.commands.registerCommand(SAVE_SUMMARY_COMMAND, async () => {
 				const document = vscode.window.activeTextEditor?.document;

@@ -3,6 +3,7 @@
 // checked (summaryEdit.ts) and kept for the next request of its chat (summaryEdits.ts), and a
 // message says so; a save that fails the check is refused with its reason, so the editor stays
 // dirty and nothing changes; VS Code's save error, which carries the reason, is the one message.
+// Auto-save does not get this far while the text would be refused (summaryDiagnostics.ts).
 // Ctrl+S in a summary editor is bound to `saveSummary`, which checks first and shows only the
 // reason; in the e2e test (code-server) the key still reached VS Code's own save, so the refusal
 // here must stand on its own. Nothing else can be done here: no folders, no deleting or renaming.
@@ -11,6 +12,7 @@ import { checkSummaryEdit, type EditCheck } from '../common/summaries/summaryEdi
 import { parseSummaryKey, SAVED_NOTE, summaryTextOf, withSummaryText, type SummaryDocument } from '../common/summaries/summaryDocument';
 import { countTokens } from '../common/tokens/tokenizer';
 import type { SummaryEditStore } from './summaryEdits';
+import { log } from './log';
 
 /** What the file system reads and writes through: the summaries this window knows. */
 export interface SummaryDocumentStore {
@@ -80,7 +82,10 @@ export class SummaryFileSystem implements vscode.FileSystemProvider {
 	async writeFile(uri: vscode.Uri, bytes: Uint8Array): Promise<void> {
 		const key = uri.query;
 		const check = this.check(key, Buffer.from(bytes).toString('utf8'));
-		if (check.kind === 'invalid') throw refuse(check.message);
+		if (check.kind === 'invalid') {
+			log().info(`summary save refused: ${check.message}`);
+			throw refuse(check.message);
+		}
 		if (check.kind === 'ok') {
 			const parsed = parseSummaryKey(key)!;
 			await this.edits.save({ roundId: parsed.roundId, base: parsed.hash, text: check.text });

@@ -2,12 +2,13 @@
 // A long scripted session (the fixture's long-session mode, 16k window) summarizes; /context must
 // read without scrolling sideways (the done-ledger as lines of text, no code block), every column of
 // its tables titled, and say whether old tool results are masked. Then the user opens the summary,
-// empties it and saves: one message says why it was refused and the editor keeps the text (still
-// unsaved); a valid save says what happens from the next request on. Screenshots in test-results/.
+// empties it (auto-save, on by default in the web, leaves it alone) and saves: one message says why
+// it was refused and the editor keeps the text (still unsaved); once fixed, the next auto-save
+// saves it and says what happens from the next request on. Screenshots in test-results/.
 /* global document, NodeFilter */
 import assert from 'node:assert/strict';
 import { screenshot } from '../harness/browser.mjs';
-import { send, setUserSetting, summarizedLongSession } from './chatSession.mjs';
+import { send, summarizedLongSession } from './chatSession.mjs';
 
 const toasts = page => page.locator('.notifications-toasts .notification-toast');
 
@@ -82,12 +83,6 @@ export const tests = [
 			assert.match(context.text, /[Mm]asking of old tool results is (on|off)/, 'it says whether masking is on');
 			assert.doesNotMatch(context.text, /turn \d+, round|of this request\)/, 'places are named one way: request N, round M');
 
-			// VS Code for the web saves after a delay by default (the desktop does not): each auto-save of
-			// the emptied text would be refused with VS Code's save error beside the message of Ctrl+S.
-			// This checks the desktop default; the auto-save case is still two messages (issue 33).
-			await setUserSetting(page, server, 'files.autoSave', 'off');
-			await page.waitForTimeout(1000);
-
 			// 2. The newest summary, opened from /context, emptied and saved: refused with one message, the text kept.
 			// (The session's response locator now finds the newest response, /context's: open the summary from its link.)
 			const link = context.response.locator('a', { hasText: /Summary up to|request \d+, rounds? / }).last();
@@ -112,6 +107,10 @@ export const tests = [
 			await page.waitForTimeout(300);
 			await page.keyboard.press('Control+Shift+End');
 			await page.keyboard.press('Delete');
+			// VS Code for the web saves after a delay by default: auto-save leaves the emptied text alone
+			// (an error on it says why), so nothing appears until the user saves.
+			const whileTyping = await toastsAfter(page, () => page.waitForTimeout(2500));
+			assert.deepEqual(whileTyping, [], `auto-save shows nothing: ${JSON.stringify(whileTyping)}`);
 			const refused = await toastsAfter(page, () => page.keyboard.press('Control+S'));
 			await screenshot(page, 'e2e-summary-refused.png');
 			console.log(`    refused save: ${JSON.stringify(refused)}`);
@@ -119,9 +118,8 @@ export const tests = [
 			assert.match(refused[0], /cannot be empty/, 'the message says why');
 			assert.equal(await page.locator('.tabs-container .tab.dirty').count(), 1, 'the editor keeps the text, unsaved');
 
-			// 3. A valid save says what happens next.
-			await page.keyboard.type('EDITED-BY-E2E: records 1 to 200 were read; nothing was changed.', { delay: 5 });
-			const saved = await toastsAfter(page, () => page.keyboard.press('Control+S'));
+			// 3. Once fixed, the text is saved by the next auto-save, and the message says what happens next.
+			const saved = await toastsAfter(page, () => page.keyboard.type('EDITED-BY-E2E: records 1 to 200 were read; nothing was changed.', { delay: 5 }));
 			console.log(`    valid save: ${JSON.stringify(saved)}`);
 			await page.waitForFunction(() => !document.querySelector('.tabs-container .tab.dirty'), undefined, { timeout: 15_000 });
 			assert.equal(saved.length, 1, `one message: ${JSON.stringify(saved)}`);

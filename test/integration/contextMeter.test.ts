@@ -89,4 +89,20 @@ describe('Context meter', function () {
 		);
 		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summaries$/, 'after its request, the new chat’s own figures');
 	});
+
+	it('a minute after its last request it says its figures are the last chat’s, until the next request', async function () {
+		// VS Code does not tell an extension which chat is on screen (docs/decisions.md decision 41).
+		this.timeout(150_000);
+		const { api } = await longhaul();
+		await sendChat('@longhaul hello');
+		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summaries$/, 'right after the request: its own figures, unmarked');
+		const started = Date.now();
+		while (!/last chat/.test(api.contextMeter.text) && Date.now() - started < 75_000) await new Promise(r => setTimeout(r, 500));
+		const waited = Date.now() - started;
+		assert.match(api.contextMeter.text, /^\$\(layers\) last chat: \d+% · 0 summaries$/, `after ${waited} ms: ${api.contextMeter.text}`);
+		assert.ok(waited >= 55_000, `not before about a minute: ${waited} ms`);
+		await newChat();
+		await sendChat('@longhaul hi');
+		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summaries$/, 'a request drops the mark');
+	});
 });

@@ -12,7 +12,7 @@ import { DATA_FILE, createSessionScript } from './sessionScript';
 
 interface Metadata {
 	summarizations: number;
-	longhaul: { summaryBlocks: { roundId: string; text: string; edited?: boolean; removed?: boolean }[]; doneLedger?: { steps: number } };
+	longhaul: { summaryBlocks: { roundId: string; text: string; edited?: boolean; buildsOnEdit?: boolean; removed?: boolean }[]; doneLedger?: { steps: number } };
 }
 
 const meta = (handled: HandledRequest) => handled.metadata as unknown as Metadata;
@@ -60,13 +60,19 @@ async function openFromButton(button: vscode.Command): Promise<vscode.TextEditor
 	return editor;
 }
 
-/** Replaces the summary text (below the line) in the editor and saves; resolves with whether the save went through. */
-async function editAndSave(editor: vscode.TextEditor, text: string): Promise<boolean> {
+/** Replaces the summary text (below the line) in the editor, without saving. */
+async function replaceSummary(editor: vscode.TextEditor, text: string): Promise<void> {
 	const document = editor.document;
 	const line = document.getText().split('\n').indexOf('---');
 	assert.ok(line > 0, 'the document has the separator line');
 	const range = new vscode.Range(new vscode.Position(line + 1, 0), document.lineAt(document.lineCount - 1).range.end);
 	assert.ok(await editor.edit(b => b.replace(range, `\n${text}\n`)));
+}
+
+/** Replaces the summary text (below the line) in the editor and saves; resolves with whether the save went through. */
+async function editAndSave(editor: vscode.TextEditor, text: string): Promise<boolean> {
+	const document = editor.document;
+	await replaceSummary(editor, text);
 	const refusable = text.length >= 1000 || text === '';
 	// Under load VS Code may skip a save while the editor it just opened is still settling (no write
 	// reaches the file system, no save error is logged); a user would save again, and so does this.
@@ -130,6 +136,13 @@ describe('Summary edit and restore', function () {
 			later.some(s => s.includes(corrected)),
 			`the edit stays in later prompts (rebuilt from the stored record): ${later.map(s => s.slice(0, 160)).join(' | ')}`,
 		);
+		// A /compact that absorbs the edited block writes the model's text from it: marked as building on the edit.
+		const compacted = await sendChat('@longhaul /compact');
+		assert.match(compacted.markdown, /Summarized \d+ older rounds?/, compacted.markdown);
+		const built = meta(compacted).longhaul.summaryBlocks.filter(b => b.buildsOnEdit);
+		assert.strictEqual(built.length, 1, `one new block builds on the edit: ${JSON.stringify(meta(compacted).longhaul.summaryBlocks)}`);
+		const after = await sendChat('@longhaul /context');
+		assert.match(after.markdown, /\[request 1, rounds? [^\]]+\]\(command:longhaul\.openSummary\?[^)\s]+\)[^\n]*builds on your edit/, after.markdown);
 	});
 
 	it('a save that is too long or empty is refused and changes nothing', async () => {
@@ -146,6 +159,43 @@ describe('Summary edit and restore', function () {
 			summariesIn(firstAgentRequest(api.requests, 'go on')).some(s => s.includes(original.text)),
 			'the model’s summary is unchanged',
 		);
+	});
+
+	it('with auto-save on, a text that would be refused is not auto-saved: its reason is on the text, which stays unsaved until fixed', async () => {
+		const { open } = await summarizedSession();
+		const files = vscode.workspace.getConfiguration('files');
+		await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+		const attempts: vscode.TextDocumentSaveReason[] = [];
+		const listener = vscode.workspace.onWillSaveTextDocument(e => {
+			if (e.document.uri.scheme === 'longhaul-summary') attempts.push(e.reason);
+		});
+		try {
+			const editor = await openFromButton(open);
+			assert.strictEqual(editor.document.languageId, 'longhaul-summary', 'the summary documents have their own language');
+			await replaceSummary(editor, '');
+			// Well past the auto-save delay (1 s by default).
+			await new Promise(r => setTimeout(r, 3500));
+			const diagnostics = vscode.languages.getDiagnostics(editor.document.uri);
+			assert.deepStrictEqual(
+				diagnostics.map(d => d.severity),
+				[vscode.DiagnosticSeverity.Error],
+				'one error on the text',
+			);
+			assert.match(diagnostics[0].message, /cannot be empty/, 'it gives the reason');
+			assert.deepStrictEqual(attempts, [], 'auto-save does not try to save a text that would be refused');
+			assert.strictEqual(editor.document.isDirty, true, 'the text stays in the editor, unsaved');
+
+			await replaceSummary(editor, 'AUTO-SAVED CORRECTION: the data file has 200 records; nothing was changed.');
+			for (let waited = 0; editor.document.isDirty && waited < 15_000; waited += 250) await new Promise(r => setTimeout(r, 250));
+			assert.strictEqual(editor.document.isDirty, false, 'the fixed text is auto-saved');
+			assert.ok(attempts.length >= 1 && attempts.every(r => r !== vscode.TextDocumentSaveReason.Manual), `saved by auto-save: ${attempts.join(',')}`);
+			assert.deepStrictEqual(vscode.languages.getDiagnostics(editor.document.uri), [], 'and the error is gone');
+			const next = await sendChat('@longhaul go on');
+			assert.match(next.markdown, /Your edit of the summary up to .* is what the model remembers from this request on/);
+		} finally {
+			listener.dispose();
+			await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+		}
 	});
 
 	it('/restore brings the rounds back word for word when they fit, and the block is gone from the prompt and /context', async () => {

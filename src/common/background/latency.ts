@@ -21,10 +21,13 @@ export function callDurationMs(rates: LatencyRates, inputTokens: number, outputT
  */
 export const FIELD_RATES: LatencyRates = { firstTokenMs: 1000, msPerInputToken: 0.1, msPerOutputToken: 1000 / 60 };
 
-/** Samples of shorter calls say little about the rate (the first token dominates). */
-const MIN_SAMPLE_MS = 500;
-/** Each new sample moves the learned scale this share of the way. */
+/** Each new sample moves the learned scale (in log space) at most this share of the way. */
 const LEARN_SHARE = 0.5;
+/**
+ * One sample counts as at most 50× faster or 20× slower than the field rates: a timer glitch or a
+ * stall of minutes is not the model's speed.
+ */
+const SAMPLE_RANGE = [0.02, 20] as const;
 
 /**
  * What Longhaul learned of one model's speed: a scale on the field rates, from the durations of
@@ -37,13 +40,23 @@ export interface LearnedSpeed {
 
 export const UNLEARNED_SPEED: LearnedSpeed = { scale: 1, samples: 0 };
 
-/** One observed call: how long it took against what the field rates predict. */
-export function observeCall(speed: LearnedSpeed, inputTokens: number, outputTokens: number, durationMs: number): LearnedSpeed {
-	const predicted = callDurationMs(FIELD_RATES, inputTokens, outputTokens);
-	if (!(durationMs >= MIN_SAMPLE_MS) || !(predicted > 0)) return speed;
-	const sample = Math.min(20, Math.max(0.02, durationMs / predicted));
-	const scale = speed.samples === 0 ? sample : speed.scale + (sample - speed.scale) * LEARN_SHARE;
-	return { scale, samples: speed.samples + 1 };
+/**
+ * One observed duration of `calls` calls with `inputTokens` in and `outputTokens` out in all. Every
+ * call counts, however short (a fast model summarizes in 50 ms; docs/decisions.md decision 7), but
+ * its weight is the share of its field-rate duration that is per-token work rather than the calls'
+ * first-token overhead: a call of a few tokens says little about the rate, whatever the model's
+ * speed. The scale moves in log space (a ratio: one stall of 10× must not outweigh ten calls at 1×),
+ * from the field default (1) as much as the first sample's weight, then by half of that for later ones.
+ */
+export function observeCall(speed: LearnedSpeed, inputTokens: number, outputTokens: number, durationMs: number, calls = 1): LearnedSpeed {
+	const overhead = Math.max(1, calls) * FIELD_RATES.firstTokenMs;
+	const predicted = callDurationMs(FIELD_RATES, inputTokens, outputTokens) - FIELD_RATES.firstTokenMs + overhead;
+	if (!(durationMs > 0) || !Number.isFinite(durationMs) || !(predicted > 0)) return speed;
+	const weight = (predicted - overhead) / predicted;
+	const sample = Math.log(Math.min(SAMPLE_RANGE[1], Math.max(SAMPLE_RANGE[0], durationMs / predicted)));
+	const share = speed.samples === 0 ? weight : weight * LEARN_SHARE;
+	const learned = Math.log(speed.scale);
+	return { scale: Math.exp(learned + (sample - learned) * share), samples: speed.samples + 1 };
 }
 
 /** The rates a learned speed stands for. */
@@ -65,7 +78,5 @@ export interface SummaryCall {
 export function observeSummary(speed: LearnedSpeed, calls: readonly SummaryCall[], durationMs: number): LearnedSpeed {
 	const input = calls.reduce((n, c) => n + (c.promptTokens ?? 0), 0);
 	const output = calls.reduce((n, c) => n + (c.summaryTokens ?? 0), 0);
-	// Each call has its own first token: fold the extra ones into the input the rate sees.
-	const extraFirstTokens = Math.max(0, calls.length - 1) * (FIELD_RATES.firstTokenMs / FIELD_RATES.msPerInputToken);
-	return observeCall(speed, input + extraFirstTokens, output, durationMs);
+	return observeCall(speed, input, output, durationMs, calls.length);
 }

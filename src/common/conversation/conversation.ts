@@ -57,6 +57,11 @@ export interface Round {
 	/** The block's text was written by the user (saved from the summary document), not by a model. */
 	readonly summaryEdited?: boolean;
 	/**
+	 * A model wrote the block from a block the user had edited (it absorbed that text, or a block that
+	 * did): the user's correction lives on in it (docs/decisions.md decision 35). Never with `summaryEdited`.
+	 */
+	readonly summaryBuildsOnEdit?: boolean;
+	/**
 	 * The block stands in for a summary still being written (the bridge's set-aside, setAside.ts):
 	 * it lives only in the prompt, each fit starts without it, and it is never stored.
 	 */

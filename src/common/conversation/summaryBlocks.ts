@@ -32,6 +32,8 @@ export interface SummaryBlock {
 	readonly spansTurns: boolean;
 	/** The user wrote its text (an edit saved from the summary document). */
 	readonly edited: boolean;
+	/** A model wrote it from the user's edited text (Round.summaryBuildsOnEdit). */
+	readonly buildsOnEdit: boolean;
 }
 
 /** The turn index of a flattened round in block numbering (the request in progress is `turns.length`). */
@@ -77,6 +79,7 @@ export function blocksOf(flat: readonly FlatRound[], turnCount: number): Summary
 			condensed: at.round.summaryCondensed === true,
 			spansTurns: at.round.summarySpansTurns === true,
 			edited: at.round.summaryEdited === true,
+			buildsOnEdit: at.round.summaryBuildsOnEdit === true,
 		};
 	});
 }

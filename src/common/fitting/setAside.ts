@@ -71,7 +71,7 @@ export function stripProvisional(conversation: Conversation): Conversation {
 		.map(at => at.round.id);
 	if (!ids.length) return conversation;
 	const unsummarized = (round: Round): Round => {
-		const { summary: _summary, summaryProvisional: _provisional, summarySpansTurns: _spans, ...rest } = round;
+		const { summary: _summary, summaryProvisional: _provisional, summarySpansTurns: _spans, summaryBuildsOnEdit: _builds, ...rest } = round;
 		return rest;
 	};
 	return updateRounds(conversation, new Map(ids.map(id => [id, unsummarized])));

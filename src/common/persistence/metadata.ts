@@ -63,6 +63,7 @@ function plainBlock(block: StoredSummaryBlock): StoredSummaryBlock {
 		...(block.condensed ? { condensed: true } : {}),
 		...(block.spansTurns ? { spansTurns: true } : {}),
 		...(block.edited ? { edited: true } : {}),
+		...(block.buildsOnEdit && !block.edited ? { buildsOnEdit: true } : {}),
 	};
 }
 
@@ -74,6 +75,7 @@ function storedBlockOf(round: Round): StoredSummaryBlock {
 		condensed: round.summaryCondensed,
 		spansTurns: round.summarySpansTurns,
 		edited: round.summaryEdited,
+		buildsOnEdit: round.summaryBuildsOnEdit,
 	});
 }
 
@@ -95,7 +97,8 @@ export function summaryChanges(before: Conversation, after: Conversation): Store
 			was.summary === round.summary &&
 			!was.summaryCondensed === !round.summaryCondensed &&
 			!was.summarySpansTurns === !round.summarySpansTurns &&
-			!was.summaryEdited === !round.summaryEdited
+			!was.summaryEdited === !round.summaryEdited &&
+			!was.summaryBuildsOnEdit === !round.summaryBuildsOnEdit
 		) {
 			continue;
 		}
@@ -238,8 +241,9 @@ export function decodeTurnRecord(raw: unknown): { record?: TurnRecord; errors: M
 		const condensed = legacy ? undefined : s.optionalBoolean('condensed');
 		const spansTurns = legacy ? true : s.optionalBoolean('spansTurns');
 		const edited = legacy ? undefined : s.optionalBoolean('edited');
+		const buildsOnEdit = legacy ? undefined : s.optionalBoolean('buildsOnEdit');
 		const removed = legacy ? undefined : s.optionalBoolean('removed');
-		if (errors.length === before) summaryBlocks.push(plainBlock({ roundId: roundId!, text: text!, condensed, spansTurns, edited, removed }));
+		if (errors.length === before) summaryBlocks.push(plainBlock({ roundId: roundId!, text: text!, condensed, spansTurns, edited, buildsOnEdit, removed }));
 	});
 
 	const maxToolCallsExceeded = r.optionalBoolean('maxToolCallsExceeded');

@@ -24,16 +24,28 @@ export function usedShare(figures: Pick<MeterFigures, 'usedTokens' | 'windowToke
 	return figures.windowTokens > 0 ? Math.round((100 * figures.usedTokens) / figures.windowTokens) : 0;
 }
 
-/** `$(…) 52% · 2 summaries`, with a spinning icon while a summary is being written. */
-export function meterText(figures: MeterFigures, activity: MeterActivity): string {
+/**
+ * When the figures may no longer be the chat on screen: a while after the last request ended, the
+ * user may have opened another chat, and no stable API says so (docs/decisions.md decision 41).
+ * `since` is when that request ended, as the user's clock reads (e.g. "14:05").
+ */
+export interface MeterStaleness {
+	readonly since: string;
+}
+
+/**
+ * `$(…) 52% · 2 summaries`, with a spinning icon while a summary is being written; `last chat: 52% …`
+ * once the figures may be another chat's than the one on screen.
+ */
+export function meterText(figures: MeterFigures, activity: MeterActivity, stale?: MeterStaleness): string {
 	const icon = activity === 'summarizing' || activity === 'background' ? '$(sync~spin)' : '$(layers)';
 	const blocks = `${figures.summaryBlocks} ${figures.summaryBlocks === 1 ? 'summary' : 'summaries'}`;
 	const busy = activity === 'background' ? ' · summarizing in background' : activity === 'summarizing' ? ' · summarizing' : '';
-	return `${icon} ${usedShare(figures)}% · ${blocks}${busy}`;
+	return `${icon} ${stale ? 'last chat: ' : ''}${usedShare(figures)}% · ${blocks}${busy}`;
 }
 
 /** The tooltip: the figures of /context for the chat's next prompt. */
-export function meterTooltip(figures: MeterFigures, activity: MeterActivity): string {
+export function meterTooltip(figures: MeterFigures, activity: MeterActivity, stale?: MeterStaleness): string {
 	const n = (x: number) => x.toLocaleString('en-US');
 	const rows: [string, number][] = [
 		['Tool definitions', figures.toolTokens],
@@ -61,6 +73,12 @@ export function meterTooltip(figures: MeterFigures, activity: MeterActivity): st
 		...rows.map(([name, tokens]) => `| ${name} | ${n(tokens)} |`),
 		'',
 		...(state ? [state, ''] : []),
+		...(stale
+			? [
+					`These are the figures of the last chat with an @longhaul request, as its request at ${stale.since} left them. VS Code does not tell extensions which chat is on screen: a chat opened since shows its own figures from its first @longhaul request on.`,
+					'',
+				]
+			: []),
 		'Click for `/context`.',
 	].join('\n');
 }

@@ -22,6 +22,8 @@ export interface StoredSummaryBlock {
 	readonly spansTurns?: boolean;
 	/** The user wrote this text (an edit saved from the summary document). */
 	readonly edited?: boolean;
+	/** A model wrote this text from the user's edited text (Round.summaryBuildsOnEdit). */
+	readonly buildsOnEdit?: boolean;
 	/** The summary on this round was taken away (restored: its rounds are back word for word); `text` is empty. */
 	readonly removed?: boolean;
 }
@@ -43,7 +45,13 @@ export interface BlockSegment {
 	/** The newest of them: the new block is anchored on it. */
 	readonly anchorRoundId: string;
 	/** The turn's existing block, which the new one absorbs (only ever the first segment's). */
-	readonly absorbs?: { readonly roundId: string; readonly text: string; readonly spansTurns: boolean };
+	readonly absorbs?: {
+		readonly roundId: string;
+		readonly text: string;
+		readonly spansTurns: boolean;
+		/** The absorbed block is the user's edit, or was written from one: the new block builds on it. */
+		readonly fromEdit: boolean;
+	};
 }
 
 /** The per-turn segments of a plan, oldest first. Throws {@link UnknownRoundError} for an id not in the conversation. */
@@ -65,7 +73,12 @@ export function blockSegments(conversation: Conversation, plan: Pick<Summarizati
 	return segments.map((s, i) => {
 		const absorbs =
 			i === 0 && previous && plan.previousSummary && blockTurnIndex(previous, turnCount) === s.turnIndex
-				? { roundId: previous.round.id, text: plan.previousSummary.text, spansTurns: previous.round.summarySpansTurns === true }
+				? {
+						roundId: previous.round.id,
+						text: plan.previousSummary.text,
+						spansTurns: previous.round.summarySpansTurns === true,
+						fromEdit: previous.round.summaryEdited === true || previous.round.summaryBuildsOnEdit === true,
+					}
 				: undefined;
 		return { turnIndex: s.turnIndex, roundIds: s.roundIds, anchorRoundId: s.roundIds[s.roundIds.length - 1], ...(absorbs ? { absorbs } : {}) };
 	});
@@ -85,7 +98,8 @@ export class BlockCountError extends Error {
 /**
  * A new conversation in which the plan's rounds are covered by one block per turn: `texts[i]` is the
  * summary of segment i of {@link blockSegments} (oldest turn first). A block that absorbs a 0.1.0
- * summary stands for all it stood for (`summarySpansTurns`). Only the paths to the anchors are
+ * summary stands for all it stood for (`summarySpansTurns`); one that absorbs the user's edit (or a
+ * block written from one) is marked as building on it (`summaryBuildsOnEdit`). Only the paths to the anchors are
  * copied. Throws {@link BlockCountError} when the counts differ, {@link UnknownRoundError} for an
  * unknown round.
  */
@@ -99,7 +113,8 @@ export function applySummaryBlocks(
 	const changes = new Map<string, (round: Round) => Round>();
 	segments.forEach((segment, i) => {
 		const spansTurns = segment.absorbs?.spansTurns === true;
-		changes.set(segment.anchorRoundId, round => withSummary(round, texts[i], { spansTurns }));
+		const buildsOnEdit = segment.absorbs?.fromEdit === true;
+		changes.set(segment.anchorRoundId, round => withSummary(round, texts[i], { spansTurns, buildsOnEdit }));
 	});
 	return updateRounds(conversation, changes);
 }
@@ -136,12 +151,16 @@ export function updateRounds(conversation: Conversation, changes: ReadonlyMap<st
 	return { turns: turns ?? conversation.turns, activeRounds };
 }
 
-/** The round carrying `text` as its summary, with exactly the given flags. */
-export function withSummary(
-	round: Round,
-	text: string,
-	flags: { readonly condensed?: boolean; readonly spansTurns?: boolean; readonly edited?: boolean } = {},
-): Round {
+/** The flags a summary block carries besides its text. */
+export interface SummaryFlags {
+	readonly condensed?: boolean;
+	readonly spansTurns?: boolean;
+	readonly edited?: boolean;
+	readonly buildsOnEdit?: boolean;
+}
+
+/** The round carrying `text` as its summary, with exactly the given flags (`edited` wins over `buildsOnEdit`). */
+export function withSummary(round: Round, text: string, flags: SummaryFlags = {}): Round {
 	const next: Round = {
 		id: round.id,
 		response: round.response,
@@ -154,6 +173,7 @@ export function withSummary(
 		...(flags.condensed ? { summaryCondensed: true } : {}),
 		...(flags.spansTurns ? { summarySpansTurns: true } : {}),
 		...(flags.edited ? { summaryEdited: true } : {}),
+		...(flags.buildsOnEdit && !flags.edited ? { summaryBuildsOnEdit: true } : {}),
 	};
 }
 

@@ -83,9 +83,9 @@ export async function condenseOldestBlocks(
 		const size = blockTokens({ text, condensed: true }, countTokens);
 		total += size - sizes[i];
 		sizes[i] = size;
-		const { spansTurns, edited } = block;
+		const { spansTurns, edited, buildsOnEdit } = block;
 		const newText = text;
-		changes.set(block.roundId, round => withSummary(round, newText, { condensed: true, spansTurns, edited }));
+		changes.set(block.roundId, round => withSummary(round, newText, { condensed: true, spansTurns, edited, buildsOnEdit }));
 		condensed.push({ turnIndex: block.turnIndex, roundId: block.roundId, fromTokens: textTokens, toTokens: countTokens(text), by });
 	}
 	return { conversation: changes.size ? updateRounds(conversation, changes) : conversation, condensed, totalTokens: total };

@@ -96,13 +96,14 @@ export function applyRestore(conversation: Conversation, plan: RestorePlan): { c
 	}
 	if (plan.keep) {
 		const { block } = plan.keep;
-		changes.set(plan.keep.roundId, round => withSummary(round, block.text, { spansTurns: block.spansTurns, edited: block.edited, condensed: block.condensed }));
+		changes.set(plan.keep.roundId, round => withSummary(round, block.text, block));
 		stored.push({
 			roundId: plan.keep.roundId,
 			text: block.text,
 			...(block.condensed ? { condensed: true } : {}),
 			...(block.spansTurns ? { spansTurns: true } : {}),
 			...(block.edited ? { edited: true } : {}),
+			...(block.buildsOnEdit ? { buildsOnEdit: true } : {}),
 		});
 	}
 	return { conversation: updateRounds(conversation, changes), changes: stored };

@@ -26,6 +26,8 @@ export interface SummaryToShow {
 	readonly summarizedRounds?: number;
 	/** The user wrote this text (a saved edit). */
 	readonly edited?: boolean;
+	/** A model wrote this text from the user's edited text. */
+	readonly buildsOnEdit?: boolean;
 	/** The number of the request in progress, for a summary anchored in it (its location has no turn number yet). */
 	readonly currentRequest?: number;
 }
@@ -46,12 +48,14 @@ export function summaryDocument(summary: SummaryToShow): SummaryDocument {
 	return {
 		key: `${summary.roundId}-${textHash(summary.text)}`,
 		title: `Longhaul summary (${where}).md`,
-		content: documentContent(intro, summary.edited ? EDITED_NOTE : EDIT_HINT, summary.text),
+		content: documentContent(intro, summary.edited ? EDITED_NOTE : summary.buildsOnEdit ? `${BUILDS_ON_EDIT_NOTE} ${EDIT_HINT}` : EDIT_HINT, summary.text),
 		...(request !== undefined ? { request } : {}),
 	};
 }
 
 const EDIT_HINT = 'To correct it, edit the text below the line and save: from the next request on, the model remembers your text instead.';
+/** A newer summary (a /compact, an overflow) absorbed the user's edit: it is the model's text, written from theirs. */
+const BUILDS_ON_EDIT_NOTE = 'It was written from a summary you edited: your correction should be in it; check that it still is.';
 const EDITED_NOTE = 'You edited this summary: the model remembers your text. Edit and save again to change it.';
 /** What the header says after a save, until the next request uses the edit. */
 export const SAVED_NOTE = 'You edited this summary: the model remembers your text from your next request in this chat on.';
@@ -75,7 +79,7 @@ export function summaryTextOf(content: string): string | undefined {
 /** The document with `text` below the line and `note` in place of the header's last sentence or two. */
 export function withSummaryText(document: SummaryDocument, text: string, note: string): SummaryDocument {
 	const header = document.content.split('\n')[2] ?? '';
-	const intro = header.replace(` ${EDIT_HINT}`, '').replace(` ${EDITED_NOTE}`, '').replace(` ${SAVED_NOTE}`, '');
+	const intro = header.replace(` ${BUILDS_ON_EDIT_NOTE}`, '').replace(` ${EDIT_HINT}`, '').replace(` ${EDITED_NOTE}`, '').replace(` ${SAVED_NOTE}`, '');
 	return { ...document, content: documentContent(intro, note, text) };
 }
 

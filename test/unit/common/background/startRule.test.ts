@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import { EARLIEST_SHARE, forecastOverflow, shouldStartBackground, type PromptSample } from '../../../../src/common/background/startRule';
-import { callDurationMs, FIELD_RATES, learnedRates, observeCall, observeSummary, UNLEARNED_SPEED } from '../../../../src/common/background/latency';
 
 /** A request whose prompt grows `growth` tokens per round of `msPerRound`. */
 function growing(start: number, growth: number, rounds: number, msPerRound: number): PromptSample[] {
@@ -29,22 +28,5 @@ describe('background start rule: start when the summary would otherwise be late'
 		const low = growing(EARLIEST_SHARE * 10_000 - 2000, 1000, 2, 100_000);
 		assert.equal(shouldStartBackground({ history: low, messageBudget: 10_000, latestShare: 0.8, summaryMs: 1e9 }).start, false);
 		assert.equal(shouldStartBackground({ history: high, messageBudget: 10_000, latestShare: 0, summaryMs: 1e9 }).start, false);
-	});
-
-	it('learns a model twice as slow as the field rates, and ignores calls too short to say', () => {
-		const predicted = callDurationMs(FIELD_RATES, 10_000, 1_000);
-		const speed = observeCall(observeCall(UNLEARNED_SPEED, 10_000, 1_000, 2 * predicted), 10_000, 1_000, 2 * predicted);
-		assert.ok(Math.abs(speed.scale - 2) < 1e-9);
-		assert.ok(Math.abs(callDurationMs(learnedRates(speed), 10_000, 1_000) - 2 * predicted) < 1e-6);
-		assert.equal(observeCall(UNLEARNED_SPEED, 10, 1, 100), UNLEARNED_SPEED);
-		const twoCalls = observeSummary(
-			UNLEARNED_SPEED,
-			[
-				{ promptTokens: 5000, summaryTokens: 500 },
-				{ promptTokens: 5000, summaryTokens: 500 },
-			],
-			2 * callDurationMs(FIELD_RATES, 5000, 500),
-		);
-		assert.ok(Math.abs(twoCalls.scale - 1) < 1e-9, `two field-speed calls learn 1, got ${twoCalls.scale}`);
 	});
 });

@@ -32,4 +32,14 @@ describe('context meter', () => {
 		assert.match(tooltip, /prepared in the background/);
 		assert.match(tooltip, /Click for `\/context`/);
 	});
+
+	it('says the figures are the last chat’s once they may be another chat’s than the one on screen', () => {
+		const stale = { since: '14:05' };
+		assert.equal(meterText(figures, 'idle', stale), '$(layers) last chat: 52% · 2 summaries');
+		assert.equal(meterText(figures, 'idle'), '$(layers) 52% · 2 summaries');
+		const tooltip = meterTooltip(figures, 'idle', stale);
+		assert.match(tooltip, /figures of the last chat with an @longhaul request, as its request at 14:05 left them/);
+		assert.match(tooltip, /VS Code does not tell extensions which chat is on screen/);
+		assert.doesNotMatch(meterTooltip(figures, 'idle'), /which chat is on screen/);
+	});
 });
