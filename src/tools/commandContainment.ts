@@ -1,10 +1,11 @@
-// How longhaul_runCommand contains a command: reads longhaul.commandSandbox and
-// longhaul.commandNetwork, decides whether the command runs in the sandbox (commandSandbox.ts), says
+// How longhaul_runCommand contains a command: reads longhaul.commandSandbox,
+// longhaul.commandNetwork and longhaul.commandNetworkDomains, decides whether the command runs in the sandbox (commandSandbox.ts), says
 // so in the confirmation, gives the one notice per chat when `auto` finds no sandbox, and asks a
 // second time, itself, before a command runs outside an available sandbox.
 import * as vscode from 'vscode';
 import { autoNotice, type Unavailable, unavailableReason } from '../common/sandbox/sandboxNotice';
-import { type CommandNetwork, sandboxSummary } from '../common/sandbox/sandboxPolicy';
+import { type CommandNetwork, parseDomainList } from '../common/sandbox/networkPolicy';
+import { sandboxSummary } from '../common/sandbox/sandboxPolicy';
 import { sandboxAvailability, sandboxMemory } from './commandSandbox';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
@@ -18,7 +19,10 @@ function settings(): { sandbox: SandboxSetting; network: CommandNetwork } {
 	const config = vscode.workspace.getConfiguration('longhaul');
 	const sandbox = config.get<string>('commandSandbox');
 	const network = config.get<string>('commandNetwork');
-	return { sandbox: sandbox === 'required' || sandbox === 'off' ? sandbox : 'auto', network: network === 'all' ? 'all' : 'off' };
+	return {
+		sandbox: sandbox === 'required' || sandbox === 'off' ? sandbox : 'auto',
+		network: network === 'all' ? 'all' : network === 'domains' ? parseDomainList(config.get<unknown>('commandNetworkDomains')) : 'off',
+	};
 }
 
 /** Where the command runs; throws (before any confirmation) when `required` finds no sandbox. */

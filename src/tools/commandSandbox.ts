@@ -6,9 +6,11 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { type DomainProxy, startDomainProxy } from '../common/sandbox/domainProxy';
+import { type CommandNetwork, networkKind } from '../common/sandbox/networkPolicy';
 import { folderVerdict } from '../common/sandbox/protectedPaths';
 import { type Unavailable } from '../common/sandbox/sandboxNotice';
-import { type CommandNetwork, homeSecretPaths, probeArgs, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
+import { homeSecretPaths, probeArgs, type ProxyBridge, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
 
 export type Availability = { readonly ok: true; readonly bwrap: string } | { readonly ok: false; readonly why: Unavailable };
 
@@ -41,16 +43,19 @@ function probe(bwrap: string, network: CommandNetwork): Promise<Availability> {
 
 /**
  * What the sandbox remembers while the extension runs: whether bwrap starts (per binary and network
- * kind) and which chats had the no-sandbox notice. One object, cleared when the extension's tools
- * are disposed (registerTools.ts), so no module variable holds state of its own.
+ * kind), which chats had the no-sandbox notice, and the network proxies of the commands running
+ * now. One object, cleared when the extension's tools are disposed (registerTools.ts), so no
+ * module variable holds state of its own and no proxy outlives the extension.
  */
 class SandboxMemory {
 	readonly availability = new Map<string, Promise<Availability>>();
 	readonly noticed = new Set<string>();
+	readonly proxies = new Set<CommandProxy>();
 
 	clear(): void {
 		this.availability.clear();
 		this.noticed.clear();
+		for (const proxy of this.proxies) void proxy.close();
 	}
 }
 export const sandboxMemory = new SandboxMemory();
@@ -63,7 +68,7 @@ export function sandboxAvailability(network: CommandNetwork, platform: string = 
 	if (platform !== 'linux') return Promise.resolve({ ok: false, why: { kind: 'platform', platform } });
 	const bwrap = findBwrap();
 	if (!bwrap) return Promise.resolve({ ok: false, why: { kind: 'missing' } });
-	const key = `${bwrap}\0${network}`;
+	const key = `${bwrap}\0${networkKind(network)}`;
 	let found = sandboxMemory.availability.get(key);
 	if (!found) {
 		found = probe(bwrap, network);
@@ -125,11 +130,59 @@ async function existing(paths: readonly string[]): Promise<{ folders: string[]; 
 	return { folders, files };
 }
 
-/** The sandbox plan for a command run in `cwd` with the workspace folders `roots`. */
-export async function sandboxPlan(roots: readonly string[], cwd: string, network: CommandNetwork, home = os.homedir()): Promise<SandboxPlan> {
+/**
+ * The sandbox plan for a command run in `cwd` with the workspace folders `roots`; `proxy` is the
+ * command's network proxy when the network is a list of domains.
+ */
+export async function sandboxPlan(
+	roots: readonly string[],
+	cwd: string,
+	network: CommandNetwork,
+	home = os.homedir(),
+	proxy?: CommandProxy,
+): Promise<SandboxPlan> {
 	const writable = roots.map(realPath);
 	const [readOnly, secrets] = await Promise.all([Promise.all(writable.map(protectedBelow)).then(lists => lists.flat()), existing(homeSecretPaths(home))]);
-	return { writable, readOnly, hiddenFolders: secrets.folders, hiddenFiles: secrets.files, network, cwd: realPath(cwd) };
+	const bridge: ProxyBridge | undefined = proxy && {
+		socket: proxy.socketPath,
+		node: process.execPath,
+		nodeEnv: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {},
+	};
+	return { writable, readOnly, hiddenFolders: secrets.folders, hiddenFiles: secrets.files, network, proxy: bridge, cwd: realPath(cwd) };
+}
+
+/** A command's own network proxy: its socket lives in a private temporary folder, removed with it. */
+export interface CommandProxy extends DomainProxy {
+	readonly domains: readonly string[];
+}
+
+/**
+ * Starts the proxy for one sandboxed command (docs/decisions.md §37, "Network by domain"). One per
+ * command, so what it refused is what this command tried; closed when the command ends, or with
+ * the extension at the latest.
+ */
+export async function startCommandProxy(domains: readonly string[]): Promise<CommandProxy> {
+	// mkdtemp makes the folder readable by its owner only: no other user reaches the socket.
+	const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'longhaul-proxy-'));
+	let proxy: DomainProxy;
+	try {
+		proxy = await startDomainProxy({ socketPath: path.join(folder, 'proxy.sock'), domains });
+	} catch (e) {
+		await fs.promises.rm(folder, { recursive: true, force: true });
+		throw e;
+	}
+	const owned: CommandProxy = {
+		domains,
+		socketPath: proxy.socketPath,
+		refused: () => proxy.refused(),
+		close: async () => {
+			sandboxMemory.proxies.delete(owned);
+			await proxy.close();
+			await fs.promises.rm(folder, { recursive: true, force: true });
+		},
+	};
+	sandboxMemory.proxies.add(owned);
+	return owned;
 }
 
 /**

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
+import { refusedNote } from '../common/sandbox/networkPolicy';
 import { type SandboxPlan, wallNote } from '../common/sandbox/sandboxPolicy';
 import { gatedWriteWarnings } from '../common/tools/commandWrites';
 import { commandConfirmation, commandPreview } from './commandText';
 import { allowOutside, type Containment, containment, containmentLine, noticeOnce } from './commandContainment';
-import { newCodeFiles, sandboxPlan } from './commandSandbox';
+import { type CommandProxy, newCodeFiles, sandboxPlan, startCommandProxy } from './commandSandbox';
 import { inlineCode, visible } from './visibleText';
 import { cappedWriter, runShell, ShellOutcome, timeoutMs } from './shellRunner';
 import { runFolderProblem } from './runFolder';
@@ -91,10 +92,35 @@ function status(outcome: ShellOutcome, limitMs: number): string {
 	return outcome.leftRunning ? `${code}; processes it started kept its output open and were stopped 1 s after it exited` : `${code}${stopped}`;
 }
 
-/** Runs the command where `contained` says, showing its output, neutralised, in the terminal. */
-async function run(checked: Checked, limitMs: number, token: vscode.CancellationToken): Promise<{ outcome: ShellOutcome; plan?: SandboxPlan }> {
+interface Ran {
+	readonly outcome: ShellOutcome;
+	readonly plan?: SandboxPlan;
+	/** Hosts the network proxy refused (a list of domains only). */
+	readonly refused: readonly string[];
+}
+
+/**
+ * Runs the command where `contained` says; with a list of domains, behind its own network proxy,
+ * closed when the command ends.
+ */
+async function run(checked: Checked, limitMs: number, token: vscode.CancellationToken): Promise<Ran> {
+	const { contained } = checked;
+	const network = contained.network;
+	const proxy = contained.kind === 'sandboxed' && typeof network === 'object' ? await startCommandProxy(network.domains) : undefined;
+	try {
+		return { ...(await runShown(checked, limitMs, token, proxy)), refused: proxy?.refused() ?? [] };
+	} finally {
+		await proxy?.close();
+	}
+}
+
+/** Runs the command, showing its output, neutralised, in the terminal. */
+async function runShown(checked: Checked, limitMs: number, token: vscode.CancellationToken, proxy?: CommandProxy): Promise<Omit<Ran, 'refused'>> {
 	const { command, cwd, contained } = checked;
-	const sandbox = contained.kind === 'sandboxed' ? { bwrap: contained.bwrap, plan: await sandboxPlan(workspaceRoots(), cwd, contained.network) } : undefined;
+	const sandbox =
+		contained.kind === 'sandboxed'
+			? { bwrap: contained.bwrap, plan: await sandboxPlan(workspaceRoots(), cwd, contained.network, undefined, proxy) }
+			: undefined;
 	// The echoed command shows control characters instead of letting them act on the terminal.
 	terminal.write(`\n${sandbox ? '[sandboxed] ' : ''}$ ${visible(command, true, Infinity).text}\n`);
 	const cancel = new AbortController();
@@ -163,13 +189,15 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 		}
 		const notice = noticeOnce(contained, options.toolInvocationToken);
 		const limitMs = timeoutMs(options.input.timeoutSeconds);
-		const { outcome, plan } = await run(checked, limitMs, token);
+		const { outcome, plan, refused } = await run(checked, limitMs, token);
 		const line = status(outcome, limitMs);
 		terminal.write(`\n[${line}]\n`);
 		const failed = outcome.timedOut || outcome.cancelled || outcome.exitCode !== 0;
 		const wall = contained.kind === 'sandboxed' ? wallNote(outcome.output, failed, contained.network) : undefined;
 		const created = plan ? createdNote(await newCodeFiles(plan)) : '';
-		const notes = [notice, wall, created]
+		const network = contained.network;
+		const proxyNote = typeof network === 'object' ? refusedNote(refused, network.domains) : undefined;
+		const notes = [notice, wall, proxyNote, created]
 			.filter(Boolean)
 			.map(n => `[${n}]\n`)
 			.join('');
