@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 			const proxy = network === 'off' ? undefined : await startCommandProxy(network.domains);
 			const plan = await sandboxPlan([workspace], workspace, network, undefined, proxy);
 			plans.push(performance.now() - planStart);
-			const outcome = await runShell({ ...base, command, sandbox: { bwrap: available.bwrap, plan } });
+			const outcome = await runShell({ ...base, command, sandbox: { engine: available.engine, plan } });
 			await proxy?.close();
 			failures += outcome.exitCode === 0 ? 0 : 1;
 		};

@@ -5,13 +5,13 @@
 import * as vscode from 'vscode';
 import { autoNotice, type Unavailable, unavailableReason } from '../common/sandbox/sandboxNotice';
 import { type CommandNetwork, parseDomainList } from '../common/sandbox/networkPolicy';
-import { sandboxSummary } from '../common/sandbox/sandboxPolicy';
+import { type SandboxEngine, sandboxSummary } from '../common/sandbox/sandboxPolicy';
 import { sandboxAvailability, sandboxMemory } from './commandSandbox';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
 export type Containment =
-	| { readonly kind: 'sandboxed'; readonly bwrap: string; readonly network: CommandNetwork }
+	| { readonly kind: 'sandboxed'; readonly engine: SandboxEngine; readonly network: CommandNetwork }
 	/** Outside the sandbox: the setting is off, the model asked (and the user allows it twice), or none can start. */
 	| { readonly kind: 'outside'; readonly because: 'off' | 'asked' | 'unavailable'; readonly why?: Unavailable; readonly network: CommandNetwork };
 
@@ -37,7 +37,7 @@ export async function containment(outsideSandbox: boolean): Promise<Containment>
 		return { kind: 'outside', because: 'unavailable', why: available.why, network };
 	}
 	if (outsideSandbox) return { kind: 'outside', because: 'asked', network };
-	return { kind: 'sandboxed', bwrap: available.bwrap, network };
+	return { kind: 'sandboxed', engine: available.engine, network };
 }
 
 /** The confirmation's first line: what the command may do. */

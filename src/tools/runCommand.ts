@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { refusedNote } from '../common/sandbox/networkPolicy';
-import { type SandboxPlan, wallNote } from '../common/sandbox/sandboxPolicy';
+import { type SandboxEngine, type SandboxPlan, wallNote } from '../common/sandbox/sandboxPolicy';
 import { gatedWriteWarnings } from '../common/tools/commandWrites';
 import { commandConfirmation, commandPreview } from './commandText';
 import { allowOutside, type Containment, containment, containmentLine, noticeOnce } from './commandContainment';
-import { type CommandProxy, newCodeFiles, sandboxPlan, startCommandProxy } from './commandSandbox';
+import { type CommandProxy, commandTemp, newCodeFiles, sandboxPlan, startCommandProxy } from './commandSandbox';
 import { inlineCode, visible } from './visibleText';
 import { cappedWriter, runShell, ShellOutcome, timeoutMs } from './shellRunner';
 import { runFolderProblem } from './runFolder';
@@ -101,26 +101,31 @@ interface Ran {
 
 /**
  * Runs the command where `contained` says; with a list of domains, behind its own network proxy,
- * closed when the command ends.
+ * and under Seatbelt with its own temporary folder, both gone when the command ends.
  */
 async function run(checked: Checked, limitMs: number, token: vscode.CancellationToken): Promise<Ran> {
 	const { contained } = checked;
+	if (contained.kind !== 'sandboxed') return { ...(await runShown(checked, limitMs, token)), refused: [] };
 	const network = contained.network;
-	const proxy = contained.kind === 'sandboxed' && typeof network === 'object' ? await startCommandProxy(network.domains) : undefined;
+	const tmp = await commandTemp(contained.engine);
+	let proxy: CommandProxy | undefined;
 	try {
-		return { ...(await runShown(checked, limitMs, token, proxy)), refused: proxy?.refused() ?? [] };
+		proxy = typeof network === 'object' ? await startCommandProxy(network.domains, contained.engine.kind) : undefined;
+		const plan = await sandboxPlan(workspaceRoots(), checked.cwd, network, undefined, proxy);
+		return { ...(await runShown(checked, limitMs, token, { engine: contained.engine, plan: { ...plan, tmp: tmp.path } })), refused: proxy?.refused() ?? [] };
 	} finally {
-		await proxy?.close();
+		await Promise.all([proxy?.close(), tmp.remove()]);
 	}
 }
 
 /** Runs the command, showing its output, neutralised, in the terminal. */
-async function runShown(checked: Checked, limitMs: number, token: vscode.CancellationToken, proxy?: CommandProxy): Promise<Omit<Ran, 'refused'>> {
-	const { command, cwd, contained } = checked;
-	const sandbox =
-		contained.kind === 'sandboxed'
-			? { bwrap: contained.bwrap, plan: await sandboxPlan(workspaceRoots(), cwd, contained.network, undefined, proxy) }
-			: undefined;
+async function runShown(
+	checked: Checked,
+	limitMs: number,
+	token: vscode.CancellationToken,
+	sandbox?: { readonly engine: SandboxEngine; readonly plan: SandboxPlan },
+): Promise<Omit<Ran, 'refused'>> {
+	const { command, cwd } = checked;
 	// The echoed command shows control characters instead of letting them act on the terminal.
 	terminal.write(`\n${sandbox ? '[sandboxed] ' : ''}$ ${visible(command, true, Infinity).text}\n`);
 	const cancel = new AbortController();

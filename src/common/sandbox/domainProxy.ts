@@ -10,15 +10,20 @@ import type { Duplex } from 'node:stream';
 import { hostAllowed, normalHost, refusalText } from './networkPolicy';
 
 export interface DomainProxyOptions {
-	/** Where to listen; the caller owns the folder (a private temporary one). */
-	readonly socketPath: string;
+	/**
+	 * The Unix socket to listen on (the caller owns its folder, a private temporary one); without
+	 * one, a free port on 127.0.0.1 (macOS, where the sandbox shares the host's loopback).
+	 */
+	readonly socketPath?: string;
 	readonly domains: readonly string[];
 	/** Opens the connection to an allowed host; net.connect unless a test brings its own. */
 	readonly connect?: (port: number, host: string) => net.Socket;
 }
 
 export interface DomainProxy {
-	readonly socketPath: string;
+	readonly socketPath?: string;
+	/** The port on 127.0.0.1, when it listens there. */
+	readonly port?: number;
 	/** Hosts refused so far, in the order first refused. */
 	refused(): string[];
 	/** Stops listening and ends every open connection. */
@@ -45,14 +50,20 @@ class Proxy implements DomainProxy {
 		this.server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => this.forward(req, res));
 	}
 
-	get socketPath(): string {
+	get socketPath(): string | undefined {
 		return this.options.socketPath;
+	}
+
+	get port(): number | undefined {
+		const address = this.server.address();
+		return typeof address === 'object' && address ? address.port : undefined;
 	}
 
 	listen(): Promise<void> {
 		return new Promise((resolve, reject) => {
 			this.server.once('error', reject);
-			this.server.listen(this.options.socketPath, () => resolve());
+			if (this.options.socketPath) this.server.listen(this.options.socketPath, () => resolve());
+			else this.server.listen(0, '127.0.0.1', () => resolve());
 		});
 	}
 

@@ -19,6 +19,12 @@ import { forwarderCommand, SANDBOX_PROXY_SOCKET } from './proxyForwarder';
 
 export type { CommandNetwork } from './networkPolicy';
 
+/** What contains a command: bubblewrap on Linux, Seatbelt's sandbox-exec on macOS, and the program's path. */
+export interface SandboxEngine {
+	readonly kind: 'bwrap' | 'seatbelt';
+	readonly program: string;
+}
+
 /** How a command reaches the proxy when the network is a list of domains. */
 export interface ProxyBridge {
 	/** The proxy's Unix socket on the host. */
@@ -39,8 +45,12 @@ export interface SandboxPlan {
 	/** Existing secret files, hidden behind /dev/null. */
 	readonly hiddenFiles: readonly string[];
 	readonly network: CommandNetwork;
-	/** With a list of domains: the proxy's socket and the forwarder that listens inside. */
+	/** With a list of domains: the proxy's socket and the forwarder that listens inside (bwrap). */
 	readonly proxy?: ProxyBridge;
+	/** With a list of domains under Seatbelt: the proxy's port on the host's 127.0.0.1. */
+	readonly proxyPort?: number;
+	/** The per-command temporary folder on the host (Seatbelt; bwrap makes its own /tmp). */
+	readonly tmp?: string;
 	/** Where the command starts. */
 	readonly cwd: string;
 }

@@ -54,7 +54,7 @@ describe('domainProxy: the network proxy of a sandboxed command', function () {
 
 	it('CONNECT to an allowed host opens a tunnel to it', async () => {
 		const text = await exchange(
-			proxy.socketPath,
+			proxy.socketPath!,
 			`CONNECT localhost:${port} HTTP/1.1\r\nHost: localhost:${port}\r\n\r\n`,
 			'GET /through HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
 		);
@@ -65,10 +65,10 @@ describe('domainProxy: the network proxy of a sandboxed command', function () {
 	});
 
 	it('CONNECT to a host not listed gets a 403 that names the setting, and nothing is reached', async () => {
-		const text = await exchange(proxy.socketPath, 'CONNECT evil.net:443 HTTP/1.1\r\nHost: evil.net:443\r\n\r\n');
+		const text = await exchange(proxy.socketPath!, 'CONNECT evil.net:443 HTTP/1.1\r\nHost: evil.net:443\r\n\r\n');
 		assert.match(text, /^HTTP\/1\.1 403 Forbidden/);
 		assert.match(text, /refused the connection to evil\.net: it is not in longhaul\.commandNetworkDomains \(allowed: localhost, \*\.example\.test\)/);
-		const literal = await exchange(proxy.socketPath, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
+		const literal = await exchange(proxy.socketPath!, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
 		assert.match(literal, /^HTTP\/1\.1 403/);
 		assert.deepEqual(proxy.refused(), ['evil.net', '127.0.0.1']);
 		assert.deepEqual(seen, []);
@@ -76,16 +76,16 @@ describe('domainProxy: the network proxy of a sandboxed command', function () {
 
 	it('a plain http:// request to an allowed host is passed on with its own Host; to another host, 403', async () => {
 		const ok = await exchange(
-			proxy.socketPath,
+			proxy.socketPath!,
 			`GET http://localhost:${port}/page?q=1 HTTP/1.1\r\nHost: spoofed\r\nProxy-Connection: keep-alive\r\nConnection: close\r\n\r\n`,
 		);
 		assert.match(ok, /^HTTP\/1\.1 200 OK/);
 		assert.match(ok, /hello from target/);
 		assert.deepEqual(seen, [`GET /page?q=1 host=localhost:${port}`]);
-		const refused = await exchange(proxy.socketPath, 'GET http://evil.net/ HTTP/1.1\r\nHost: evil.net\r\nConnection: close\r\n\r\n');
+		const refused = await exchange(proxy.socketPath!, 'GET http://evil.net/ HTTP/1.1\r\nHost: evil.net\r\nConnection: close\r\n\r\n');
 		assert.match(refused, /^HTTP\/1\.1 403 Forbidden/);
 		assert.match(refused, /evil\.net: it is not in longhaul\.commandNetworkDomains/);
-		const notAbsolute = await exchange(proxy.socketPath, 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+		const notAbsolute = await exchange(proxy.socketPath!, 'GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
 		assert.match(notAbsolute, /^HTTP\/1\.1 400/);
 	});
 
@@ -100,15 +100,15 @@ describe('domainProxy: the network proxy of a sandboxed command', function () {
 				return net.connect(host === 'api.example.test' ? port : 1, '127.0.0.1');
 			},
 		});
-		const ok = await exchange(proxy.socketPath, `GET http://api.example.test:8080/x HTTP/1.1\r\nHost: api.example.test:8080\r\nConnection: close\r\n\r\n`);
+		const ok = await exchange(proxy.socketPath!, `GET http://api.example.test:8080/x HTTP/1.1\r\nHost: api.example.test:8080\r\nConnection: close\r\n\r\n`);
 		assert.match(ok, /hello from target/);
-		const down = await exchange(proxy.socketPath, 'CONNECT down.example.test:443 HTTP/1.1\r\n\r\n');
+		const down = await exchange(proxy.socketPath!, 'CONNECT down.example.test:443 HTTP/1.1\r\n\r\n');
 		assert.match(down, /^HTTP\/1\.1 502 Bad Gateway/);
 		assert.deepEqual(asked, ['api.example.test:8080', 'down.example.test:443']);
 	});
 
 	it('closing ends the open tunnels and removes nothing it does not own', async () => {
-		const socket = net.connect(proxy.socketPath);
+		const socket = net.connect(proxy.socketPath!);
 		await new Promise<void>(resolve => socket.once('connect', () => resolve()));
 		socket.write(`CONNECT localhost:${port} HTTP/1.1\r\n\r\n`);
 		await new Promise<void>(resolve => socket.once('data', () => resolve()));
@@ -116,6 +116,24 @@ describe('domainProxy: the network proxy of a sandboxed command', function () {
 		await proxy.close();
 		await closed;
 		assert.ok(fs.existsSync(folder));
+	});
+
+	it('without a socket it listens on a free port of 127.0.0.1 (Seatbelt shares the host loopback)', async () => {
+		const tcp = await startDomainProxy({ domains: ['localhost'] });
+		try {
+			assert.equal(tcp.socketPath, undefined);
+			const text = await new Promise<string>((resolve, reject) => {
+				const socket = net.connect(tcp.port!, '127.0.0.1');
+				let got = '';
+				socket.on('data', d => (got += d.toString()));
+				socket.on('error', reject);
+				socket.on('close', () => resolve(got));
+				socket.write(`GET http://localhost:${port}/tcp HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: close\r\n\r\n`);
+			});
+			assert.match(text, /hello from target/);
+		} finally {
+			await tcp.close();
+		}
 	});
 
 	it('reads CONNECT targets: host:port and [v6]:port, nothing else', () => {
