@@ -33,12 +33,17 @@ export function findBwrap(searchPath = process.env.PATH ?? ''): string | undefin
 	return undefined;
 }
 
+/** The node binary that runs the forwarder: the extension host's own (Electron's runs as node with ELECTRON_RUN_AS_NODE). */
+function forwarderNode(): Pick<ProxyBridge, 'node' | 'nodeEnv'> {
+	return { node: process.execPath, nodeEnv: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
+}
+
 /** An empty plan for the check that sandbox-exec applies Longhaul's profile. */
 const PROBE_PLAN: SandboxPlan = { writable: [], readOnly: [], hiddenFolders: [], hiddenFiles: [], network: 'off', cwd: '/' };
 
 function probe(engine: SandboxEngine, network: CommandNetwork): Promise<Availability> {
 	// Seatbelt: Longhaul's own profile, so that one this macOS refuses means no sandbox, not every command failing.
-	const args = engine.kind === 'bwrap' ? probeArgs(network) : sandboxExecArgs(PROBE_PLAN, 'exit 0', os.tmpdir());
+	const args = engine.kind === 'bwrap' ? probeArgs(network, forwarderNode()) : sandboxExecArgs(PROBE_PLAN, 'exit 0', os.tmpdir());
 	return new Promise(resolve => {
 		execFile(engine.program, args, { timeout: 10_000 }, (error, _stdout, stderr) => {
 			const program = engine.kind === 'seatbelt' ? 'sandbox-exec' : undefined;
@@ -162,9 +167,7 @@ export async function sandboxPlan(
 ): Promise<SandboxPlan> {
 	const writable = roots.map(realPath);
 	const [readOnly, secrets] = await Promise.all([Promise.all(writable.map(protectedBelow)).then(lists => lists.flat()), existing(homeSecretPaths(home))]);
-	const bridge: ProxyBridge | undefined = proxy?.socketPath
-		? { socket: proxy.socketPath, node: process.execPath, nodeEnv: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} }
-		: undefined;
+	const bridge: ProxyBridge | undefined = proxy?.socketPath ? { socket: proxy.socketPath, ...forwarderNode() } : undefined;
 	return { writable, readOnly, hiddenFolders: secrets.folders, hiddenFiles: secrets.files, network, proxy: bridge, proxyPort: proxy?.port, cwd: realPath(cwd) };
 }
 

@@ -198,7 +198,7 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 		const line = status(outcome, limitMs);
 		terminal.write(`\n[${line}]\n`);
 		const failed = outcome.timedOut || outcome.cancelled || outcome.exitCode !== 0;
-		const wall = contained.kind === 'sandboxed' ? wallNote(outcome.output, failed, contained.network) : undefined;
+		const wall = contained.kind === 'sandboxed' ? wallNote(outcome.output, failed, contained.network, contained.engine.kind) : undefined;
 		const created = plan ? createdNote(await newCodeFiles(plan)) : '';
 		const network = contained.network;
 		const proxyNote = typeof network === 'object' ? refusedNote(refused, network.domains) : undefined;

@@ -119,9 +119,13 @@ export function bwrapArgs(plan: SandboxPlan, command: string, shell = '/bin/sh')
 }
 
 /** The arguments that check, once, whether bwrap can start a sandbox of this kind here. */
-export function probeArgs(network: CommandNetwork): string[] {
+export function probeArgs(network: CommandNetwork, forwarder?: Pick<ProxyBridge, 'node' | 'nodeEnv'>): string[] {
 	const net = network !== 'all' ? ['--unshare-net'] : [];
-	return ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', SANDBOX_TMP, '--unshare-pid', ...net, '--die-with-parent', '--', 'true'];
+	const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', SANDBOX_TMP, '--unshare-pid', ...net, '--die-with-parent'];
+	if (network === 'off' || network === 'all' || !forwarder) return [...args, '--', 'true'];
+	// With a list of domains the forwarder must start too (node runs and listens inside), or no command would.
+	const env = Object.entries(forwarder.nodeEnv).flatMap(([name, value]) => ['--setenv', name, value]);
+	return [...args, ...env, '--', ...forwarderCommand(forwarder.node, SANDBOX_PROXY_PORT, '/bin/sh', 'true')];
 }
 
 /** What the sandbox lets a command do, in one line for its confirmation. */
@@ -131,13 +135,16 @@ export function sandboxSummary(network: CommandNetwork): string {
 }
 
 const READ_ONLY = /read-only file system|\bEROFS\b/i;
+/** What Seatbelt's refusals look like (macOS): the same walls, worded by the kernel as a permission. */
+const NOT_PERMITTED = /operation not permitted|\bEPERM\b/i;
 const NO_NETWORK =
 	/network is unreachable|temporary failure in name resolution|could not resolve host|\bEAI_AGAIN\b|\bENETUNREACH\b|name or service not known/i;
 
 /** The walls the output shows the command ran into, in words. */
-function walls(output: string, network: CommandNetwork): string[] {
+function walls(output: string, network: CommandNetwork, engine: SandboxEngine['kind']): string[] {
 	const found: string[] = [];
-	if (READ_ONLY.test(output)) found.push('the file system outside the workspace, and the files that run code inside it, are read-only');
+	const readOnly = READ_ONLY.test(output) || (engine === 'seatbelt' && NOT_PERMITTED.test(output));
+	if (readOnly) found.push('the file system outside the workspace, and the files that run code inside it, are read-only');
 	if (network !== 'all' && NO_NETWORK.test(output)) {
 		found.push(
 			network === 'off'
@@ -152,9 +159,9 @@ function walls(output: string, network: CommandNetwork): string[] {
  * A note for the result of a command that failed on the sandbox's walls, so that the model does
  * not try it again the same way; undefined when the output shows no such failure.
  */
-export function wallNote(output: string, failed: boolean, network: CommandNetwork): string | undefined {
+export function wallNote(output: string, failed: boolean, network: CommandNetwork, engine: SandboxEngine['kind'] = 'bwrap'): string | undefined {
 	if (!failed) return undefined;
-	const hit = walls(output, network);
+	const hit = walls(output, network, engine);
 	if (hit.length === 0) return undefined;
 	return `The command ran in Longhaul's sandbox and seems to have failed on its walls: ${hit.join('; ')}. Retrying it the same way fails the same way. Work inside the workspace, or, if it must run outside the sandbox, call longhaul_runCommand again with outsideSandbox: true (the user is asked a second time, with a warning).`;
 }

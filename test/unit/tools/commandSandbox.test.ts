@@ -136,6 +136,11 @@ describe('commandSandbox: commands in bubblewrap', function () {
 		assert.equal(sandboxMemory.proxies.size, 0);
 	});
 
+	it('a list of domains: the check that a sandbox starts runs the forwarder with this node', async () => {
+		const available = await sandboxAvailability({ domains: ['example.com'], ignored: [] });
+		assert.equal(available.ok, true, JSON.stringify(available));
+	});
+
 	it('a list of domains: the command keeps its exit code and output behind the forwarder', async () => {
 		const proxy = await startCommandProxy([]);
 		try {

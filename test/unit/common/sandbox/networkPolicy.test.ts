@@ -86,8 +86,20 @@ describe('sandboxPolicy with a list of domains: bwrap arguments', () => {
 		assert.deepEqual(program.slice(3), ['--', String(SANDBOX_PROXY_PORT), SANDBOX_PROXY_SOCKET, '/bin/sh', '--x "a b"']);
 	});
 
-	it('the check that bwrap starts asks for a network namespace with a list too', () => {
-		assert.ok(probeArgs(plan.network).includes('--unshare-net'));
+	it('the check that bwrap starts asks for a network namespace with a list too, and starts the forwarder', () => {
+		const args = probeArgs(plan.network, plan.proxy);
+		assert.ok(args.includes('--unshare-net'));
+		const program = args.slice(args.indexOf('--') + 1);
+		assert.deepEqual([program[0], program[1]], ['/usr/bin/node', '-e']);
+		assert.deepEqual(program.slice(-2), ['/bin/sh', 'true']);
+		assert.ok(args.some((a, i) => a === '--setenv' && args[i + 1] === 'ELECTRON_RUN_AS_NODE'));
 		assert.equal(probeArgs('all').includes('--unshare-net'), false);
+		assert.deepEqual(probeArgs('off', plan.proxy).slice(-2), ['--', 'true']);
+	});
+
+	it('under Seatbelt a refused write reads "Operation not permitted": the wall note says so there only', () => {
+		const output = 'touch: /etc/x: Operation not permitted';
+		assert.match(wallNote(output, true, 'off', 'seatbelt')!, /read-only/);
+		assert.equal(wallNote(output, true, 'off', 'bwrap'), undefined);
 	});
 });
