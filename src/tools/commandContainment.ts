@@ -42,7 +42,7 @@ export async function containment(outsideSandbox: boolean): Promise<Containment>
 
 /** The confirmation's first line: what the command may do. */
 export function containmentLine(c: Containment): string {
-	if (c.kind === 'sandboxed') return sandboxSummary(c.network);
+	if (c.kind === 'sandboxed') return sandboxSummary(c.network, c.engine.kind);
 	if (c.because === 'asked') {
 		return '⚠️ **Outside the sandbox**, as the model asked: the command can change any of your files, read your secrets and use the network. Longhaul asks once more before it runs.';
 	}

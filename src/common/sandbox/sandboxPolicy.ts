@@ -129,9 +129,12 @@ export function probeArgs(network: CommandNetwork, forwarder?: Pick<ProxyBridge,
 }
 
 /** What the sandbox lets a command do, in one line for its confirmation. */
-export function sandboxSummary(network: CommandNetwork): string {
+export function sandboxSummary(network: CommandNetwork, engine: SandboxEngine['kind'] = 'bwrap'): string {
 	const net = networkSummary(network);
-	return `Sandboxed: writes only in the workspace and a temporary folder; files that run code, your secrets (~/.ssh, ~/.aws, …) and the rest of the system are out of reach; ${net}; nothing it starts outlives it.`;
+	// Seatbelt has no process namespace: the reaper stops what it finds, not everything.
+	const ends =
+		engine === 'bwrap' ? 'nothing it starts outlives it' : 'what it leaves running is stopped when it ends (Seatbelt: as far as Longhaul can find it)';
+	return `Sandboxed: writes only in the workspace and a temporary folder; files that run code, your secrets (~/.ssh, ~/.aws, …) and the rest of the system are out of reach; ${net}; ${ends}.`;
 }
 
 const READ_ONLY = /read-only file system|\bEROFS\b/i;

@@ -3,7 +3,7 @@
 // neither readable nor writable, the network as the plan says, and paths only as parameters.
 import * as assert from 'node:assert/strict';
 import { unavailableReason } from '../../../../src/common/sandbox/sandboxNotice';
-import { type SandboxPlan } from '../../../../src/common/sandbox/sandboxPolicy';
+import { sandboxSummary, type SandboxPlan } from '../../../../src/common/sandbox/sandboxPolicy';
 import { sandboxExecArgs, seatbeltProfile } from '../../../../src/common/sandbox/seatbeltProfile';
 
 const plan: SandboxPlan = {
@@ -115,6 +115,12 @@ describe('seatbeltProfile: the sandbox plan for macOS', () => {
 		assert.equal(defines.length, 2 * Object.keys(params).length);
 		assert.ok(defines.includes(`WRITABLE_0=/Users/u/work`));
 		assert.deepEqual(args.slice(args.indexOf('--')), ['--', '/bin/sh', '-c', '--x "a b"']);
+	});
+
+	it('the confirmation does not promise under Seatbelt that nothing outlives the command', () => {
+		assert.match(sandboxSummary('off'), /nothing it starts outlives it\.$/);
+		assert.doesNotMatch(sandboxSummary('off', 'seatbelt'), /nothing it starts outlives it/);
+		assert.match(sandboxSummary('off', 'seatbelt'), /stopped when it ends \(Seatbelt: as far as Longhaul can find it\)\.$/);
 	});
 
 	it('when sandbox-exec fails, the notice names it, and no Linux advice', () => {
