@@ -5,11 +5,14 @@
 // of the percentiles; asserts nothing (timings vary by machine). Target: p95 added under 50 ms.
 // A sandboxed run skips the reaper's /proc scans (its PID namespace ends everything), which the
 // run outside pays: on a busy machine that saving can exceed what bwrap costs to start.
-// Run: npm run bench:sandbox [-- --workspace DIR] [-- --commands N]
+// With `--network domains` each sandboxed command runs as with longhaul.commandNetwork "domains":
+// its own network proxy started and closed around it, the command behind the forwarder.
+// Run: npm run bench:sandbox [-- --workspace DIR] [-- --commands N] [-- --network domains]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { sandboxAvailability, sandboxPlan } from '../../src/tools/commandSandbox';
+import { parseDomainList } from '../../src/common/sandbox/networkPolicy';
+import { sandboxAvailability, sandboxPlan, startCommandProxy } from '../../src/tools/commandSandbox';
 import { runShell, type ShellOptions } from '../../src/tools/shellRunner';
 
 const SHORT_COMMANDS = ['true', 'echo hello', 'ls', 'pwd', 'cat package.json > /dev/null', 'git status --short > /dev/null', 'ls -la src | wc -l', 'date +%s'];
@@ -37,6 +40,7 @@ async function timed(body: () => Promise<unknown>): Promise<number> {
 async function main(): Promise<void> {
 	const workspace = fs.realpathSync(option('workspace', process.cwd()));
 	const count = Number(option('commands', '200'));
+	const network = option('network', 'off') === 'domains' ? parseDomainList(['registry.npmjs.org']) : 'off';
 	const available = await sandboxAvailability('off');
 	if (!available.ok) {
 		console.log(`No sandbox can start here: ${JSON.stringify(available.why)}`);
@@ -53,9 +57,11 @@ async function main(): Promise<void> {
 		const outside = () => runShell({ ...base, command }).then(o => (failures += o.exitCode === 0 ? 0 : 1));
 		const inside = async () => {
 			const planStart = performance.now();
-			const plan = await sandboxPlan([workspace], workspace, 'off');
+			const proxy = network === 'off' ? undefined : await startCommandProxy(network.domains);
+			const plan = await sandboxPlan([workspace], workspace, network, undefined, proxy);
 			plans.push(performance.now() - planStart);
-			const outcome = await runShell({ ...base, command, sandbox: { bwrap: available.bwrap, plan } });
+			const outcome = await runShell({ ...base, command, sandbox: { engine: available.engine, plan } });
+			await proxy?.close();
 			failures += outcome.exitCode === 0 ? 0 : 1;
 		};
 		// Alternate which goes first, so that a warm cache favours neither.
@@ -68,7 +74,9 @@ async function main(): Promise<void> {
 		}
 	}
 	const added = boxed.map((b, i) => b - plain[i]);
-	console.log(`Sandbox cost: ${count} short commands in ${workspace} (${os.cpus().length} cores, ${os.platform()} ${os.release()}); ${failures} failed`);
+	console.log(
+		`Sandbox cost, network ${network === 'off' ? 'off' : 'domains'}: ${count} short commands in ${workspace} (${os.cpus().length} cores, ${os.platform()} ${os.release()}); ${failures} failed`,
+	);
 	console.log(summary('outside the sandbox', plain));
 	console.log(summary('in the sandbox (with plan)', boxed));
 	console.log(summary('  of which the plan', plans));

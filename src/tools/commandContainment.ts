@@ -1,16 +1,17 @@
-// How longhaul_runCommand contains a command: reads longhaul.commandSandbox and
-// longhaul.commandNetwork, decides whether the command runs in the sandbox (commandSandbox.ts), says
+// How longhaul_runCommand contains a command: reads longhaul.commandSandbox,
+// longhaul.commandNetwork and longhaul.commandNetworkDomains, decides whether the command runs in the sandbox (commandSandbox.ts), says
 // so in the confirmation, gives the one notice per chat when `auto` finds no sandbox, and asks a
 // second time, itself, before a command runs outside an available sandbox.
 import * as vscode from 'vscode';
 import { autoNotice, type Unavailable, unavailableReason } from '../common/sandbox/sandboxNotice';
-import { type CommandNetwork, sandboxSummary } from '../common/sandbox/sandboxPolicy';
+import { type CommandNetwork, parseDomainList } from '../common/sandbox/networkPolicy';
+import { type SandboxEngine, sandboxSummary } from '../common/sandbox/sandboxPolicy';
 import { sandboxAvailability, sandboxMemory } from './commandSandbox';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
 export type Containment =
-	| { readonly kind: 'sandboxed'; readonly bwrap: string; readonly network: CommandNetwork }
+	| { readonly kind: 'sandboxed'; readonly engine: SandboxEngine; readonly network: CommandNetwork }
 	/** Outside the sandbox: the setting is off, the model asked (and the user allows it twice), or none can start. */
 	| { readonly kind: 'outside'; readonly because: 'off' | 'asked' | 'unavailable'; readonly why?: Unavailable; readonly network: CommandNetwork };
 
@@ -18,7 +19,10 @@ function settings(): { sandbox: SandboxSetting; network: CommandNetwork } {
 	const config = vscode.workspace.getConfiguration('longhaul');
 	const sandbox = config.get<string>('commandSandbox');
 	const network = config.get<string>('commandNetwork');
-	return { sandbox: sandbox === 'required' || sandbox === 'off' ? sandbox : 'auto', network: network === 'all' ? 'all' : 'off' };
+	return {
+		sandbox: sandbox === 'required' || sandbox === 'off' ? sandbox : 'auto',
+		network: network === 'all' ? 'all' : network === 'domains' ? parseDomainList(config.get<unknown>('commandNetworkDomains')) : 'off',
+	};
 }
 
 /** Where the command runs; throws (before any confirmation) when `required` finds no sandbox. */
@@ -33,12 +37,12 @@ export async function containment(outsideSandbox: boolean): Promise<Containment>
 		return { kind: 'outside', because: 'unavailable', why: available.why, network };
 	}
 	if (outsideSandbox) return { kind: 'outside', because: 'asked', network };
-	return { kind: 'sandboxed', bwrap: available.bwrap, network };
+	return { kind: 'sandboxed', engine: available.engine, network };
 }
 
 /** The confirmation's first line: what the command may do. */
 export function containmentLine(c: Containment): string {
-	if (c.kind === 'sandboxed') return sandboxSummary(c.network);
+	if (c.kind === 'sandboxed') return sandboxSummary(c.network, c.engine.kind);
 	if (c.because === 'asked') {
 		return '⚠️ **Outside the sandbox**, as the model asked: the command can change any of your files, read your secrets and use the network. Longhaul asks once more before it runs.';
 	}

@@ -6,11 +6,14 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { type DomainProxy, startDomainProxy } from '../common/sandbox/domainProxy';
+import { type CommandNetwork, networkKind } from '../common/sandbox/networkPolicy';
 import { folderVerdict } from '../common/sandbox/protectedPaths';
 import { type Unavailable } from '../common/sandbox/sandboxNotice';
-import { type CommandNetwork, homeSecretPaths, probeArgs, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
+import { homeSecretPaths, probeArgs, type ProxyBridge, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
+import { SANDBOX_EXEC, sandboxExecArgs } from '../common/sandbox/seatbeltProfile';
 
-export type Availability = { readonly ok: true; readonly bwrap: string } | { readonly ok: false; readonly why: Unavailable };
+export type Availability = { readonly ok: true; readonly engine: SandboxEngine } | { readonly ok: false; readonly why: Unavailable };
 
 /** Folders looked into per workspace folder for files that run code; past it the walk stops. */
 const MAX_FOLDERS = 4_000;
@@ -30,43 +33,69 @@ export function findBwrap(searchPath = process.env.PATH ?? ''): string | undefin
 	return undefined;
 }
 
-function probe(bwrap: string, network: CommandNetwork): Promise<Availability> {
+/** The node binary that runs the forwarder: the extension host's own (Electron's runs as node with ELECTRON_RUN_AS_NODE). */
+function forwarderNode(): Pick<ProxyBridge, 'node' | 'nodeEnv'> {
+	return { node: process.execPath, nodeEnv: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
+}
+
+/** An empty plan for the check that sandbox-exec applies Longhaul's profile. */
+const PROBE_PLAN: SandboxPlan = { writable: [], readOnly: [], hiddenFolders: [], hiddenFiles: [], network: 'off', cwd: '/' };
+
+function probe(engine: SandboxEngine, network: CommandNetwork): Promise<Availability> {
+	// Seatbelt: Longhaul's own profile, so that one this macOS refuses means no sandbox, not every command failing.
+	const args = engine.kind === 'bwrap' ? probeArgs(network, forwarderNode()) : sandboxExecArgs(PROBE_PLAN, 'exit 0', os.tmpdir());
 	return new Promise(resolve => {
-		execFile(bwrap, probeArgs(network), { timeout: 10_000 }, (error, _stdout, stderr) => {
-			if (!error) resolve({ ok: true, bwrap });
-			else resolve({ ok: false, why: { kind: 'failed', detail: `${stderr || error.message}` } });
+		execFile(engine.program, args, { timeout: 10_000 }, (error, _stdout, stderr) => {
+			const program = engine.kind === 'seatbelt' ? 'sandbox-exec' : undefined;
+			resolve(error ? { ok: false, why: { kind: 'failed', detail: `${stderr || error.message}`, program } } : { ok: true, engine });
 		});
 	});
 }
 
 /**
  * What the sandbox remembers while the extension runs: whether bwrap starts (per binary and network
- * kind) and which chats had the no-sandbox notice. One object, cleared when the extension's tools
- * are disposed (registerTools.ts), so no module variable holds state of its own.
+ * kind), which chats had the no-sandbox notice, and the network proxies of the commands running
+ * now. One object, cleared when the extension's tools are disposed (registerTools.ts), so no
+ * module variable holds state of its own and no proxy outlives the extension.
  */
 class SandboxMemory {
 	readonly availability = new Map<string, Promise<Availability>>();
 	readonly noticed = new Set<string>();
+	readonly proxies = new Set<CommandProxy>();
 
 	clear(): void {
 		this.availability.clear();
 		this.noticed.clear();
+		for (const proxy of this.proxies) void proxy.close();
 	}
 }
 export const sandboxMemory = new SandboxMemory();
 
+/** The sandbox program of this platform, or why there is none. */
+function engineHere(platform: string): { engine: SandboxEngine } | { why: Unavailable } {
+	if (platform === 'darwin') {
+		return fs.existsSync(SANDBOX_EXEC)
+			? { engine: { kind: 'seatbelt', program: SANDBOX_EXEC } }
+			: { why: { kind: 'failed', program: 'sandbox-exec', detail: `${SANDBOX_EXEC} is missing` } };
+	}
+	if (platform !== 'linux') return { why: { kind: 'platform', platform } };
+	const bwrap = findBwrap();
+	return bwrap ? { engine: { kind: 'bwrap', program: bwrap } } : { why: { kind: 'missing' } };
+}
+
 /**
- * Whether a sandbox can start here, checked once per bwrap found and network kind (a changed PATH
- * is looked at again): bwrap must exist and start a sandbox with the namespaces the policy needs.
+ * Whether a sandbox can start here, checked once per program found and network kind (a changed
+ * PATH is looked at again): on Linux bwrap must exist and start a sandbox with the namespaces the
+ * policy needs; on macOS sandbox-exec must apply a profile (docs/reliability.md: never run here).
  */
 export function sandboxAvailability(network: CommandNetwork, platform: string = process.platform): Promise<Availability> {
-	if (platform !== 'linux') return Promise.resolve({ ok: false, why: { kind: 'platform', platform } });
-	const bwrap = findBwrap();
-	if (!bwrap) return Promise.resolve({ ok: false, why: { kind: 'missing' } });
-	const key = `${bwrap}\0${network}`;
+	const here = engineHere(platform);
+	if ('why' in here) return Promise.resolve({ ok: false, why: here.why });
+	const { engine } = here;
+	const key = `${engine.program}\0${networkKind(network)}`;
 	let found = sandboxMemory.availability.get(key);
 	if (!found) {
-		found = probe(bwrap, network);
+		found = probe(engine, network);
 		sandboxMemory.availability.set(key, found);
 	}
 	return found;
@@ -125,11 +154,67 @@ async function existing(paths: readonly string[]): Promise<{ folders: string[]; 
 	return { folders, files };
 }
 
-/** The sandbox plan for a command run in `cwd` with the workspace folders `roots`. */
-export async function sandboxPlan(roots: readonly string[], cwd: string, network: CommandNetwork, home = os.homedir()): Promise<SandboxPlan> {
+/**
+ * The sandbox plan for a command run in `cwd` with the workspace folders `roots`; `proxy` is the
+ * command's network proxy when the network is a list of domains.
+ */
+export async function sandboxPlan(
+	roots: readonly string[],
+	cwd: string,
+	network: CommandNetwork,
+	home = os.homedir(),
+	proxy?: CommandProxy,
+): Promise<SandboxPlan> {
 	const writable = roots.map(realPath);
 	const [readOnly, secrets] = await Promise.all([Promise.all(writable.map(protectedBelow)).then(lists => lists.flat()), existing(homeSecretPaths(home))]);
-	return { writable, readOnly, hiddenFolders: secrets.folders, hiddenFiles: secrets.files, network, cwd: realPath(cwd) };
+	const bridge: ProxyBridge | undefined = proxy?.socketPath ? { socket: proxy.socketPath, ...forwarderNode() } : undefined;
+	return { writable, readOnly, hiddenFolders: secrets.folders, hiddenFiles: secrets.files, network, proxy: bridge, proxyPort: proxy?.port, cwd: realPath(cwd) };
+}
+
+/** A command's own network proxy: its socket lives in a private temporary folder, removed with it. */
+export interface CommandProxy extends DomainProxy {
+	readonly domains: readonly string[];
+}
+
+/**
+ * Starts the proxy for one sandboxed command (docs/decisions.md §37, "Network by domain"). One per
+ * command, so what it refused is what this command tried; closed when the command ends, or with
+ * the extension at the latest.
+ */
+export async function startCommandProxy(domains: readonly string[], engine: SandboxEngine['kind'] = 'bwrap'): Promise<CommandProxy> {
+	// mkdtemp makes the folder readable by its owner only: no other user reaches the socket.
+	const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'longhaul-proxy-'));
+	let proxy: DomainProxy;
+	try {
+		// Seatbelt shares the host's loopback: the proxy listens on a port the profile allows.
+		proxy = await startDomainProxy({ socketPath: engine === 'bwrap' ? path.join(folder, 'proxy.sock') : undefined, domains });
+	} catch (e) {
+		await fs.promises.rm(folder, { recursive: true, force: true });
+		throw e;
+	}
+	const owned: CommandProxy = {
+		domains,
+		socketPath: proxy.socketPath,
+		port: proxy.port,
+		refused: () => proxy.refused(),
+		close: async () => {
+			sandboxMemory.proxies.delete(owned);
+			await proxy.close();
+			await fs.promises.rm(folder, { recursive: true, force: true });
+		},
+	};
+	sandboxMemory.proxies.add(owned);
+	return owned;
+}
+
+/**
+ * The per-command temporary folder on macOS, where Seatbelt has no private /tmp (bwrap makes its
+ * own); removed after the command.
+ */
+export async function commandTemp(engine: SandboxEngine): Promise<{ readonly path?: string; remove(): Promise<void> }> {
+	if (engine.kind === 'bwrap') return { remove: async () => undefined };
+	const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'longhaul-command-'));
+	return { path: fs.realpathSync(folder), remove: () => fs.promises.rm(folder, { recursive: true, force: true }) };
 }
 
 /**

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import { type SandboxPlan, wallNote } from '../common/sandbox/sandboxPolicy';
+import { refusedNote } from '../common/sandbox/networkPolicy';
+import { type SandboxEngine, type SandboxPlan, wallNote } from '../common/sandbox/sandboxPolicy';
 import { gatedWriteWarnings } from '../common/tools/commandWrites';
 import { commandConfirmation, commandPreview } from './commandText';
 import { allowOutside, type Containment, containment, containmentLine, noticeOnce } from './commandContainment';
-import { newCodeFiles, sandboxPlan } from './commandSandbox';
+import { type CommandProxy, commandTemp, newCodeFiles, sandboxPlan, startCommandProxy } from './commandSandbox';
 import { inlineCode, visible } from './visibleText';
 import { cappedWriter, runShell, ShellOutcome, timeoutMs } from './shellRunner';
 import { runFolderProblem } from './runFolder';
@@ -91,10 +92,40 @@ function status(outcome: ShellOutcome, limitMs: number): string {
 	return outcome.leftRunning ? `${code}; processes it started kept its output open and were stopped 1 s after it exited` : `${code}${stopped}`;
 }
 
-/** Runs the command where `contained` says, showing its output, neutralised, in the terminal. */
-async function run(checked: Checked, limitMs: number, token: vscode.CancellationToken): Promise<{ outcome: ShellOutcome; plan?: SandboxPlan }> {
-	const { command, cwd, contained } = checked;
-	const sandbox = contained.kind === 'sandboxed' ? { bwrap: contained.bwrap, plan: await sandboxPlan(workspaceRoots(), cwd, contained.network) } : undefined;
+interface Ran {
+	readonly outcome: ShellOutcome;
+	readonly plan?: SandboxPlan;
+	/** Hosts the network proxy refused (a list of domains only). */
+	readonly refused: readonly string[];
+}
+
+/**
+ * Runs the command where `contained` says; with a list of domains, behind its own network proxy,
+ * and under Seatbelt with its own temporary folder, both gone when the command ends.
+ */
+async function run(checked: Checked, limitMs: number, token: vscode.CancellationToken): Promise<Ran> {
+	const { contained } = checked;
+	if (contained.kind !== 'sandboxed') return { ...(await runShown(checked, limitMs, token)), refused: [] };
+	const network = contained.network;
+	const tmp = await commandTemp(contained.engine);
+	let proxy: CommandProxy | undefined;
+	try {
+		proxy = typeof network === 'object' ? await startCommandProxy(network.domains, contained.engine.kind) : undefined;
+		const plan = await sandboxPlan(workspaceRoots(), checked.cwd, network, undefined, proxy);
+		return { ...(await runShown(checked, limitMs, token, { engine: contained.engine, plan: { ...plan, tmp: tmp.path } })), refused: proxy?.refused() ?? [] };
+	} finally {
+		await Promise.all([proxy?.close(), tmp.remove()]);
+	}
+}
+
+/** Runs the command, showing its output, neutralised, in the terminal. */
+async function runShown(
+	checked: Checked,
+	limitMs: number,
+	token: vscode.CancellationToken,
+	sandbox?: { readonly engine: SandboxEngine; readonly plan: SandboxPlan },
+): Promise<Omit<Ran, 'refused'>> {
+	const { command, cwd } = checked;
 	// The echoed command shows control characters instead of letting them act on the terminal.
 	terminal.write(`\n${sandbox ? '[sandboxed] ' : ''}$ ${visible(command, true, Infinity).text}\n`);
 	const cancel = new AbortController();
@@ -163,13 +194,15 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 		}
 		const notice = noticeOnce(contained, options.toolInvocationToken);
 		const limitMs = timeoutMs(options.input.timeoutSeconds);
-		const { outcome, plan } = await run(checked, limitMs, token);
+		const { outcome, plan, refused } = await run(checked, limitMs, token);
 		const line = status(outcome, limitMs);
 		terminal.write(`\n[${line}]\n`);
 		const failed = outcome.timedOut || outcome.cancelled || outcome.exitCode !== 0;
-		const wall = contained.kind === 'sandboxed' ? wallNote(outcome.output, failed, contained.network) : undefined;
+		const wall = contained.kind === 'sandboxed' ? wallNote(outcome.output, failed, contained.network, contained.engine.kind) : undefined;
 		const created = plan ? createdNote(await newCodeFiles(plan)) : '';
-		const notes = [notice, wall, created]
+		const network = contained.network;
+		const proxyNote = typeof network === 'object' ? refusedNote(refused, network.domains) : undefined;
+		const notes = [notice, wall, proxyNote, created]
 			.filter(Boolean)
 			.map(n => `[${n}]\n`)
 			.join('');

@@ -14,7 +14,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { gitHardeningEnv } from '../common/sandbox/gitHardening';
-import { bwrapArgs, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
+import { proxyEnv } from '../common/sandbox/networkPolicy';
+import { bwrapArgs, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
+import { sandboxExecArgs } from '../common/sandbox/seatbeltProfile';
 import { newRunId, RUN_ID_VARIABLE, stopLeftovers } from './processReaper';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -105,8 +107,8 @@ export interface ShellOptions {
 	/** After a kill, how long to wait for the shell to be reaped before answering anyway. */
 	readonly killWaitMs?: number;
 	readonly shell?: string;
-	/** Runs the shell inside bubblewrap with this plan (src/common/sandbox/sandboxPolicy.ts). */
-	readonly sandbox?: { readonly bwrap: string; readonly plan: SandboxPlan };
+	/** Runs the shell inside the sandbox with this plan (src/common/sandbox/sandboxPolicy.ts). */
+	readonly sandbox?: { readonly engine: SandboxEngine; readonly plan: SandboxPlan };
 }
 
 export interface ShellOutcome {
@@ -125,18 +127,28 @@ export interface ShellOutcome {
 	readonly error?: string;
 }
 
+/** The program, its arguments and the environment it adds: the shell, or the sandbox running it. */
+function launch(options: ShellOptions, shell: string): [string, string[], Record<string, string>] {
+	const { sandbox, command } = options;
+	if (!sandbox) return [shell, ['-c', command], {}];
+	const { engine, plan } = sandbox;
+	if (engine.kind === 'bwrap') return [engine.program, bwrapArgs(plan, command, shell), {}];
+	// Seatbelt (macOS) keeps the host's environment: the temporary folder and the proxy are set here.
+	const env: Record<string, string> = { ...(plan.tmp ? { TMPDIR: plan.tmp } : {}), ...(plan.proxyPort ? proxyEnv(plan.proxyPort) : {}) };
+	return [engine.program, sandboxExecArgs(plan, command, plan.tmp ?? '/nonexistent', plan.proxyPort, shell), env];
+}
+
 /**
- * The shell (or bwrap running it), in its own session and process group (detached) so that all of
- * it can be stopped, with git's hardening settings in its environment (gitHardening.ts).
+ * The shell (or the sandbox running it), in its own session and process group (detached) so that
+ * all of it can be stopped, with git's hardening settings in its environment (gitHardening.ts).
  */
 function spawnShell(options: ShellOptions, runId: string): ChildProcess {
-	const shell = options.shell ?? '/bin/sh';
-	const [program, args] = options.sandbox ? [options.sandbox.bwrap, bwrapArgs(options.sandbox.plan, options.command, shell)] : [shell, ['-c', options.command]];
+	const [program, args, env] = launch(options, options.shell ?? '/bin/sh');
 	return spawn(program, args, {
 		cwd: options.cwd,
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
-		env: { ...process.env, ...gitHardeningEnv(process.env), [RUN_ID_VARIABLE]: runId },
+		env: { ...process.env, ...gitHardeningEnv(process.env), ...env, [RUN_ID_VARIABLE]: runId },
 	});
 }
 
@@ -273,13 +285,16 @@ class ShellRun {
 		if (this.error) this.take(`${this.keeper.totalChars > 0 ? '\n' : ''}${this.error}`);
 		const done = (stoppedLeftovers: number) => this.answer(this.outcome(stoppedLeftovers));
 		if (this.child.pid === undefined) done(0);
-		else if (this.options.sandbox) {
+		else if (this.options.sandbox?.engine.kind === 'bwrap') {
 			// bwrap's init dies with bwrap (--die-with-parent), and the kernel then kills whatever is
 			// left in the command's PID namespace: nothing can be left for the reaper's /proc scans,
 			// which cost 20-50 ms a command on a busy machine (bench/sandbox).
 			this.killGroup();
 			done(0);
-		} else stopLeftovers(this.child.pid, this.runId).then(done, () => done(0));
+		} else {
+			// Outside a sandbox, and under Seatbelt, which has no PID namespace: the reaper looks.
+			stopLeftovers(this.child.pid, this.runId).then(done, () => done(0));
+		}
 	}
 
 	private outcome(stoppedLeftovers: number): ShellOutcome {

@@ -8,6 +8,7 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+import * as http from 'http';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
@@ -146,6 +147,42 @@ describe('Sandbox: longhaul_runCommand in bubblewrap (issue 32)', function () {
 			const allowed = await withSetting('commandNetwork', 'all', () => run({ command }));
 			assert.match(allowed, /connected/);
 			assert.strictEqual(connections, 1);
+		} finally {
+			server.close();
+		}
+	});
+
+	it('a list of domains: a listed host is reached through the proxy, another is refused with a note, a direct connect fails', async function () {
+		this.timeout(60_000);
+		const seen: string[] = [];
+		const server = http.createServer((req, res) => {
+			seen.push(`${req.method} ${req.url}`);
+			res.end('hello through the proxy');
+		});
+		await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+		const port = (server.address() as net.AddressInfo).port;
+		// The extension host's own node (24) reads HTTP_PROXY with NODE_USE_ENV_PROXY, which the sandbox
+		// sets; localhost stays direct (NO_PROXY) unless cleared, as here, to reach the host's listener.
+		const fetch = (url: string) =>
+			`NO_PROXY= no_proxy= '${process.execPath}' -e "fetch('${url}').then(r => r.text().then(t => console.log(r.status, t)), e => console.log('failed', e.cause?.code ?? e.message))"`;
+		try {
+			await withSetting('commandNetworkDomains', ['localhost', 'registry.npmjs.org'], () =>
+				withSetting('commandNetwork', 'domains', async () => {
+					assert.match(await confirmation({ command: 'npm install' }), /network: only localhost, registry\.npmjs\.org, through Longhaul's proxy/);
+					const allowed = await run({ command: fetch(`http://localhost:${port}/allowed`) });
+					assert.match(allowed, /^exit code 0\n200 hello through the proxy\n$/);
+					const refused = await run({ command: `${fetch('http://not-listed.example/')}; ${fetch('https://not-listed.example/')}` });
+					assert.match(
+						refused,
+						/\[Longhaul's network proxy refused not-listed\.example: not in the setting longhaul\.commandNetworkDomains \(allowed: localhost, registry\.npmjs\.org\)\. Retrying fails the same way\./,
+					);
+					// Node's fetch tunnels http:// through CONNECT too: the 403 is a failed fetch, and the note says why.
+					assert.match(refused, /\nfailed .*\nfailed .*\n$/);
+					const direct = await run({ command: `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || echo refused'` });
+					assert.match(direct, /refused/);
+				}),
+			);
+			assert.deepEqual(seen, ['GET /allowed']);
 		} finally {
 			server.close();
 		}

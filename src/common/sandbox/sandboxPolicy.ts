@@ -10,11 +10,30 @@
 // - the user's secrets hidden: a folder becomes an empty read-only tmpfs, a file /dev/null;
 // - its own PID namespace, dying with Longhaul's process: when the command's shell ends, bwrap's
 //   init ends and the kernel kills everything left inside, `setsid env -i …` children too;
-// - no network namespace shared with the host unless the network is allowed.
+// - no network namespace shared with the host unless the network is allowed; with a list of
+//   domains, its own namespace and, bound in, the socket of Longhaul's proxy (networkPolicy.ts).
 // The order matters: bwrap applies mounts in order, so a later, narrower mount wins.
 
-/** How much network a sandboxed command gets: none (its own empty namespace) or the host's. */
-export type CommandNetwork = 'off' | 'all';
+import { type CommandNetwork, networkSummary, proxyEnv, SANDBOX_PROXY_PORT } from './networkPolicy';
+import { forwarderCommand, SANDBOX_PROXY_SOCKET } from './proxyForwarder';
+
+export type { CommandNetwork } from './networkPolicy';
+
+/** What contains a command: bubblewrap on Linux, Seatbelt's sandbox-exec on macOS, and the program's path. */
+export interface SandboxEngine {
+	readonly kind: 'bwrap' | 'seatbelt';
+	readonly program: string;
+}
+
+/** How a command reaches the proxy when the network is a list of domains. */
+export interface ProxyBridge {
+	/** The proxy's Unix socket on the host. */
+	readonly socket: string;
+	/** The node binary that runs the forwarder (the extension host's own). */
+	readonly node: string;
+	/** Environment the node binary needs to run as node (Electron's ELECTRON_RUN_AS_NODE). */
+	readonly nodeEnv: Readonly<Record<string, string>>;
+}
 
 export interface SandboxPlan {
 	/** Workspace folders: writable. */
@@ -26,6 +45,12 @@ export interface SandboxPlan {
 	/** Existing secret files, hidden behind /dev/null. */
 	readonly hiddenFiles: readonly string[];
 	readonly network: CommandNetwork;
+	/** With a list of domains: the proxy's socket and the forwarder that listens inside (bwrap). */
+	readonly proxy?: ProxyBridge;
+	/** With a list of domains under Seatbelt: the proxy's port on the host's 127.0.0.1. */
+	readonly proxyPort?: number;
+	/** The per-command temporary folder on the host (Seatbelt; bwrap makes its own /tmp). */
+	readonly tmp?: string;
 	/** Where the command starts. */
 	readonly cwd: string;
 }
@@ -82,42 +107,64 @@ export function bwrapArgs(plan: SandboxPlan, command: string, shell = '/bin/sh')
 	}
 	for (const folder of plan.hiddenFolders) args.push('--tmpfs', folder, '--remount-ro', folder);
 	for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+	if (plan.proxy) args.push('--ro-bind', plan.proxy.socket, SANDBOX_PROXY_SOCKET);
 	// The namespaces the policy needs, and no more: each costs time at every start (a network
 	// namespace about 8 ms here; UTS and cgroup namespaces would add about 5 ms and protect nothing).
 	args.push('--unshare-pid', '--unshare-ipc');
-	if (plan.network === 'off') args.push('--unshare-net');
-	args.push('--die-with-parent', '--new-session', '--setenv', 'TMPDIR', SANDBOX_TMP, '--chdir', plan.cwd, '--', shell, '-c', command);
-	return args;
+	if (plan.network !== 'all') args.push('--unshare-net');
+	args.push('--die-with-parent', '--new-session', '--setenv', 'TMPDIR', SANDBOX_TMP, '--chdir', plan.cwd);
+	if (!plan.proxy) return [...args, '--', shell, '-c', command];
+	for (const [name, value] of Object.entries({ ...proxyEnv(), ...plan.proxy.nodeEnv })) args.push('--setenv', name, value);
+	return [...args, '--', ...forwarderCommand(plan.proxy.node, SANDBOX_PROXY_PORT, shell, command)];
 }
 
 /** The arguments that check, once, whether bwrap can start a sandbox of this kind here. */
-export function probeArgs(network: CommandNetwork): string[] {
-	const net = network === 'off' ? ['--unshare-net'] : [];
-	return ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', SANDBOX_TMP, '--unshare-pid', ...net, '--die-with-parent', '--', 'true'];
+export function probeArgs(network: CommandNetwork, forwarder?: Pick<ProxyBridge, 'node' | 'nodeEnv'>): string[] {
+	const net = network !== 'all' ? ['--unshare-net'] : [];
+	const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', SANDBOX_TMP, '--unshare-pid', ...net, '--die-with-parent'];
+	if (network === 'off' || network === 'all' || !forwarder) return [...args, '--', 'true'];
+	// With a list of domains the forwarder must start too (node runs and listens inside), or no command would.
+	const env = Object.entries(forwarder.nodeEnv).flatMap(([name, value]) => ['--setenv', name, value]);
+	return [...args, ...env, '--', ...forwarderCommand(forwarder.node, SANDBOX_PROXY_PORT, '/bin/sh', 'true')];
 }
 
 /** What the sandbox lets a command do, in one line for its confirmation. */
-export function sandboxSummary(network: CommandNetwork): string {
-	const net = network === 'off' ? 'no network' : 'network allowed';
-	return `Sandboxed: writes only in the workspace and a temporary folder; files that run code, your secrets (~/.ssh, ~/.aws, …) and the rest of the system are out of reach; ${net}; nothing it starts outlives it.`;
+export function sandboxSummary(network: CommandNetwork, engine: SandboxEngine['kind'] = 'bwrap'): string {
+	const net = networkSummary(network);
+	// Seatbelt has no process namespace: the reaper stops what it finds, not everything.
+	const ends =
+		engine === 'bwrap' ? 'nothing it starts outlives it' : 'what it leaves running is stopped when it ends (Seatbelt: as far as Longhaul can find it)';
+	return `Sandboxed: writes only in the workspace and a temporary folder; files that run code, your secrets (~/.ssh, ~/.aws, …) and the rest of the system are out of reach; ${net}; ${ends}.`;
 }
 
-/** Output that says the command ran into a wall of the sandbox, with what the wall is. */
-const WALLS: readonly { readonly pattern: RegExp; readonly wall: string }[] = [
-	{ pattern: /read-only file system|\bEROFS\b/i, wall: 'the file system outside the workspace, and the files that run code inside it, are read-only' },
-	{
-		pattern: /network is unreachable|temporary failure in name resolution|could not resolve host|\bEAI_AGAIN\b|\bENETUNREACH\b|name or service not known/i,
-		wall: 'there is no network',
-	},
-];
+const READ_ONLY = /read-only file system|\bEROFS\b/i;
+/** What Seatbelt's refusals look like (macOS): the same walls, worded by the kernel as a permission. */
+const NOT_PERMITTED = /operation not permitted|\bEPERM\b/i;
+const NO_NETWORK =
+	/network is unreachable|temporary failure in name resolution|could not resolve host|\bEAI_AGAIN\b|\bENETUNREACH\b|name or service not known/i;
+
+/** The walls the output shows the command ran into, in words. */
+function walls(output: string, network: CommandNetwork, engine: SandboxEngine['kind']): string[] {
+	const found: string[] = [];
+	const readOnly = READ_ONLY.test(output) || (engine === 'seatbelt' && NOT_PERMITTED.test(output));
+	if (readOnly) found.push('the file system outside the workspace, and the files that run code inside it, are read-only');
+	if (network !== 'all' && NO_NETWORK.test(output)) {
+		found.push(
+			network === 'off'
+				? 'there is no network'
+				: 'there is no direct network: only the listed domains, through the proxy in HTTP_PROXY and HTTPS_PROXY (a program that ignores those variables gets no network)',
+		);
+	}
+	return found;
+}
 
 /**
  * A note for the result of a command that failed on the sandbox's walls, so that the model does
  * not try it again the same way; undefined when the output shows no such failure.
  */
-export function wallNote(output: string, failed: boolean, network: CommandNetwork): string | undefined {
+export function wallNote(output: string, failed: boolean, network: CommandNetwork, engine: SandboxEngine['kind'] = 'bwrap'): string | undefined {
 	if (!failed) return undefined;
-	const walls = WALLS.filter(w => w.pattern.test(output) && (w.wall !== 'there is no network' || network === 'off')).map(w => w.wall);
-	if (walls.length === 0) return undefined;
-	return `The command ran in Longhaul's sandbox and seems to have failed on its walls: ${walls.join('; ')}. Retrying it the same way fails the same way. Work inside the workspace, or, if it must run outside the sandbox, call longhaul_runCommand again with outsideSandbox: true (the user is asked a second time, with a warning).`;
+	const hit = walls(output, network, engine);
+	if (hit.length === 0) return undefined;
+	return `The command ran in Longhaul's sandbox and seems to have failed on its walls: ${hit.join('; ')}. Retrying it the same way fails the same way. Work inside the workspace, or, if it must run outside the sandbox, call longhaul_runCommand again with outsideSandbox: true (the user is asked a second time, with a warning).`;
 }

@@ -6,13 +6,14 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { newCodeFiles, protectedBelow, sandboxAvailability, sandboxPlan } from '../../../src/tools/commandSandbox';
+import { newCodeFiles, protectedBelow, sandboxAvailability, sandboxMemory, sandboxPlan, startCommandProxy } from '../../../src/tools/commandSandbox';
 import { runShell, type ShellOutcome } from '../../../src/tools/shellRunner';
-import type { CommandNetwork } from '../../../src/common/sandbox/sandboxPolicy';
+import { parseDomainList } from '../../../src/common/sandbox/networkPolicy';
+import type { CommandNetwork, SandboxEngine } from '../../../src/common/sandbox/sandboxPolicy';
 
 describe('commandSandbox: commands in bubblewrap', function () {
 	this.timeout(20_000);
-	let bwrap = '';
+	let engine: SandboxEngine;
 	let base = '';
 	let work = '';
 	let home = '';
@@ -20,7 +21,7 @@ describe('commandSandbox: commands in bubblewrap', function () {
 	before(async function () {
 		const available = await sandboxAvailability('off');
 		if (!available.ok) this.skip();
-		bwrap = available.bwrap;
+		engine = available.engine;
 	});
 
 	beforeEach(() => {
@@ -38,7 +39,7 @@ describe('commandSandbox: commands in bubblewrap', function () {
 
 	async function run(command: string, network: CommandNetwork = 'off'): Promise<ShellOutcome> {
 		const plan = await sandboxPlan([work], work, network, home);
-		return runShell({ command, cwd: work, timeoutMs: 15_000, sandbox: { bwrap, plan } });
+		return runShell({ command, cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
 	}
 
 	it('control: writes in the workspace, a build and a git commit work', async () => {
@@ -99,6 +100,60 @@ describe('commandSandbox: commands in bubblewrap', function () {
 		}
 	});
 
+	it('a list of domains: an allowed host is reached through the proxy, another gets its 403, a direct connect fails', async () => {
+		let connections = 0;
+		const server = net.createServer(socket => {
+			connections++;
+			socket.on('error', () => undefined);
+			socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\nhello\n'));
+		});
+		await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+		const port = (server.address() as net.AddressInfo).port;
+		const network = parseDomainList(['localhost']);
+		const proxy = await startCommandProxy(network.domains);
+		try {
+			const plan = await sandboxPlan([work], work, network, home, proxy);
+			const shell = (command: string) => runShell({ command, cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
+			// localhost is the sandbox's own loopback by default (NO_PROXY): the test sends it to the proxy.
+			const allowed = await shell(`NO_PROXY= no_proxy= curl -sS http://localhost:${port}/`);
+			assert.equal(allowed.exitCode, 0, allowed.output);
+			assert.equal(allowed.output, 'hello\n');
+			const tunnel = await shell(`NO_PROXY= no_proxy= curl -sS -p http://localhost:${port}/`);
+			assert.equal(tunnel.output, 'hello\n');
+			assert.equal(connections, 2);
+			const refused = await shell('curl -sS http://not-listed.example/ ; curl -sS https://not-listed.example/');
+			assert.match(refused.output, /refused the connection to not-listed\.example: it is not in longhaul\.commandNetworkDomains/);
+			assert.match(refused.output, /CONNECT tunnel failed, response 403/);
+			const direct = await shell(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || echo refused'`);
+			assert.match(direct.output, /refused/);
+			assert.equal(connections, 2);
+			assert.deepEqual(proxy.refused(), ['not-listed.example']);
+		} finally {
+			await proxy.close();
+			server.close();
+		}
+		assert.equal(fs.existsSync(proxy.socketPath!), false);
+		assert.equal(sandboxMemory.proxies.size, 0);
+	});
+
+	it('a list of domains: the check that a sandbox starts runs the forwarder with this node', async () => {
+		const available = await sandboxAvailability({ domains: ['example.com'], ignored: [] });
+		assert.equal(available.ok, true, JSON.stringify(available));
+	});
+
+	it('a list of domains: the command keeps its exit code and output behind the forwarder', async () => {
+		const proxy = await startCommandProxy([]);
+		try {
+			const plan = await sandboxPlan([work], work, { domains: [], ignored: [] }, home, proxy);
+			const outcome = await runShell({ command: 'echo "$HTTPS_PROXY"; echo err >&2; exit 3', cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
+			assert.equal(outcome.exitCode, 3);
+			assert.match(outcome.output, /^http:\/\/127\.0\.0\.1:31280$/m);
+			assert.match(outcome.output, /^err$/m);
+		} finally {
+			await proxy.close();
+		}
+	});
+
 	it('a `setsid env -i` child does not outlive the command (PID namespace)', async () => {
 		const marker = path.join(work, 'alive');
 		const outcome = await run(`setsid env -i /bin/sh -c 'sleep 2; echo late > ${marker}' > /dev/null 2>&1 & echo started`);
@@ -113,7 +168,7 @@ describe('commandSandbox: commands in bubblewrap', function () {
 			command: 'mkdir -p .vscode evil && echo "{}" > .vscode/tasks.json && echo x > evil/HEAD && echo y > evil/config && echo z > notes.txt',
 			cwd: work,
 			timeoutMs: 15_000,
-			sandbox: { bwrap, plan },
+			sandbox: { engine, plan },
 		});
 		assert.equal(outcome.exitCode, 0, outcome.output);
 		const created = (await newCodeFiles(plan)).map(p => path.relative(work, p)).sort();
@@ -128,5 +183,38 @@ describe('commandSandbox: commands in bubblewrap', function () {
 		fs.writeFileSync(path.join(work, 'src.ts'), '');
 		const found = (await protectedBelow(work)).map(p => path.relative(work, p)).sort();
 		assert.deepEqual(found, ['.git/config', '.git/hooks', '.git/info', '.vscode', 'sub/package.json']);
+	});
+});
+
+describe('commandSandbox on macOS: Seatbelt wiring, with a stand-in for sandbox-exec', () => {
+	let base = '';
+	beforeEach(() => (base = fs.mkdtempSync(path.join(os.tmpdir(), 'longhaul-seatbelt-'))));
+	afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+	it('the shell runs after the profile, with its own TMPDIR and, with a list, the proxy variables', async () => {
+		// Records what sandbox-exec was given, then runs what follows `--`, as sandbox-exec would.
+		const fake = path.join(base, 'sandbox-exec');
+		fs.writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > '${base}/args'\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n`, { mode: 0o755 });
+		const tmp = path.join(base, 'tmp');
+		fs.mkdirSync(tmp);
+		const plan = { ...(await sandboxPlan([base], base, { domains: ['example.com'], ignored: [] }, base)), tmp, proxyPort: 4321 };
+		const outcome = await runShell({
+			command: 'echo "$TMPDIR $HTTPS_PROXY $NO_PROXY"',
+			cwd: base,
+			timeoutMs: 15_000,
+			sandbox: { engine: { kind: 'seatbelt', program: fake }, plan },
+		});
+		assert.equal(outcome.output, `${tmp} http://127.0.0.1:4321 localhost,127.0.0.1,::1\n`);
+		const args = fs.readFileSync(path.join(base, 'args'), 'utf8').split('\n');
+		assert.equal(args[0], '-p');
+		assert.ok(args.includes('(allow network-outbound (remote ip "localhost:4321"))'), args.join('\n'));
+		assert.ok(args.includes(`WRITABLE_1=${tmp}`));
+	});
+
+	it('macOS without sandbox-exec and Windows say why no sandbox starts', async () => {
+		const mac = await sandboxAvailability('off', 'darwin');
+		if (fs.existsSync('/usr/bin/sandbox-exec')) assert.equal(mac.ok, true);
+		else assert.deepEqual(mac, { ok: false, why: { kind: 'failed', program: 'sandbox-exec', detail: '/usr/bin/sandbox-exec is missing' } });
+		assert.deepEqual(await sandboxAvailability('off', 'win32'), { ok: false, why: { kind: 'platform', platform: 'win32' } });
 	});
 });
