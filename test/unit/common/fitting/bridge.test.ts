@@ -34,8 +34,9 @@ function size(conversation: Conversation): number {
 	const flat = flattenRounds(conversation);
 	const from = newestSummaryIndex(flat);
 	let total = from >= 0 ? (flat[from].round.summary ?? '').length : 0;
-	for (const { round: r } of flat.slice(from + 1))
+	for (const { round: r } of flat.slice(from + 1)) {
 		total += r.response.length + r.toolCalls.reduce((s, c) => s + c.arguments.length + (c.result ?? '').length, 0);
+	}
 	return total;
 }
 
