@@ -42,7 +42,8 @@ import { makeSummary, type PreparedSummary } from './preparedSummary';
 import { applySummaryBlocks } from '../summaries/applySummary';
 import type { SummarizeBlock } from '../summaries/summarizeBlocks';
 import { noteSummary } from './loopBreaker';
-import { setAside, stripProvisional } from './setAside';
+import { setAside, setAsideLines, stripProvisional } from './setAside';
+import { roundTokens } from '../tokens/roundTokens';
 import { summaryPlanApplicability } from '../planning/summaryApplicability';
 import type { FitMemory } from './fitMemory';
 
@@ -197,8 +198,9 @@ class FitRun<P> {
 	private keptTooLarge = false;
 	/** False once the model has nothing more to give in this fit (nothing to plan, or it failed). */
 	private modelCanSummarize = true;
-	/** The bridge set the summary under way's rounds aside in this fit (once per fit). */
-	private setAsideDone = false;
+	/** What the bridge's set-aside must free in this fit (it grows while the prompt still overflows), and how many rounds it holds. */
+	private asideNeed = 0;
+	private asideRounds = 0;
 	/** The whole prompt's size at this overflow, measured at most once. */
 	private needed: number | undefined;
 
@@ -261,10 +263,13 @@ class FitRun<P> {
 		if (!this.autoSummarize || !this.steps.takePrepared) return false;
 		// The bridge's provisional blocks give way to the summary they stood in for.
 		const real = stripProvisional(this.conversation);
+		if (!wait && this.options.bridge && !(await this.setAsideWouldCover(real))) return false;
 		const prepared = await this.settled(this.steps.takePrepared(real, wait));
 		if (prepared?.blocks === undefined) return false;
 		this.conversation = real;
-		this.setAsideDone = false; // the next job under way may be set aside in its turn
+		// The next job under way is set aside in its turn, from scratch.
+		this.asideNeed = 0;
+		this.asideRounds = 0;
 		await this.attach({ ...prepared, blocks: prepared.blocks }, 'background');
 		return true;
 	}
@@ -290,16 +295,19 @@ class FitRun<P> {
 		if (!options.bridge || !this.autoSummarize || this.memory.modelSummariesStopped || !steps.prepareLater) return false;
 		if (!steps.prepareLater(this.conversation)) return false;
 		const total = await this.measure();
-		const aside = this.setAsideDone ? undefined : this.setAsidePlan();
-		if (aside) {
-			// First the older half, behind one line per call, until its summary is ready; then, if still needed, elision.
-			this.setAsideDone = true;
-			this.conversation = setAside(this.conversation, aside);
+		// First the oldest rounds that must go, behind one line per call, until their summary is ready
+		// (again, further back, while the prompt still overflows); then, if still needed, elision.
+		const need = this.asideNeed + (this.asideNeed ? total - options.messageBudget : beyondWithMargin(total, options.messageBudget));
+		const real = stripProvisional(this.conversation);
+		const aside = this.setAsidePlan(real, need);
+		if (aside && aside.summarizeRoundIds.length > this.asideRounds) {
+			this.asideNeed = need;
+			this.asideRounds = aside.summarizeRoundIds.length;
+			this.conversation = setAside(real, aside);
 			this.events.push({ kind: 'bridged', setAsideRounds: aside.summarizeRoundIds.length, calls: 0, freedTokens: 0, neededTokens: total });
 			return true;
 		}
-		const beyond = total - options.messageBudget + Math.ceil(options.messageBudget * ELISION_MARGIN_SHARE);
-		const elided = elideOldestToolResults(this.conversation, beyond, steps.countTokens);
+		const elided = elideOldestToolResults(this.conversation, beyondWithMargin(total, options.messageBudget), steps.countTokens);
 		if (elided.elidedCalls === 0) return false;
 		this.conversation = elided.conversation;
 		this.events.push({ kind: 'bridged', setAsideRounds: 0, calls: elided.elidedCalls, freedTokens: elided.shedTokens, neededTokens: total });
@@ -307,16 +315,31 @@ class FitRun<P> {
 	}
 
 	/**
-	 * The rounds the bridge sets aside: what the planner would summarize now, which holds the rounds of
-	 * the summary under way (planned earlier, on fewer rounds) and those the next one will take.
+	 * The rounds the bridge sets aside: the oldest that free `beyond` tokens, within what the planner
+	 * would summarize now (which holds the rounds of the summary under way, planned earlier on fewer
+	 * rounds, and those the next one will take). Only what must go goes: the rest stays verbatim.
 	 */
-	private setAsidePlan(): SummarizationPlan | undefined {
+	private setAsidePlan(real: Conversation, beyond: number): Pick<SummarizationPlan, 'summarizeRoundIds' | 'previousSummary'> | undefined {
 		const underWay = this.steps.underWay?.();
-		if (!underWay || !summaryPlanApplicability(this.conversation, underWay).ok) return undefined;
-		const now = this.plan(this.conversation);
+		if (!underWay || !summaryPlanApplicability(real, underWay).ok) return undefined;
+		const now = this.plan(real);
 		const covers =
 			now !== undefined && now.summarizeRoundIds[0] === underWay.summarizeRoundIds[0] && now.summarizeRoundIds.length >= underWay.summarizeRoundIds.length;
-		return covers ? now : underWay;
+		const older = covers ? now : underWay;
+		const ids = fewestToFree(real, older.summarizeRoundIds, beyond, this.steps.countTokens);
+		return { summarizeRoundIds: ids, ...(older.previousSummary ? { previousSummary: older.previousSummary } : {}) };
+	}
+
+	/**
+	 * With the bridge, a ready summary is attached once the rounds it replaces are ones the bridge
+	 * would set aside now anyway; until then they stay verbatim, which says more than any summary.
+	 */
+	private async setAsideWouldCover(real: Conversation): Promise<boolean> {
+		const head = this.steps.underWay?.();
+		const now = head && this.plan(real);
+		if (!now) return true;
+		const beyond = beyondWithMargin(await this.measure(), this.options.messageBudget);
+		return fewestToFree(real, now.summarizeRoundIds, beyond, this.steps.countTokens).length >= head.summarizeRoundIds.length;
 	}
 
 	/**
@@ -431,6 +454,28 @@ class FitRun<P> {
 		this.conversation = bounded.conversation;
 		this.events.push({ kind: 'condensed', blocks: bounded.condensed, ahead });
 	}
+}
+
+/** Tokens to free at an overflow of `total`: the overflow and the elision margin, so the next rounds fit too. */
+function beyondWithMargin(total: number, messageBudget: number): number {
+	return total - messageBudget + Math.ceil(messageBudget * ELISION_MARGIN_SHARE);
+}
+
+/**
+ * The oldest of `ids` (a plan's rounds, oldest first) whose set-aside frees `beyond` tokens, each
+ * round counted at its size less its index lines; all of them when even that is not enough.
+ */
+function fewestToFree(conversation: Conversation, ids: readonly string[], beyond: number, countTokens: (text: string) => number): string[] {
+	const byId = new Map(flattenRounds(conversation).map(at => [at.round.id, at.round]));
+	let freed = 0;
+	const taken: string[] = [];
+	for (const id of ids) {
+		const round = byId.get(id)!;
+		taken.push(id);
+		freed += roundTokens(round, countTokens) - setAsideLines([round]).reduce((n, line) => n + countTokens(line) + 2, 0);
+		if (freed >= beyond) break;
+	}
+	return taken;
 }
 
 /** A summary shrinks when its blocks hold at most this share of the rounds (and earlier block) it replaced. */

@@ -13,7 +13,13 @@ import { applySummaryBlocks, blockSegments, updateRounds } from '../summaries/ap
 import { RECALL_TOOL_NAME } from '../recall/recallInput';
 
 /** At most this many index lines per provisional block: the newest are kept, the rest counted. */
-export const SET_ASIDE_MAX_LINES = 40;
+export const SET_ASIDE_MAX_LINES = 24;
+/** An index line is cut to this many characters: it names the call, the round brings back the rest. */
+const LINE_MAX_CHARS = 120;
+
+function clip(line: string): string {
+	return line.length <= LINE_MAX_CHARS ? line : `${line.slice(0, LINE_MAX_CHARS - 1)}…`;
+}
 
 function factLine(fact: ToolFact): string {
 	switch (fact.kind) {
@@ -34,7 +40,7 @@ function factLine(fact: ToolFact): string {
 
 /** One line per tool call of `rounds`: what it did and how it ended. */
 export function setAsideLines(rounds: readonly Round[]): string[] {
-	return rounds.flatMap(round => round.toolCalls.flatMap(call => toolCallFacts(withElidedRestored(call)).map(factLine)));
+	return rounds.flatMap(round => round.toolCalls.flatMap(call => toolCallFacts(withElidedRestored(call)).map(fact => clip(factLine(fact)))));
 }
 
 /** The provisional text of one segment: the block it continues, then the index of its rounds. */

@@ -104,7 +104,36 @@ describe('the bridge: no wait for a summary at an overflow', () => {
 		assert.match(text, /set aside while their summary is written/);
 		assert.match(text, /read src\/a0\.ts/);
 		assert.match(text, /longhaul_recall/);
-		assert.ok((result.events[0] as Extract<FitEvent, { kind: 'bridged' }>).setAsideRounds >= plan(start)!.summarizeRoundIds.length);
+		// Only what must go goes: fewer rounds than the planner's older half, and the rest stay whole.
+		const setAsideRounds = (result.events[0] as Extract<FitEvent, { kind: 'bridged' }>).setAsideRounds;
+		assert.ok(setAsideRounds >= 1 && setAsideRounds < plan(start)!.summarizeRoundIds.length, `${setAsideRounds}`);
+		const flat = flattenRounds(result.conversation);
+		const after = flat.slice(flat.findIndex(at => at.round.summaryProvisional) + 1);
+		assert.ok(after.every(at => at.round.toolCalls.every(c => c.result === 'x'.repeat(400))));
+	});
+
+	it('sets aside further back while the prompt still overflows, before eliding anything', async () => {
+		const start = conversationOf(12, 400);
+		const budget = Math.floor(size(start) / 2);
+		const b: Bridge = { calls: [], canPrepare: true, underWay: plan(start) };
+		const result = await fitPrompt(start, newFitMemory(), steps(budget, b), options(budget));
+		assert.equal(result.kind, 'fits');
+		assert.ok(kinds(result.events).every(k => k === 'bridged'));
+		assert.equal(provisional(result.conversation).length, 1);
+		assert.ok(flattenRounds(result.conversation).every(at => at.round.toolCalls.every(c => !c.result!.startsWith(ELIDED_PREFIX))));
+	});
+
+	it('keeps a ready summary back while the rounds it replaces can still be shown whole', async () => {
+		const start = conversationOf(12, 400);
+		const job = plan(start)!;
+		const b: Bridge = { calls: [], canPrepare: true, underWay: job, ready: await summaryOf(start, job) };
+		const slight = size(start) - 300;
+		const kept = await fitPrompt(start, newFitMemory(), steps(slight, b), options(slight));
+		assert.deepEqual(kinds(kept.events), ['bridged']);
+		assert.ok(!b.calls.includes('take-ready'), b.calls.join(', '));
+		const tight = Math.floor(size(start) / 2);
+		const taken = await fitPrompt(start, newFitMemory(), steps(tight, b), options(tight));
+		assert.ok(kinds(taken.events).includes('summarized'), kinds(taken.events).join(', '));
 	});
 
 	it('starts from the real rounds at the next fit, and the ready summary takes the provisional block’s place', async () => {
