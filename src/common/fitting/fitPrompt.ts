@@ -23,7 +23,7 @@
 // model or a renderer are injected; what happened comes back as data (FitEvent), never as text
 // written somewhere, so the caller decides what to show and what to count.
 import type { Conversation, ToolCall } from '../conversation/conversation';
-import { flattenRounds } from '../conversation/flatten';
+import { flattenRounds, unsummarizedRounds } from '../conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../planning/plan';
 import { KEPT_SHARE_OF_BUDGET } from '../planning/halfContextPlanner';
 import { planOrNothing, type PlanOptions } from '../planning/planners';
@@ -42,7 +42,7 @@ import { makeSummary, type PreparedSummary } from './preparedSummary';
 import { applySummaryBlocks } from '../summaries/applySummary';
 import type { SummarizeBlock } from '../summaries/summarizeBlocks';
 import { noteSummary } from './loopBreaker';
-import { setAside, setAsideLines, stripProvisional } from './setAside';
+import { setAside, setAsideCount, setAsideLines, stripProvisional } from './setAside';
 import { roundTokens } from '../tokens/roundTokens';
 import { summaryPlanApplicability } from '../planning/summaryApplicability';
 import type { FitMemory } from './fitMemory';
@@ -56,6 +56,12 @@ export const SUMMARY_ATTEMPTS = 2;
 export const NARROWED_SUMMARIES = 4;
 /** Elision frees this share of the message budget beyond the overflow, so the next rounds fit too. */
 export const ELISION_MARGIN_SHARE = 0.05;
+/**
+ * The bridge sets aside enough rounds to leave this share of the message budget free: the prompt
+ * then grows for a while before the set-aside moves again (each move changes the prompt's
+ * beginning, which a provider's cache and its stateful markers need unchanged).
+ */
+export const SET_ASIDE_MARGIN_SHARE = 0.15;
 
 export type RenderAttempt<P> = { readonly fits: true; readonly prompt: P } | { readonly fits: false };
 
@@ -198,9 +204,8 @@ class FitRun<P> {
 	private keptTooLarge = false;
 	/** False once the model has nothing more to give in this fit (nothing to plan, or it failed). */
 	private modelCanSummarize = true;
-	/** What the bridge's set-aside must free in this fit (it grows while the prompt still overflows), and how many rounds it holds. */
-	private asideNeed = 0;
-	private asideRounds = 0;
+	/** The size of the prompt without the set-aside at this overflow, measured at most once. */
+	private realNeeded: number | undefined;
 	/** The whole prompt's size at this overflow, measured at most once. */
 	private needed: number | undefined;
 
@@ -210,8 +215,7 @@ class FitRun<P> {
 		private readonly steps: FitSteps<P>,
 		private readonly options: FitOptions,
 	) {
-		// The bridge's elisions hold only until there is room again: each fit starts from whole rounds.
-		this.conversation = options.bridge ? restoreElided(stripProvisional(start)) : start;
+		this.conversation = start;
 		this.planOptions = fitPlanOptions(options, steps.countTokens);
 		this.autoSummarize = options.autoSummarize !== false;
 	}
@@ -226,6 +230,7 @@ class FitRun<P> {
 	/** A render did not fit: a new overflow, with a size of its own. */
 	overflowed(): void {
 		this.needed = undefined;
+		this.realNeeded = undefined;
 		if (!this.autoSummarize && !this.memory.toldSummariesOff) {
 			this.memory.toldSummariesOff = true;
 			this.events.push({ kind: 'summaries-off' });
@@ -266,10 +271,8 @@ class FitRun<P> {
 		if (!wait && this.options.bridge && !(await this.setAsideWouldCover(real))) return false;
 		const prepared = await this.settled(this.steps.takePrepared(real, wait));
 		if (prepared?.blocks === undefined) return false;
-		this.conversation = real;
-		// The next job under way is set aside in its turn, from scratch.
-		this.asideNeed = 0;
-		this.asideRounds = 0;
+		// The bridge's elisions held only until a summary made room: the rounds come back whole.
+		this.conversation = restoreElided(real);
 		await this.attach({ ...prepared, blocks: prepared.blocks }, 'background');
 		return true;
 	}
@@ -297,12 +300,13 @@ class FitRun<P> {
 		const total = await this.measure();
 		// First the oldest rounds that must go, behind one line per call, until their summary is ready
 		// (again, further back, while the prompt still overflows); then, if still needed, elision.
-		const need = this.asideNeed + (this.asideNeed ? total - options.messageBudget : beyondWithMargin(total, options.messageBudget));
+		// The set-aside stays between overflows (the prompt's beginning does not change, so a provider's
+		// cache of it is reused); at an overflow it is made again from the real rounds, further back.
 		const real = stripProvisional(this.conversation);
-		const aside = this.setAsidePlan(real, need);
-		if (aside && aside.summarizeRoundIds.length > this.asideRounds) {
-			this.asideNeed = need;
-			this.asideRounds = aside.summarizeRoundIds.length;
+		const held = setAsideCount(this.conversation);
+		const need = held ? total - options.messageBudget + Math.ceil(options.messageBudget * SET_ASIDE_MARGIN_SHARE) : await this.realNeed(real);
+		const aside = this.setAsidePlan(real, held, need);
+		if (aside && aside.summarizeRoundIds.length > held) {
 			this.conversation = setAside(real, aside);
 			this.events.push({ kind: 'bridged', setAsideRounds: aside.summarizeRoundIds.length, calls: 0, freedTokens: 0, neededTokens: total });
 			return true;
@@ -315,18 +319,26 @@ class FitRun<P> {
 	}
 
 	/**
-	 * The rounds the bridge sets aside: the oldest that free `beyond` tokens, within what the planner
+	 * The rounds the bridge sets aside: those it holds and the next oldest that free `beyond` tokens, within what the planner
 	 * would summarize now (which holds the rounds of the summary under way, planned earlier on fewer
 	 * rounds, and those the next one will take). Only what must go goes: the rest stays verbatim.
 	 */
-	private setAsidePlan(real: Conversation, beyond: number): Pick<SummarizationPlan, 'summarizeRoundIds' | 'previousSummary'> | undefined {
+	private setAsidePlan(real: Conversation, held: number, beyond: number): Pick<SummarizationPlan, 'summarizeRoundIds' | 'previousSummary'> | undefined {
 		const underWay = this.steps.underWay?.();
 		if (!underWay || !summaryPlanApplicability(real, underWay).ok) return undefined;
 		const now = this.plan(real);
 		const covers =
 			now !== undefined && now.summarizeRoundIds[0] === underWay.summarizeRoundIds[0] && now.summarizeRoundIds.length >= underWay.summarizeRoundIds.length;
 		const older = covers ? now : underWay;
-		const ids = fewestToFree(real, older.summarizeRoundIds, beyond, this.steps.countTokens);
+		// Past the older half only when even all of it is not enough: up to the newest rounds no plan
+		// may take (minRecentRounds), rather than wait.
+		const open = unsummarizedRounds(flattenRounds(real)).map(at => at.round.id);
+		const candidates =
+			open[0] === older.summarizeRoundIds[0]
+				? open.slice(0, Math.max(older.summarizeRoundIds.length, open.length - (this.options.minRecentRounds ?? 2)))
+				: older.summarizeRoundIds;
+		// The `held` rounds already set aside stay so; `beyond` is what further rounds must free.
+		const ids = [...candidates.slice(0, held), ...fewestToFree(real, candidates.slice(held), beyond, this.steps.countTokens)];
 		return { summarizeRoundIds: ids, ...(older.previousSummary ? { previousSummary: older.previousSummary } : {}) };
 	}
 
@@ -338,8 +350,13 @@ class FitRun<P> {
 		const head = this.steps.underWay?.();
 		const now = head && this.plan(real);
 		if (!now) return true;
-		const beyond = beyondWithMargin(await this.measure(), this.options.messageBudget);
-		return fewestToFree(real, now.summarizeRoundIds, beyond, this.steps.countTokens).length >= head.summarizeRoundIds.length;
+		return fewestToFree(real, now.summarizeRoundIds, await this.realNeed(real), this.steps.countTokens).length >= head.summarizeRoundIds.length;
+	}
+
+	/** What the real rounds (no set-aside) must free at this overflow: the overflow and the set-aside margin. */
+	private async realNeed(real: Conversation): Promise<number> {
+		const total = real === this.conversation ? await this.measure() : (this.realNeeded ??= await this.settled(this.steps.measure(real)));
+		return total - this.options.messageBudget + Math.ceil(this.options.messageBudget * SET_ASIDE_MARGIN_SHARE);
 	}
 
 	/**

@@ -82,3 +82,14 @@ export function stripProvisional(conversation: Conversation): Conversation {
 	};
 	return updateRounds(conversation, new Map(ids.map(id => [id, unsummarized])));
 }
+
+/** How many rounds the provisional blocks stand for: from the newest real summary to the newest provisional anchor (0 without one). */
+export function setAsideCount(conversation: Conversation): number {
+	const flat = flattenRounds(conversation);
+	let at = -1;
+	for (let i = flat.length - 1; i >= 0 && at < 0; i--) if (flat[i].round.summaryProvisional) at = i;
+	if (at < 0) return 0;
+	let from = at - 1;
+	while (from >= 0 && (flat[from].round.summary === undefined || flat[from].round.summaryProvisional)) from--;
+	return at - from;
+}

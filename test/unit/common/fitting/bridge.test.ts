@@ -61,7 +61,11 @@ function steps(budget: number, b: Bridge): FitSteps<number> {
 		showsLedger: () => false,
 		takePrepared: async (_c, wait) => {
 			b.calls.push(wait ? 'take-waiting' : 'take-ready');
-			return wait ? b.waited : b.ready;
+			// Taken once, as from the background's chain.
+			const taken = wait ? (b.waited ?? b.ready) : b.ready;
+			if (taken === b.ready) b.ready = undefined;
+			else b.waited = undefined;
+			return taken;
 		},
 		prepareLater: () => {
 			b.calls.push('prepare-later');
@@ -123,6 +127,17 @@ describe('the bridge: no wait for a summary at an overflow', () => {
 		assert.ok(flattenRounds(result.conversation).every(at => at.round.toolCalls.every(c => !c.result!.startsWith(ELIDED_PREFIX))));
 	});
 
+	it('sets aside past the older half, not the newest two rounds, rather than wait when the older half is not enough', async () => {
+		const start = conversationOf(12, 400);
+		const budget = Math.floor(size(start) / 4);
+		const b: Bridge = { calls: [], canPrepare: true, underWay: plan(start) };
+		const result = await fitPrompt(start, newFitMemory(), steps(budget, b), options(budget));
+		assert.equal(result.kind, 'fits');
+		assert.ok(!b.calls.includes('take-waiting'), b.calls.join(', '));
+		const setAside = flattenRounds(result.conversation).findIndex(at => at.round.summaryProvisional) + 1;
+		assert.ok(setAside > plan(start)!.summarizeRoundIds.length && setAside <= 10, `${setAside} rounds set aside`);
+	});
+
 	it('keeps a ready summary back while the rounds it replaces can still be shown whole', async () => {
 		const start = conversationOf(12, 400);
 		const job = plan(start)!;
@@ -136,23 +151,27 @@ describe('the bridge: no wait for a summary at an overflow', () => {
 		assert.ok(kinds(taken.events).includes('summarized'), kinds(taken.events).join(', '));
 	});
 
-	it('starts from the real rounds at the next fit, and the ready summary takes the provisional block’s place', async () => {
+	it('keeps the set-aside while the prompt fits; at the next overflow the ready summary takes the provisional block’s place', async () => {
 		const start = conversationOf(12, 400);
 		const budget = size(start) - 600;
 		const job = plan(start)!;
 		const b: Bridge = { calls: [], canPrepare: true, underWay: job };
 		const first = await fitPrompt(start, newFitMemory(), steps(budget, b), options(budget));
-		const grown: Conversation = { turns: [], activeRounds: [...first.conversation.activeRounds, round('a12', 100)] };
+		const small: Conversation = { turns: [], activeRounds: [...first.conversation.activeRounds, round('a12', 10)] };
+		const still = await fitPrompt(small, newFitMemory(), steps(budget, { calls: [], canPrepare: true, underWay: job }), options(budget));
+		assert.deepEqual(kinds(still.events), [], 'no overflow: the prompt and its beginning stay as they were');
+		assert.equal(provisional(still.conversation).length, 1);
+		const grown: Conversation = { turns: [], activeRounds: [...first.conversation.activeRounds, round('a12', 3000)] };
 		const ready: Bridge = { calls: [], canPrepare: true, ready: await summaryOf(start, job) };
 		const second = await fitPrompt(grown, newFitMemory(), steps(budget, ready), options(budget));
 		assert.equal(second.kind, 'fits');
-		assert.deepEqual(kinds(second.events), ['summarized']);
-		assert.equal(provisional(second.conversation).length, 0);
+		assert.equal(kinds(second.events)[0], 'summarized');
+		assert.ok(!provisional(second.conversation).some(at => job.summarizeRoundIds.includes(at.round.id)));
 		const anchor = flattenRounds(second.conversation).find(at => at.round.id === job.anchorRoundId)!;
 		assert.match(anchor.round.summary!, /^summary of \d+ rounds$/);
 	});
 
-	it('elides the oldest results when nothing can be set aside, and gives them back at the next fit when there is room', async () => {
+	it('elides the oldest results when nothing can be set aside, and gives them back once a summary made room', async () => {
 		const start = conversationOf(6, 400);
 		const budget = size(start) - 300;
 		const b: Bridge = { calls: [], canPrepare: true };
@@ -161,9 +180,15 @@ describe('the bridge: no wait for a summary at an overflow', () => {
 		const first = result.conversation.activeRounds[0].toolCalls[0];
 		assert.ok(first.result!.startsWith(ELIDED_PREFIX));
 		assert.equal(first.recorded, 'x'.repeat(400));
-		const roomy = await fitPrompt(result.conversation, newFitMemory(), steps(size(start), { calls: [], canPrepare: true }), options(size(start)));
-		assert.deepEqual(kinds(roomy.events), []);
-		assert.equal(roomy.conversation.activeRounds[0].toolCalls[0].result, 'x'.repeat(400));
+		const job = planOrNothing(start, 'half-context', { countTokens: count, minRecentRounds: 1 })!;
+		const grown: Conversation = { turns: [], activeRounds: [...result.conversation.activeRounds, round('a6', 400)] };
+		const later = await fitPrompt(grown, newFitMemory(), steps(budget, { calls: [], canPrepare: true, ready: await summaryOf(start, job) }), options(budget));
+		assert.equal(kinds(later.events)[0], 'summarized');
+		const after = flattenRounds(later.conversation).slice(start.activeRounds.findIndex(r => r.id === job.anchorRoundId) + 1);
+		assert.ok(
+			after.some(at => at.round.toolCalls[0].result === 'x'.repeat(400)),
+			'elided results after the summary are whole again',
+		);
 	});
 
 	it('waits for the summary under way only when neither setting aside nor elision can make room', async () => {
