@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { HandledRequest } from '../../src/agent/api';
 import type { ScriptedRequest } from '../fixtures/scripted-model/src/api';
 import { isSummarizerRequest, lastAgentRequest } from './faultScript';
-import { longhaul, scriptedModel, sendChat, setHandler, smallWindowSessions } from './helpers';
+import { longhaul, scriptedModel, sendChat, setHandler, smallWindowSessions, withSetting } from './helpers';
 import { DATA_FILE, createSessionScript } from './sessionScript';
 
 interface Metadata {
@@ -96,54 +96,58 @@ describe('Summary edit and restore', function () {
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 	});
 
-	it('a saved edit is what the next prompt holds, stored as edited, and marked in /context and the document', async () => {
-		const { session, open } = await summarizedSession();
-		const original = meta(session).longhaul.summaryBlocks.at(-1)!;
-		const editor = await openFromButton(open);
-		assert.match(editor.document.getText(), /edit the text below the line and save/);
-		const corrected = 'USER-CORRECTED SUMMARY: the data file has 200 records; records 1-150 were read; nothing was changed.';
-		assert.strictEqual(await editAndSave(editor, corrected), true, 'the save goes through');
+	it('a saved edit is what the next prompt holds, stored as edited, and marked in /context and the document', () =>
+		// Background summaries off: with them, rounds still set aside when request 1 ends are summarized
+		// in request 2 from the edited text (marked "builds on your edit", decision 43); here the edited
+		// block itself is followed through the next requests.
+		withSetting('backgroundSummarizationThreshold', 0, async () => {
+			const { session, open } = await summarizedSession();
+			const original = meta(session).longhaul.summaryBlocks.at(-1)!;
+			const editor = await openFromButton(open);
+			assert.match(editor.document.getText(), /edit the text below the line and save/);
+			const corrected = 'USER-CORRECTED SUMMARY: the data file has 200 records; records 1-150 were read; nothing was changed.';
+			assert.strictEqual(await editAndSave(editor, corrected), true, 'the save goes through');
 
-		const api = await scriptedModel();
-		const next = await sendChat('@longhaul go on');
-		assert.match(next.markdown, /Your edit of the summary up to .* is what the model remembers from this request on/);
-		const summaries = summariesIn(firstAgentRequest(api.requests, 'go on'));
-		assert.ok(
-			summaries.some(s => s.includes(corrected)),
-			`the next prompt holds the edited text: ${summaries.map(s => s.slice(0, 120)).join(' | ')}`,
-		);
-		assert.ok(!summaries.some(s => s.includes(original.text)), 'and no longer the model’s text');
-		assert.deepStrictEqual(
-			meta(next)
-				.longhaul.summaryBlocks.filter(b => b.edited)
-				.map(b => b.roundId),
-			[original.roundId],
-			'the edit is stored with that turn',
-		);
+			const api = await scriptedModel();
+			const next = await sendChat('@longhaul go on');
+			assert.match(next.markdown, /Your edit of the summary up to .* is what the model remembers from this request on/);
+			const summaries = summariesIn(firstAgentRequest(api.requests, 'go on'));
+			assert.ok(
+				summaries.some(s => s.includes(corrected)),
+				`the next prompt holds the edited text: ${summaries.map(s => s.slice(0, 120)).join(' | ')}`,
+			);
+			assert.ok(!summaries.some(s => s.includes(original.text)), 'and no longer the model’s text');
+			assert.deepStrictEqual(
+				meta(next)
+					.longhaul.summaryBlocks.filter(b => b.edited)
+					.map(b => b.roundId),
+				[original.roundId],
+				'the edit is stored with that turn',
+			);
 
-		const context = await sendChat('@longhaul /context');
-		assert.match(context.markdown, /edited by you/);
-		const link = /\[request \d+, rounds? [^\]]+\]\(command:longhaul\.openSummary\?([^)\s]+)\)[^\n]*edited by you/.exec(context.markdown);
-		assert.ok(link, 'the /context link of the edited block says so');
-		await vscode.commands.executeCommand('longhaul.openSummary', ...(JSON.parse(decodeURIComponent(link[1])) as unknown[]));
-		assert.match(
-			vscode.window.activeTextEditor?.document.getText() ?? '',
-			/You edited this summary: the model remembers your text\.[\s\S]*USER-CORRECTED SUMMARY/,
-		);
-		await sendChat('@longhaul and once more');
-		const later = summariesIn(lastAgentRequest(api.requests));
-		assert.ok(
-			later.some(s => s.includes(corrected)),
-			`the edit stays in later prompts (rebuilt from the stored record): ${later.map(s => s.slice(0, 160)).join(' | ')}`,
-		);
-		// A /compact that absorbs the edited block writes the model's text from it: marked as building on the edit.
-		const compacted = await sendChat('@longhaul /compact');
-		assert.match(compacted.markdown, /Summarized \d+ older rounds?/, compacted.markdown);
-		const built = meta(compacted).longhaul.summaryBlocks.filter(b => b.buildsOnEdit);
-		assert.strictEqual(built.length, 1, `one new block builds on the edit: ${JSON.stringify(meta(compacted).longhaul.summaryBlocks)}`);
-		const after = await sendChat('@longhaul /context');
-		assert.match(after.markdown, /\[request 1, rounds? [^\]]+\]\(command:longhaul\.openSummary\?[^)\s]+\)[^\n]*builds on your edit/, after.markdown);
-	});
+			const context = await sendChat('@longhaul /context');
+			assert.match(context.markdown, /edited by you/);
+			const link = /\[request \d+, rounds? [^\]]+\]\(command:longhaul\.openSummary\?([^)\s]+)\)[^\n]*edited by you/.exec(context.markdown);
+			assert.ok(link, 'the /context link of the edited block says so');
+			await vscode.commands.executeCommand('longhaul.openSummary', ...(JSON.parse(decodeURIComponent(link[1])) as unknown[]));
+			assert.match(
+				vscode.window.activeTextEditor?.document.getText() ?? '',
+				/You edited this summary: the model remembers your text\.[\s\S]*USER-CORRECTED SUMMARY/,
+			);
+			await sendChat('@longhaul and once more');
+			const later = summariesIn(lastAgentRequest(api.requests));
+			assert.ok(
+				later.some(s => s.includes(corrected)),
+				`the edit stays in later prompts (rebuilt from the stored record): ${later.map(s => s.slice(0, 160)).join(' | ')}`,
+			);
+			// A /compact that absorbs the edited block writes the model's text from it: marked as building on the edit.
+			const compacted = await sendChat('@longhaul /compact');
+			assert.match(compacted.markdown, /Summarized \d+ older rounds?/, compacted.markdown);
+			const built = meta(compacted).longhaul.summaryBlocks.filter(b => b.buildsOnEdit);
+			assert.strictEqual(built.length, 1, `one new block builds on the edit: ${JSON.stringify(meta(compacted).longhaul.summaryBlocks)}`);
+			const after = await sendChat('@longhaul /context');
+			assert.match(after.markdown, /\[request 1, rounds? [^\]]+\]\(command:longhaul\.openSummary\?[^)\s]+\)[^\n]*builds on your edit/, after.markdown);
+		}));
 
 	it('a save that is too long or empty is refused and changes nothing', async () => {
 		const { session, open } = await summarizedSession();
