@@ -226,7 +226,7 @@ export class BackgroundSummaries {
 	 * does not fit, it gives the next one of the chain.
 	 */
 	async takeAtOverflow(conversation: Conversation, wait = true): Promise<TakenSummary> {
-		// Without waiting (the bridge, decision 41), a job still under way is left running.
+		// Without waiting (the bridge, decision 43), a job still under way is left running.
 		if (!wait && this.doneChain().length === 0 && !this.headFailed()) return { waitedMs: 0, wasReady: false };
 		const job = this.jobs.shift();
 		if (!job) return { waitedMs: 0, wasReady: false };

@@ -208,7 +208,7 @@ export class Compactor {
 	 * unless summaries are off or stopped for the request. `messageBudget`: the fit's, by default the budget's now.
 	 */
 	considerBackground(conversation: Conversation, promptTokens: number, memory: FitMemory, messageBudget?: number): void {
-		if (!this.background || !this.parts.settings.autoSummarize || memory.modelSummariesStopped) return;
+		if (!this.background || !this.summariesAllowed(memory)) return;
 		const budget = this.budget;
 		this.background.consider(stripProvisional(conversation), {
 			promptTokens,
@@ -226,19 +226,24 @@ export class Compactor {
 
 	/** The bridge's summary: starts one in the background unless one is under way; true when one is under way now. */
 	prepareLater(conversation: Conversation, memory: FitMemory): boolean {
-		if (!this.background || !this.parts.settings.autoSummarize || memory.modelSummariesStopped) return false;
+		if (!this.background || !this.summariesAllowed(memory)) return false;
 		if (this.background.busy) return true;
 		const started = this.background.start(stripProvisional(conversation));
 		if (started) this.parts.background?.log?.('background summary started (bridge: the prompt overflowed with none under way)');
 		return started;
 	}
 
-	/** Whether the estimate below comes from this model's measured summaries (else it is the field default). */
-	/** Whether fits bridge (FitOptions.bridge): half-context with background summaries (decision 41). */
+	/** Summaries may be asked for: automatic summaries are on and the loop breaker has not stopped them for the request. */
+	private summariesAllowed(memory: FitMemory): boolean {
+		return this.parts.settings.autoSummarize && !memory.modelSummariesStopped;
+	}
+
+	/** Whether fits bridge (FitOptions.bridge): half-context with background summaries (decision 43). */
 	get bridges(): boolean {
 		return this.background !== undefined && this.parts.settings.mode === 'half-context' && this.parts.settings.latestShare > 0;
 	}
 
+	/** Whether the estimate below comes from this model's measured summaries (else it is the field default). */
 	get speedMeasured(): boolean {
 		return this.parts.speed().samples > 0;
 	}

@@ -116,9 +116,10 @@ export interface FitOptions {
 	readonly autoSummarize?: boolean;
 	/**
 	 * Never wait for a summary at an overflow while one can be prepared in the background (decision
-	 * 41): a summary under way is left running, the oldest tool results are elided (recorded, so
-	 * recall and the summarizer still read them) until the prompt fits, and the summary is attached
-	 * at the first overflow after it is ready. Only when elision has nothing left does the fit wait.
+	 * 43): a summary under way is left running, the oldest rounds that must go are set aside behind
+	 * a provisional block (setAside.ts), then the oldest tool results elided (recorded, so recall and
+	 * the summarizer still read them), and the summary is attached at an overflow once it is ready and
+	 * its rounds must go. Only when neither can make room does the fit wait.
 	 */
 	readonly bridge?: boolean;
 }
@@ -290,7 +291,7 @@ class FitRun<P> {
 
 	/**
 	 * 2b. The bridge (FitOptions.bridge): with a summary under way in the background (started now if
-	 * none is), the oldest tool results are elided until the prompt fits with the elision margin, and
+	 * none is), the oldest rounds that must go are set aside, else the oldest tool results elided, and
 	 * the request goes on; the summary replaces those rounds at a later overflow.
 	 */
 	async bridge(): Promise<boolean> {
@@ -304,7 +305,7 @@ class FitRun<P> {
 		// cache of it is reused); at an overflow it is made again from the real rounds, further back.
 		const real = stripProvisional(this.conversation);
 		const held = setAsideCount(this.conversation);
-		const need = held ? total - options.messageBudget + Math.ceil(options.messageBudget * SET_ASIDE_MARGIN_SHARE) : await this.realNeed(real);
+		const need = held ? beyondWithMargin(total, options.messageBudget, SET_ASIDE_MARGIN_SHARE) : await this.realNeed(real);
 		const aside = this.setAsidePlan(real, held, need);
 		if (aside && aside.summarizeRoundIds.length > held) {
 			this.conversation = setAside(real, aside);
@@ -356,7 +357,7 @@ class FitRun<P> {
 	/** What the real rounds (no set-aside) must free at this overflow: the overflow and the set-aside margin. */
 	private async realNeed(real: Conversation): Promise<number> {
 		const total = real === this.conversation ? await this.measure() : (this.realNeeded ??= await this.settled(this.steps.measure(real)));
-		return total - this.options.messageBudget + Math.ceil(this.options.messageBudget * SET_ASIDE_MARGIN_SHARE);
+		return beyondWithMargin(total, this.options.messageBudget, SET_ASIDE_MARGIN_SHARE);
 	}
 
 	/**
@@ -428,7 +429,7 @@ class FitRun<P> {
 		if (await this.tighten(false)) return true;
 		const { options, steps } = this;
 		const total = await this.measure();
-		const beyond = total - options.messageBudget + Math.ceil(options.messageBudget * ELISION_MARGIN_SHARE);
+		const beyond = beyondWithMargin(total, options.messageBudget);
 		const elided = elideOldestToolResults(this.conversation, beyond, steps.countTokens);
 		if (elided.elidedCalls > 0) {
 			this.conversation = elided.conversation;
@@ -473,9 +474,9 @@ class FitRun<P> {
 	}
 }
 
-/** Tokens to free at an overflow of `total`: the overflow and the elision margin, so the next rounds fit too. */
-function beyondWithMargin(total: number, messageBudget: number): number {
-	return total - messageBudget + Math.ceil(messageBudget * ELISION_MARGIN_SHARE);
+/** Tokens to free at an overflow of `total`: the overflow and a margin (`share` of the budget), so the next rounds fit too. */
+function beyondWithMargin(total: number, messageBudget: number, share = ELISION_MARGIN_SHARE): number {
+	return total - messageBudget + Math.ceil(messageBudget * share);
 }
 
 /**

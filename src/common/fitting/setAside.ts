@@ -1,9 +1,9 @@
-// The bridge's stand-in for a summary still being written (decision 41): when eliding tool results
-// cannot make the prompt fit while a background summary is under way, the rounds that summary will
-// replace are set aside behind a provisional block: one line per tool call (what it did and how it
-// ended, from the call's facts, never from the model's prose) and how to bring any of them back.
-// The block lives only in the prompt: each fit starts without it (stripProvisional), it is never
-// stored, and the real summary replaces it as soon as it is ready.
+// The bridge's stand-in for a summary still being written (decision 43): at an overflow with a
+// background summary under way, the oldest rounds that must go are set aside behind a provisional
+// block: one line per tool call (what it did and how it ended, from the call's facts, never from
+// the model's prose) and how to bring any of them back. The block is never stored nor planned on
+// (stripProvisional); it stays until the next overflow, and the real summary replaces it once its
+// rounds are among those that must go.
 import type { Conversation, Round } from '../conversation/conversation';
 import { withElidedRestored } from '../conversation/toolResultPlaceholders';
 import { flattenRounds } from '../conversation/flatten';

@@ -4,6 +4,7 @@ import type { Conversation, Round } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
 import { elisionMarker, isPlaceholderResult, withElidedRestored } from '../conversation/toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements } from './toolResultReplacement';
+import { updateRounds } from '../summaries/applySummary';
 
 export { ELIDED_PREFIX, elisionMarker } from '../conversation/toolResultPlaceholders';
 
@@ -28,26 +29,13 @@ export function elideOldestToolResults(conversation: Conversation, tokensToShed:
 
 /**
  * The conversation with every elided result of the unsummarized rounds back as it was recorded:
- * the bridge's elisions (FitOptions.bridge) hold only until a summary makes room, so each fit
- * starts from the whole rounds and elides again only what still does not fit. Shares what it
- * does not change; returns the input when nothing was elided.
+ * the bridge's elisions (FitOptions.bridge) hold only until a summary makes room, and are made
+ * again only where the prompt still does not fit. Returns the input when nothing was elided.
  */
 export function restoreElided(conversation: Conversation): Conversation {
 	const flat = flattenRounds(conversation);
-	const unsummarized = new Set(flat.slice(newestSummaryIndex(flat) + 1).map(at => at.round));
-	const restore = (round: Round): Round => {
-		if (!unsummarized.has(round) || !round.toolCalls.some(c => withElidedRestored(c) !== c)) return round;
-		return { ...round, toolCalls: round.toolCalls.map(withElidedRestored) };
-	};
-	const rounds = (list: readonly Round[]) => {
-		const mapped = list.map(restore);
-		return mapped.some((r, i) => r !== list[i]) ? mapped : list;
-	};
-	const turns = conversation.turns.map(turn => {
-		const mapped = rounds(turn.rounds);
-		return mapped === turn.rounds ? turn : { ...turn, rounds: mapped };
-	});
-	const activeRounds = rounds(conversation.activeRounds);
-	const changed = activeRounds !== conversation.activeRounds || turns.some((t, i) => t !== conversation.turns[i]);
-	return changed ? { turns, activeRounds } : conversation;
+	const elided = flat.slice(newestSummaryIndex(flat) + 1).filter(at => at.round.toolCalls.some(c => withElidedRestored(c) !== c));
+	if (!elided.length) return conversation;
+	const restore = (round: Round): Round => ({ ...round, toolCalls: round.toolCalls.map(withElidedRestored) });
+	return updateRounds(conversation, new Map(elided.map(at => [at.round.id, restore])));
 }

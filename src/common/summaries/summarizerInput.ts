@@ -32,7 +32,7 @@ export function summarizerEntries(conversation: Conversation, plan: Pick<Summari
 
 /**
  * The round as its tools answered: results elided only to fit the window (the bridge, truncation)
- * are read as recorded, so the summary still knows them (decision 41). Masked results stay masked:
+ * are read as recorded, so the summary still knows them (decision 43). Masked results stay masked:
  * the user chose to let old outputs go.
  */
 function asRecorded(round: Round): Round {
