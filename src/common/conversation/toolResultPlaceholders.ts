@@ -1,6 +1,6 @@
 // The one-line texts that stand in for a tool result Longhaul took out of the prompt, and how to
 // recognise them. Each says which call it was, how large its output was, and how to get it back.
-import type { ToolCall } from './conversation';
+import type { Round, ToolCall } from './conversation';
 
 /** Last-resort elision (elideToolResults.ts), when no summary could make the prompt fit. */
 export const ELIDED_PREFIX = '[tool result removed to fit the context window';
@@ -84,4 +84,9 @@ export function withElidedRestored(call: ToolCall): ToolCall {
 	if (call.recorded === undefined || call.result === undefined || !call.result.startsWith(ELIDED_PREFIX)) return call;
 	const { recorded, ...rest } = call;
 	return { ...rest, result: recorded };
+}
+
+/** The round with every elided result back as recorded; the round itself when none was elided. */
+export function withElidedRoundRestored(round: Round): Round {
+	return round.toolCalls.some(c => withElidedRestored(c) !== c) ? { ...round, toolCalls: round.toolCalls.map(withElidedRestored) } : round;
 }

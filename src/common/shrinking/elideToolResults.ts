@@ -1,8 +1,8 @@
 // The first step of truncation when no summary could be made: free space deterministically by
 // replacing the results of the oldest visible tool calls with a short marker.
-import type { Conversation, Round } from '../conversation/conversation';
+import type { Conversation } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
-import { elisionMarker, isPlaceholderResult, withElidedRestored } from '../conversation/toolResultPlaceholders';
+import { elisionMarker, isPlaceholderResult, withElidedRoundRestored } from '../conversation/toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements } from './toolResultReplacement';
 import { updateRounds } from '../summaries/applySummary';
 
@@ -34,8 +34,7 @@ export function elideOldestToolResults(conversation: Conversation, tokensToShed:
  */
 export function restoreElided(conversation: Conversation): Conversation {
 	const flat = flattenRounds(conversation);
-	const elided = flat.slice(newestSummaryIndex(flat) + 1).filter(at => at.round.toolCalls.some(c => withElidedRestored(c) !== c));
+	const elided = flat.slice(newestSummaryIndex(flat) + 1).filter(at => withElidedRoundRestored(at.round) !== at.round);
 	if (!elided.length) return conversation;
-	const restore = (round: Round): Round => ({ ...round, toolCalls: round.toolCalls.map(withElidedRestored) });
-	return updateRounds(conversation, new Map(elided.map(at => [at.round.id, restore])));
+	return updateRounds(conversation, new Map(elided.map(at => [at.round.id, withElidedRoundRestored])));
 }

@@ -3,7 +3,7 @@
 import { hasUnansweredCalls, type Conversation, type Round } from '../conversation/conversation';
 import { flattenRounds } from '../conversation/flatten';
 import type { SummarizationPlan } from '../planning/plan';
-import { withElidedRestored } from '../conversation/toolResultPlaceholders';
+import { withElidedRoundRestored } from '../conversation/toolResultPlaceholders';
 
 /** One item the summarizer absorbs: a user message where a turn starts, or a round (interrupted: some call never got a result). */
 export type SummarizerEntry =
@@ -25,16 +25,9 @@ export function summarizerEntries(conversation: Conversation, plan: Pick<Summari
 			entries.push({ kind: 'user', text: at.turn ? at.turn.user : currentRequest });
 			lastTurn = at.turnIndex;
 		}
-		entries.push({ kind: 'round', round: asRecorded(at.round), interrupted: hasUnansweredCalls(at.round) });
+		// Results elided only to fit the window (the bridge, truncation) are read as recorded, so the
+		// summary still knows them (decision 43); masked ones stay masked: the user let old outputs go.
+		entries.push({ kind: 'round', round: withElidedRoundRestored(at.round), interrupted: hasUnansweredCalls(at.round) });
 	}
 	return entries;
-}
-
-/**
- * The round as its tools answered: results elided only to fit the window (the bridge, truncation)
- * are read as recorded, so the summary still knows them (decision 43). Masked results stay masked:
- * the user chose to let old outputs go.
- */
-function asRecorded(round: Round): Round {
-	return round.toolCalls.some(c => withElidedRestored(c) !== c) ? { ...round, toolCalls: round.toolCalls.map(withElidedRestored) } : round;
 }
