@@ -8,7 +8,7 @@ import type { Conversation } from '../common/conversation/conversation';
 import { flattenRounds } from '../common/conversation/flatten';
 import { olderRequestsBudget } from '../common/conversation/promptLayout';
 import type { FitEvent, FitResult } from '../common/fitting/fitPrompt';
-import { fitNotice } from '../common/fitting/fitNotices';
+import { bridgeLogLine, fitNotice } from '../common/fitting/fitNotices';
 import { tallyFit } from '../common/fitting/fitTally';
 import { summaryChanges } from '../common/persistence/metadata';
 import { fitTelemetry } from '../common/stats/fitTelemetry';
@@ -232,7 +232,7 @@ function eventLogLine(event: FitEvent): string | undefined {
 		case 'elided':
 			return `truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`;
 		case 'bridged':
-			return `bridge: elided the ${event.calls} oldest tool results (${event.freedTokens} tokens) while a summary is prepared in the background`;
+			return bridgeLogLine(event);
 		case 'condensed':
 			return `condensed ${event.blocks.length} older summary blocks (${event.ahead} prepared in the background): ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`;
 		case 'dropped':

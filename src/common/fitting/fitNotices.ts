@@ -113,3 +113,10 @@ function cutNewestNotice(calls: number, args: number, freedTokens: number): Mess
 		...(calls > 0 ? [message('Call the tool again with narrower arguments for the part that was cut.')] : []),
 	];
 }
+
+/** The Longhaul log's line for a step of the bridge: rounds set aside, or tool results elided. */
+export function bridgeLogLine(event: Extract<FitEvent, { kind: 'bridged' }>): string {
+	return event.setAsideRounds > 0
+		? `bridge: set aside the ${event.setAsideRounds} oldest rounds while their summary is prepared in the background`
+		: `bridge: elided the ${event.calls} oldest tool results (${event.freedTokens} tokens) while a summary is prepared in the background`;
+}
