@@ -120,6 +120,7 @@ export async function renderFitting(run: AgentRun, messageBudget?: number): Prom
 	const { state } = ctx;
 	const budget = compactor.budget;
 	const stoppedBefore = state.fit.modelSummariesStopped !== undefined;
+	const waitedBefore = state.summaryWaitMs;
 	const result = await compactor.fit(state.conversation, state.fit, {
 		prompt: agentPromptSteps({ props: c => promptProps(run, c, budget), showsLedger: () => state.ledgerShown !== undefined, tokenizer: sharedTokenizer() }),
 		budget,
@@ -141,6 +142,8 @@ export async function renderFitting(run: AgentRun, messageBudget?: number): Prom
 		isCancelled: () => ctx.token.isCancellationRequested,
 		cancellationError: () => new vscode.CancellationError(),
 	});
+	// A take that found nothing ready returns at once; a wait of a millisecond or more is the user's.
+	if (state.summaryWaitMs - waitedBefore >= 1) state.compactionWaitsMs.push(state.summaryWaitMs - waitedBefore);
 	reportFit(run, result, stoppedBefore);
 	if (result.kind === 'refused') {
 		throw new PromptTooLargeError(result.neededTokens, Math.min(messageBudget ?? budget.messages, budget.messages), budget.toolTokens);

@@ -18,6 +18,8 @@ export interface LonghaulResultMetadata {
 	readonly background: RequestState['background'];
 	/** Longhaul's own time per round in this request (from a model reply to the next request, less tool runs and summary waits), ms. */
 	readonly ownTimeMs: { readonly rounds: number; readonly p50: number; readonly p95: number; readonly max: number };
+	/** Fits of this request that waited for a summary or a condensation: how many, the longest and the total wait, ms. */
+	readonly compactionWaitMs: { readonly fits: number; readonly max: number; readonly total: number };
 	/** Rounds dropped without a model summary, the last step of truncation. */
 	readonly droppedRounds: number;
 	/** Old tool results replaced by placeholders in this request (cheap-first compaction). */
@@ -63,6 +65,7 @@ export function resultFor(state: RequestState, settings: LonghaulSettings, optio
 		masking: { maskings: state.tally.masking.maskings, maskedResults: state.tally.masking.maskedResults, freedTokens: state.tally.masking.freedTokens },
 		droppedRounds: state.tally.droppedRounds,
 		ownTimeMs: timeSummary(state.ownTimeMs),
+		compactionWaitMs: waitSummary(state.compactionWaitsMs),
 		...(state.fit.modelSummariesStopped ? { loopBreaker: state.fit.modelSummariesStopped } : {}),
 		recoveries: state.recoveries,
 		condensedBlocks: { count: state.tally.condensedBlocks, ahead: state.tally.condensedAhead },
@@ -77,4 +80,8 @@ export function resultFor(state: RequestState, settings: LonghaulSettings, optio
 function timeSummary(times: readonly number[]): LonghaulResultMetadata['ownTimeMs'] {
 	const at = (p: number) => Math.round(percentile(times, p) * 10) / 10;
 	return { rounds: times.length, p50: at(50), p95: at(95), max: at(100) };
+}
+
+function waitSummary(waits: readonly number[]): LonghaulResultMetadata['compactionWaitMs'] {
+	return { fits: waits.length, max: Math.round(Math.max(0, ...waits)), total: Math.round(waits.reduce((a, b) => a + b, 0)) };
 }

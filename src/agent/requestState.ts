@@ -22,6 +22,8 @@ export interface RequestState {
 	/** Longhaul's own time per round, ms (agentLoop.ts), and the time spent waiting for summaries. */
 	readonly ownTimeMs: number[];
 	summaryWaitMs: number;
+	/** Per fit that waited for a summary or a condensation (promptFitting.ts), how long, ms. */
+	readonly compactionWaitsMs: number[];
 	/** The overflow pipeline's memory for this request: loop breaker, ledger left out. */
 	readonly fit: FitMemory;
 	readonly background: BackgroundStats;
@@ -56,6 +58,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		cancelled: false,
 		ownTimeMs: [],
 		summaryWaitMs: 0,
+		compactionWaitsMs: [],
 		fit: newFitMemory(),
 		background: newBackgroundStats(),
 		tally: newFitTally(),

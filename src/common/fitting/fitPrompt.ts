@@ -180,6 +180,7 @@ export async function fitPrompt<P>(start: Conversation, memory: FitMemory, steps
 			(await fit.mask()) ||
 			(await fit.attachPrepared(!options.bridge)) ||
 			(await fit.bridge()) ||
+			(await fit.pastTheBridge()) ||
 			(options.bridge === true && (await fit.attachPrepared(true))) ||
 			(await fit.tightenBeforeBreaker()) ||
 			(await fit.summarizeWithModel()) ||
@@ -209,6 +210,8 @@ class FitRun<P> {
 	private realNeeded: number | undefined;
 	/** The whole prompt's size at this overflow, measured at most once. */
 	private needed: number | undefined;
+	/** Whether the bridge stood in for a summary under way at this overflow. */
+	private bridging = false;
 
 	constructor(
 		start: Conversation,
@@ -232,6 +235,7 @@ class FitRun<P> {
 	overflowed(): void {
 		this.needed = undefined;
 		this.realNeeded = undefined;
+		this.bridging = false;
 		if (!this.autoSummarize && !this.memory.toldSummariesOff) {
 			this.memory.toldSummariesOff = true;
 			this.events.push({ kind: 'summaries-off' });
@@ -297,7 +301,8 @@ class FitRun<P> {
 	async bridge(): Promise<boolean> {
 		const { options, steps } = this;
 		if (!options.bridge || !this.autoSummarize || this.memory.modelSummariesStopped || !steps.prepareLater) return false;
-		if (!steps.prepareLater(this.conversation)) return false;
+		this.bridging = steps.prepareLater(this.conversation);
+		if (!this.bridging) return false;
 		const total = await this.measure();
 		// First the oldest rounds that must go, behind one line per call, until their summary is ready
 		// (again, further back, while the prompt still overflows); then, if still needed, elision.
@@ -317,6 +322,26 @@ class FitRun<P> {
 		this.conversation = elided.conversation;
 		this.events.push({ kind: 'bridged', setAsideRounds: 0, calls: elided.elidedCalls, freedTokens: elided.shedTokens, neededTokens: total });
 		return true;
+	}
+
+	/**
+	 * 2c. The bridge has set aside every round but the newest it may not touch, and elided every older
+	 * result: no summary can make room now (it would only take the provisional block's place), so
+	 * waiting for one is time lost. What is too large is the newest round or what is not rounds:
+	 * they are shortened as truncation would (past requests tightened, the newest results cut, the
+	 * ledger left out), and the summary is attached when it lands.
+	 */
+	async pastTheBridge(): Promise<boolean> {
+		if (!this.bridging || !this.setAsideAll()) return false;
+		return (await this.tighten(false)) || (await this.cutNewest()) || (await this.leaveOutLedger());
+	}
+
+	/** True when every unsummarized round but the newest `minRecentRounds` is set aside. */
+	private setAsideAll(): boolean {
+		const flat = flattenRounds(this.conversation);
+		let newestBlock = flat.length - 1;
+		while (newestBlock >= 0 && flat[newestBlock].round.summary === undefined) newestBlock--;
+		return flat.length - 1 - newestBlock <= (this.options.minRecentRounds ?? 2);
 	}
 
 	/**
@@ -443,22 +468,31 @@ class FitRun<P> {
 			await this.boundBlocks();
 			return true;
 		}
-		// Only the newest round is left verbatim and it alone does not fit: cut its longest results
-		// (then its calls' arguments) further rather than refuse the request over one long output.
-		const cut = cutNewestResults(this.conversation, beyond, steps.countTokens);
-		if (cut) {
-			this.conversation = cut.conversation;
-			this.events.push({ kind: 'cut-newest', calls: cut.cutCalls, arguments: cut.cutArguments, freedTokens: cut.freedTokens, neededTokens: total });
-			return true;
-		}
-		if (!this.memory.ledgerSuspended && steps.showsLedger(this.conversation)) {
-			// Nothing older is left to remove: the ledger goes before the request is refused, until
-			// the next summary (which changes the prompt's head anyway) makes room for it again.
-			this.memory.ledgerSuspended = true;
-			this.events.push({ kind: 'ledger-off', neededTokens: total });
-			return true;
-		}
-		return false;
+		return (await this.cutNewest()) || (await this.leaveOutLedger());
+	}
+
+	/**
+	 * Only the newest round is left verbatim and it alone does not fit: its longest results (then its
+	 * calls' arguments) are cut further rather than refuse the request over one long output.
+	 */
+	private async cutNewest(): Promise<boolean> {
+		const total = await this.measure();
+		const cut = cutNewestResults(this.conversation, beyondWithMargin(total, this.options.messageBudget), this.steps.countTokens);
+		if (!cut) return false;
+		this.conversation = cut.conversation;
+		this.events.push({ kind: 'cut-newest', calls: cut.cutCalls, arguments: cut.cutArguments, freedTokens: cut.freedTokens, neededTokens: total });
+		return true;
+	}
+
+	/**
+	 * Nothing older is left to remove: the ledger goes before the request is refused, until the next
+	 * summary (which changes the prompt's head anyway) makes room for it again.
+	 */
+	private async leaveOutLedger(): Promise<boolean> {
+		if (this.memory.ledgerSuspended || !this.steps.showsLedger(this.conversation)) return false;
+		this.memory.ledgerSuspended = true;
+		this.events.push({ kind: 'ledger-off', neededTokens: await this.measure() });
+		return true;
 	}
 
 	/** After blocks were added: condenses the oldest when all of them pass the summary budget (with what a background job condensed ahead, when it did). */

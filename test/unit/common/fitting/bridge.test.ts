@@ -192,13 +192,30 @@ describe('the bridge: no wait for a summary at an overflow', () => {
 		);
 	});
 
-	it('waits for the summary under way only when neither setting aside nor elision can make room', async () => {
+	it('waits for the summary under way only when neither setting aside, elision nor cutting the newest round can make room', async () => {
 		const start = conversationOf(3, 400);
 		const budget = 500;
 		const b: Bridge = { calls: [], canPrepare: true };
 		await fitPrompt(start, newFitMemory(), steps(budget, b), options(budget));
 		assert.ok(b.calls.includes('take-waiting'), b.calls.join(', '));
 		assert.ok(b.calls.indexOf('take-waiting') > b.calls.indexOf('prepare-later'));
+	});
+
+	it('does not wait when all it could set aside is set aside and the newest round is what is too large: that round is cut', async () => {
+		const start: Conversation = { turns: [], activeRounds: [...conversationOf(11, 400).activeRounds, round('a11', 3000)] };
+		const budget = 2400;
+		const b: Bridge = { calls: [], canPrepare: true, underWay: plan(start), waited: await summaryOf(start, plan(start)!) };
+		const result = await fitPrompt(start, newFitMemory(), steps(budget, b), options(budget));
+		assert.equal(result.kind, 'fits');
+		assert.ok(!b.calls.includes('take-waiting') && !b.calls.includes('summarize'), b.calls.join(', '));
+		assert.ok(kinds(result.events).includes('cut-newest'), kinds(result.events).join(', '));
+		assert.ok(!kinds(result.events).includes('summarized'), 'the summary is attached when it lands, not waited for');
+		// Everything older than the newest two rounds stands behind the provisional block, none dropped.
+		const flat = flattenRounds(result.conversation);
+		assert.equal(
+			flat.findIndex(at => at.round.summaryProvisional),
+			9,
+		);
 	});
 
 	it('without the option, the overflow waits for the summary under way as before', async () => {
