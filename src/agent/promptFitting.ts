@@ -8,7 +8,7 @@ import type { Conversation } from '../common/conversation/conversation';
 import { flattenRounds } from '../common/conversation/flatten';
 import { olderRequestsBudget } from '../common/conversation/promptLayout';
 import type { FitEvent, FitResult } from '../common/fitting/fitPrompt';
-import { bridgeLogLine, fitNotice } from '../common/fitting/fitNotices';
+import { fitLogLine, fitNotice } from '../common/fitting/fitNotices';
 import { tallyFit } from '../common/fitting/fitTally';
 import { summaryChanges } from '../common/persistence/metadata';
 import { fitTelemetry } from '../common/stats/fitTelemetry';
@@ -218,37 +218,8 @@ function offerSummary({ ctx }: AgentRun, event: Extract<FitEvent, { kind: 'summa
 
 /** The Longhaul log's line for one step of the pipeline (never text of the conversation). */
 function logEvent(event: FitEvent): void {
-	const line = eventLogLine(event);
+	const line = fitLogLine(event);
 	if (line) log().info(line);
 	if (event.kind === 'summarized' && event.source === 'model') logSummary('overflow', event.prepared);
 	if (event.kind === 'summary-failed') logSummary('overflow', event.prepared);
-}
-
-function eventLogLine(event: FitEvent): string | undefined {
-	switch (event.kind) {
-		case 'masked':
-			return `masking: ${event.maskedCalls} older tool results (${event.duplicateCalls} duplicates), ${event.freedTokens} tokens freed, ${event.keptRoundCount} rounds kept intact`;
-		case 'mask-declined':
-			return `masking declined (${event.reason}): ${event.olderPartTokens} tokens in the older rounds`;
-		case 'loop-breaker':
-			return `loop breaker (${event.scope}): ${event.why}`;
-		case 'elided':
-			return `truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`;
-		case 'bridged':
-			return bridgeLogLine(event);
-		case 'condensed':
-			return `condensed ${event.blocks.length} older summary blocks (${event.ahead} prepared in the background): ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`;
-		case 'dropped':
-			return `truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`;
-		case 'cut-newest':
-			return `truncation: cut ${event.calls} of the newest round's tool results and ${event.arguments} of its calls' arguments further, ${event.freedTokens} tokens`;
-		case 'ledger-off':
-			return 'truncation: done-ledger left out of this request';
-		case 'tightened':
-			return `truncation: ${event.part === 'requests' ? 'past requests shortened' : 'done-ledger within its base size'} for the rest of this request`;
-		case 'summaries-off':
-			return 'summarization: automatic summaries are off (longhaul.autoSummarize); masking and truncation only';
-		default:
-			return undefined;
-	}
 }

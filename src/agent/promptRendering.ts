@@ -7,7 +7,6 @@ import { isStateCarrier } from '../common/provider/providerState';
 import { statePartsFor } from './providerStateParts';
 import {
 	measureAgentPrompt,
-	renderAgentPrompt,
 	renderCondensePrompt,
 	renderCondenseBlockPrompt,
 	renderSummarizerPrompt,
@@ -32,12 +31,6 @@ function workspaceDescription(): string {
 /** The agent prompt's props: the input and the workspace folders. */
 export function agentPromptProps(input: AgentRenderInput): AgentPromptProps {
 	return { ...input, workspace: workspaceDescription() };
-}
-
-/** Renders the agent prompt; throws BudgetExceededError when its mandatory content does not fit. */
-export async function renderAgent(input: AgentRenderInput, budget: number): Promise<ChatPrompt> {
-	const rendered = await renderAgentPrompt(agentPromptProps(input), { tokenizer: sharedTokenizer(), budget });
-	return { messages: toVsCodeMessages(rendered.messages), tokenCount: rendered.tokenCount };
 }
 
 /** The whole agent prompt's size, whatever the budget. */

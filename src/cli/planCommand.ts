@@ -15,7 +15,6 @@ const PROGRAM = 'longhaul-plan';
 
 /** Exit code when the input is fine but every round is already summarized or must stay verbatim. */
 export const EXIT_NOTHING_TO_SUMMARIZE = 3;
-export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './commandLine';
 
 export const USAGE = `Usage: longhaul-plan --input <conversation.json> [--mode half|legacy] [--window N] [--min-keep N] [--explain]
 

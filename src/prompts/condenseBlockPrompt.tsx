@@ -5,8 +5,6 @@ import { PromptElement, SystemMessage, UserMessage, type BasePromptElementProps 
 import { wordsFor } from '../common/summaries/summaryLength';
 import { CONDENSE_BLOCK_TAG, escapeTags } from './promptTags';
 
-export { CONDENSE_BLOCK_TAG } from './promptTags';
-
 export interface CondenseBlockPromptProps extends BasePromptElementProps {
 	readonly block: string;
 	/** The most the shortened block may hold. */

@@ -2,13 +2,6 @@
 export { type AgentPromptProps } from './agentPrompt';
 export { type ReferenceAttachment } from './currentRequestMessage';
 export { extractSummary, summaryOfReply } from './extractSummary';
-export {
-	isBudgetExceededError,
-	measureAgentPrompt,
-	renderAgentPrompt,
-	renderCondensePrompt,
-	renderCondenseBlockPrompt,
-	renderSummarizerPrompt,
-} from './render';
+export { isBudgetExceededError, measureAgentPrompt, renderCondensePrompt, renderCondenseBlockPrompt, renderSummarizerPrompt } from './render';
 export { type StatedLength } from './summarizerInstructions';
 export { type SummarizerEntry } from './summarizerTranscript';

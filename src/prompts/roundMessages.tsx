@@ -13,7 +13,7 @@ export interface RoundMessagesProps extends BasePromptElementProps {
 
 /**
  * Every call is answered, in call order: a call without a result (interrupted) gets
- * INTERRUPTED_TOOL_RESULT, so no call is ever sent unpaired. Thinking is not sent back. The
+ * INTERRUPTED_RESULT (conversation.ts), so no call is ever sent unpaired. Thinking is not sent back. The
  * provider's own state rides along as an opaque part of no tokens; whether it is sent is decided
  * when the request goes out (modelCall.ts), where the model and the whole prompt are known.
  */

@@ -3,11 +3,11 @@
 // and results. Text, not chat messages, so the summarizer request carries no tool calls. Every
 // text in it has its structure tags escaped (promptTags.ts): a tool result cannot close its
 // element and start a forged <user> message.
-import type { Round } from '../common/conversation/conversation';
+import { INTERRUPTED_RESULT, type Round } from '../common/conversation/conversation';
 import type { SummarizerEntry } from '../common/summaries/summarizerInput';
 import type { SummaryPromptMode } from '../common/summaries/summarizationFlow';
 import { attributeValue, escapeTags } from './promptTags';
-import { INTERRUPTED_TOOL_RESULT, EMPTY_TOOL_RESULT, cutToolResultChars } from './toolResultText';
+import { EMPTY_TOOL_RESULT, cutToolResultChars } from './toolResultText';
 
 export type { SummarizerEntry } from '../common/summaries/summarizerInput';
 export type { SummaryPromptMode } from '../common/summaries/summarizationFlow';
@@ -31,7 +31,7 @@ function roundText(round: Round, options: TranscriptOptions): string {
 		parts.push(escapeTags(round.response));
 	}
 	for (const call of round.toolCalls) {
-		let result = call.result === undefined ? INTERRUPTED_TOOL_RESULT : call.result.trim() === '' ? EMPTY_TOOL_RESULT : call.result;
+		let result = call.result === undefined ? INTERRUPTED_RESULT : call.result.trim() === '' ? EMPTY_TOOL_RESULT : call.result;
 		if (simple) {
 			result = cutToolResultChars(result, maxChars);
 		}

@@ -4,9 +4,6 @@ import { INTERRUPTED_RESULT, type ToolCall } from '../common/conversation/conver
 import type { TextTokenizer } from '../common/tokens/tokenizer';
 import { cutMiddle, HEAD_SHARE } from '../common/text/cutText';
 
-/** The result given to a call that never got one (the request was cancelled or stopped while it ran). */
-export const INTERRUPTED_TOOL_RESULT = INTERRUPTED_RESULT;
-
 /** Stands in for an empty result: prompt-tsx drops empty messages, which would leave the call unanswered. */
 export const EMPTY_TOOL_RESULT = '(The tool returned no output.)';
 
@@ -68,7 +65,7 @@ function cutTokensMiddle(text: string, maxTokens: number, tokenizer: TextTokeniz
 /** The text a call's tool message carries in the agent prompt. */
 export function toolResultForPrompt(call: ToolCall, maxTokens: number, tokenizer: TextTokenizer): string {
 	if (call.result === undefined) {
-		return INTERRUPTED_TOOL_RESULT;
+		return INTERRUPTED_RESULT;
 	}
 	if (call.result.trim() === '') {
 		return EMPTY_TOOL_RESULT;

@@ -137,9 +137,3 @@ export class TerminalFilter {
 		return rest === '\r' ? '\n' : rest ? marker(rest) : '';
 	}
 }
-
-/** One whole text, neutralised. */
-export function terminalText(text: string): string {
-	const filter = new TerminalFilter();
-	return filter.push(text) + filter.end();
-}

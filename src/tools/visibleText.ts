@@ -265,7 +265,10 @@ export function visibleGutterLines(lines: readonly GutterLine[], width = DISPLAY
 	return { text: shown.join('\n'), marked, runs, grouped, wrapped: shown.length - lines.length, lines: shown.length };
 }
 
-/** Reverses `visible`: what the user reads maps back to exactly one text. */
+/**
+ * Reverses `visible`: what the user reads maps back to exactly one text.
+ * @internal Kept beside the markers it reads so both change together; tests prove with it that the shown text is unambiguous.
+ */
 export function fromVisible(shown: string): string {
 	const one = (item: string) => {
 		const [, hex, count] = /^U\+([0-9A-F]{4,6})(?:×([0-9]+))?$/.exec(item) ?? [];

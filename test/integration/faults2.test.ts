@@ -16,7 +16,9 @@ import { cloneRequest, exportChat, importChat, type ExportedRequest, type Export
 import { readLonghaulLog } from './longhaulLog';
 import { rebuildConversation } from '../../src/common/persistence/metadata';
 import { computeBudget, toolResultBudget } from '../../src/common/tokens/budget';
-import { renderAgent } from '../../src/agent/promptRendering';
+import { agentPromptProps, toVsCodeMessages } from '../../src/agent/promptRendering';
+import { renderAgentPrompt } from '../../src/prompts/render';
+import { sharedTokenizer } from '../../src/common/tokens/tokenizer';
 import { agentScript, allText, assertAllRequestsPresent, createDataFiles, delay, removeDataFiles, toolResults, waitFor } from './faultScript';
 import { recordFaultResult } from './faultResults';
 
@@ -308,7 +310,8 @@ async function longhaulsOwnWork(requests: readonly ExportedRequest[], toolNames:
 		const { conversation } = rebuildConversation(history);
 		const rebuilt = performance.now();
 		const budget = computeBudget(128_000, 0);
-		await renderAgent({ conversation, request: 'measure', references: [], toolNames, maxToolResultTokens: toolResultBudget(budget) }, budget.messages);
+		const props = agentPromptProps({ conversation, request: 'measure', references: [], toolNames, maxToolResultTokens: toolResultBudget(budget) });
+		toVsCodeMessages((await renderAgentPrompt(props, { tokenizer: sharedTokenizer(), budget: budget.messages })).messages);
 		const rendered = performance.now();
 		runs.push(`${(rebuilt - started).toFixed(0)} + ${(rendered - rebuilt).toFixed(0)} ms`);
 	}

@@ -108,14 +108,3 @@ export function roundText(round: Round): string {
 
 /** The result the prompt gives a call that never got one, so no call is sent unpaired. */
 export const INTERRUPTED_RESULT = 'No result: the call was interrupted before it finished.';
-
-/**
- * The round with every unanswered call closed by {@link INTERRUPTED_RESULT}; the same
- * object when every call has its result.
- */
-export function closeUnansweredCalls(round: Round): Round {
-	if (!hasUnansweredCalls(round)) {
-		return round;
-	}
-	return { ...round, toolCalls: round.toolCalls.map(call => (call.result === undefined ? { ...call, result: INTERRUPTED_RESULT } : call)) };
-}

@@ -1,5 +1,5 @@
-// What the user reads in the chat about each step of the overflow pipeline (fitPrompt.ts), as
-// messages the agent translates (src/common/text/message.ts).
+// What each step of the overflow pipeline (fitPrompt.ts) says: what the user reads in the chat, as
+// messages the agent translates (src/common/text/message.ts), and the Longhaul log's line.
 import type { SummarizationPlan } from '../planning/plan';
 import type { FitEvent } from './fitPrompt';
 import { describeAttemptsForUser } from '../summaries/summarizationFlow';
@@ -115,8 +115,38 @@ function cutNewestNotice(calls: number, args: number, freedTokens: number): Mess
 }
 
 /** The Longhaul log's line for a step of the bridge: rounds set aside, or tool results elided. */
-export function bridgeLogLine(event: Extract<FitEvent, { kind: 'bridged' }>): string {
+function bridgeLogLine(event: Extract<FitEvent, { kind: 'bridged' }>): string {
 	return event.setAsideRounds > 0
 		? `bridge: set aside the ${event.setAsideRounds} oldest rounds while their summary is prepared in the background`
 		: `bridge: elided the ${event.calls} oldest tool results (${event.freedTokens} tokens) while a summary is prepared in the background`;
+}
+
+/** The Longhaul log's line for an event (never text of the conversation); undefined for events the log does not record here. */
+export function fitLogLine(event: FitEvent): string | undefined {
+	switch (event.kind) {
+		case 'masked':
+			return `masking: ${event.maskedCalls} older tool results (${event.duplicateCalls} duplicates), ${event.freedTokens} tokens freed, ${event.keptRoundCount} rounds kept intact`;
+		case 'mask-declined':
+			return `masking declined (${event.reason}): ${event.olderPartTokens} tokens in the older rounds`;
+		case 'loop-breaker':
+			return `loop breaker (${event.scope}): ${event.why}`;
+		case 'elided':
+			return `truncation: elided ${event.calls} tool results, ${event.freedTokens} tokens`;
+		case 'bridged':
+			return bridgeLogLine(event);
+		case 'condensed':
+			return `condensed ${event.blocks.length} older summary blocks (${event.ahead} prepared in the background): ${event.blocks.map(b => `turn ${b.turnIndex} ${b.fromTokens}->${b.toTokens} (${b.by})`).join(', ')}`;
+		case 'dropped':
+			return `truncation: dropped ${event.plan.summarizeRoundIds.length} rounds without a summary`;
+		case 'cut-newest':
+			return `truncation: cut ${event.calls} of the newest round's tool results and ${event.arguments} of its calls' arguments further, ${event.freedTokens} tokens`;
+		case 'ledger-off':
+			return 'truncation: done-ledger left out of this request';
+		case 'tightened':
+			return `truncation: ${event.part === 'requests' ? 'past requests shortened' : 'done-ledger within its base size'} for the rest of this request`;
+		case 'summaries-off':
+			return 'summarization: automatic summaries are off (longhaul.autoSummarize); masking and truncation only';
+		default:
+			return undefined;
+	}
 }

@@ -10,7 +10,7 @@
 //   at request end    encodeTurnRecord({ ..., doneLedger: ledger })
 // A round is folded in once, when it is new: later elision or summarization of its results
 // never changes the ledger.
-import type { Conversation, Round, Turn } from '../conversation/conversation';
+import type { Round, Turn } from '../conversation/conversation';
 import { standsFor } from './standInCalls';
 import { toolCallFacts } from './toolCallFacts';
 
@@ -194,17 +194,6 @@ export function extendLedger(ledger: DoneLedger, round: Round): DoneLedger {
 
 function extendWithTurn(ledger: DoneLedger, turn: Turn): DoneLedger {
 	return turn.rounds.reduce(extendLedger, addUserRequest(ledger, turn.user));
-}
-
-/**
- * The ledger of a whole conversation, from scratch: each turn's request, then its rounds; then
- * `request` (the request in progress, when given) and the active rounds. Use it when no stored
- * ledger exists; rounds whose results were already elided give less precise outcomes.
- */
-export function buildLedger(conversation: Conversation, request?: string): DoneLedger {
-	const past = conversation.turns.reduce(extendWithTurn, emptyLedger());
-	const withRequest = request === undefined ? past : addUserRequest(past, request);
-	return conversation.activeRounds.reduce(extendLedger, withRequest);
 }
 
 /**

@@ -14,8 +14,6 @@ import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
 import { dirOf, groupEntriesByDirectory, pathTreeLines } from './ledgerPaths';
 import { commandGroups, ELLIPSIS, identifyingForms } from './ledgerCommands';
 
-export { groupByDirectory } from './ledgerPaths';
-
 export const LEDGER_HEADING = 'Already done in this session (recorded from the tool calls and their results; do not repeat any of it unless the user asks):';
 
 export interface LedgerRenderOptions {
@@ -67,11 +65,6 @@ export function editDetail(e: LedgerEdit, detail: Detail = 'full'): string {
 	if (detail !== 'minimal' && e.count > (e.created ? 1 : 0)) parts.push(times(e.created ? e.count - 1 : e.count, 'edit', 'edits'));
 	if (e.failed && (detail !== 'minimal' || e.count === 0)) parts.push(times(e.failed, 'failed attempt', 'failed attempts'));
 	return parts.join(', ');
-}
-
-/** The line of one edit when it stands alone. */
-export function editLine(e: LedgerEdit, detail: Detail = 'full'): string {
-	return pathLine('- ', e.path, editDetail(e, detail));
 }
 
 /** The line of one command; `shown` is the command text as displayed (trimmed at lower detail). */

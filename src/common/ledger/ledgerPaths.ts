@@ -26,20 +26,10 @@ function directoryPrefixes(path: string): readonly string[] {
 	return prefixes;
 }
 
-export interface PathGroup {
-	readonly dir: string;
-	readonly paths: string[];
-}
-
 /**
- * Paths grouped by their directory, cut to the deepest level that gives at most `maxGroups`
- * groups (groups in order of their first path). Linear in the paths for each level tried.
+ * Entries grouped by the directory of their path, cut to the deepest level that gives at most
+ * `maxGroups` groups (groups in order of their first entry). Linear in the entries for each level tried.
  */
-export function groupByDirectory(paths: readonly string[], maxGroups = 6): PathGroup[] {
-	return groupEntriesByDirectory(paths, p => p, maxGroups).map(g => ({ dir: g.dir, paths: g.entries }));
-}
-
-/** {@link groupByDirectory} for any entries with a path. */
 export function groupEntriesByDirectory<T>(entries: readonly T[], pathOf: (e: T) => string, maxGroups = 6): { dir: string; entries: T[] }[] {
 	const dirs = entries.map(e => directoryPrefixes(pathOf(e)));
 	const deepest = dirs.reduce((m, d) => Math.max(m, d.length - 1), 0);

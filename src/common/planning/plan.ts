@@ -72,7 +72,7 @@ export interface SummarizationPlan {
 	readonly splitInsideTurnIndex?: number;
 	/**
 	 * Rounds of the plan (summarized or kept) with calls that never got a result. Whoever renders
-	 * them closes each such call with an "interrupted" result (`closeUnansweredCalls`).
+	 * them closes each such call with `INTERRUPTED_RESULT` (conversation.ts).
 	 */
 	readonly interruptedRoundIds: readonly string[];
 	/**

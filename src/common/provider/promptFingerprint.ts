@@ -42,10 +42,3 @@ function partKey(part: FingerprintPart): readonly string[] {
 			return ['r', part.callId, part.text];
 	}
 }
-
-/** The fingerprint of `messages`, in order. */
-export function fingerprintOf(messages: readonly FingerprintMessage[]): string {
-	const fingerprint = new PromptFingerprint();
-	for (const message of messages) fingerprint.add(message);
-	return fingerprint.value();
-}

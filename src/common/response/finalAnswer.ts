@@ -33,7 +33,10 @@ export function finalAnswerStart(parts: readonly ResponsePart[]): number | undef
 	return start;
 }
 
-/** The text VS Code leaves in view after folding: the final answer's run and everything after it. */
+/**
+ * The text VS Code leaves in view after folding: the final answer's run and everything after it.
+ * @internal VS Code's rule stated beside finalAnswerStart; unit and real-host tests read responses with it.
+ */
 export function textInView(parts: readonly ResponsePart[]): string {
 	const start = finalAnswerStart(parts) ?? 0;
 	return parts

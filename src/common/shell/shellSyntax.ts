@@ -191,12 +191,6 @@ function notArithmetic(root: Node, text: string): number {
 	return -1;
 }
 
-/** Every simple command of `line` (see {@link ParsedLine.commands}); none when it cannot be read. */
-export function parseShell(line: string): SimpleCommand[] {
-	const parsed = readShell(line);
-	return parsed?.understood ? [...parsed.commands] : [];
-}
-
 /**
  * An error node, or a node the parser had to make up, anywhere in the tree. One is tolerated:
  * the grammar wants a command name after `v=$(…) > file` (valid bash: an assignment with a

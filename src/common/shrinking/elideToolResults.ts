@@ -6,8 +6,6 @@ import { elisionMarker, isPlaceholderResult, withElidedRoundRestored } from '../
 import { applyReplacements, resultSlots, takeReplacements } from './toolResultReplacement';
 import { updateRounds } from '../summaries/applySummary';
 
-export { ELIDED_PREFIX, elisionMarker } from '../conversation/toolResultPlaceholders';
-
 export interface ElisionResult {
 	readonly conversation: Conversation;
 	readonly elidedCalls: number;

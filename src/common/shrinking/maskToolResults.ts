@@ -19,8 +19,6 @@ import { roundTokens } from '../tokens/roundTokens';
 import { duplicatePlaceholder, isPlaceholderResult, maskedPlaceholder } from '../conversation/toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements, type ResultSlot } from './toolResultReplacement';
 
-export { isMaskedResult } from '../conversation/toolResultPlaceholders';
-
 export interface MaskOptions {
 	/** The planner's options (token-aware split, minRecentRounds), so the kept part is the one the planner keeps. */
 	readonly planOptions?: PlanOptions;

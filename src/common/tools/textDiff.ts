@@ -88,23 +88,3 @@ export function lineDiff(before: string, after: string, context = 3): Diff {
 	});
 	return { hunks, removed: changed.filter((c, i) => c && lines[i].kind === '-').length, added: changed.filter((c, i) => c && lines[i].kind === '+').length };
 }
-
-/** Applies a diff's hunks to `before` (for tests and checks): the text the diff says comes after. */
-export function applyDiff(before: string, diff: Diff): string {
-	const old = before.split('\n');
-	const out: string[] = [];
-	let at = 0;
-	for (const hunk of diff.hunks) {
-		out.push(...old.slice(at, hunk[0].oldIndex));
-		at = hunk[0].oldIndex;
-		for (const line of hunk) {
-			if (line.kind === '+') out.push(line.text);
-			else {
-				if (line.kind === ' ') out.push(old[at]);
-				at++;
-			}
-		}
-	}
-	out.push(...old.slice(at));
-	return out.join('\n');
-}

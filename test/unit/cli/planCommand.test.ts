@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../../../src/cli/commandLine';
-import { EXIT_FAILURE, EXIT_NOTHING_TO_SUMMARIZE, EXIT_OK, EXIT_USAGE, parseArgs, runPlanCommand, USAGE } from '../../../src/cli/planCommand';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../../../src/cli/commandLine';
+import { EXIT_NOTHING_TO_SUMMARIZE, parseArgs, runPlanCommand, USAGE } from '../../../src/cli/planCommand';
 
 const root = resolve(__dirname, '../../../..');
 const fixtures = join(root, 'test/fixtures/conversations');

@@ -2,7 +2,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EXIT_OK, runPlanCommand } from '../../../src/cli/planCommand';
+import { EXIT_OK } from '../../../src/cli/commandLine';
+import { runPlanCommand } from '../../../src/cli/planCommand';
 
 const fixture = join(resolve(__dirname, '../../../..'), 'test/fixtures/conversations/two-turns.json');
 

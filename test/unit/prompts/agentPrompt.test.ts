@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { Raw } from '@vscode/prompt-tsx';
 import { BudgetExceededError } from '@vscode/prompt-tsx/dist/base/materialized';
-import type { Conversation } from '../../../src/common/conversation/conversation';
+import { INTERRUPTED_RESULT, type Conversation } from '../../../src/common/conversation/conversation';
 import { measureAgentPrompt, renderAgentPrompt } from '../../../src/prompts/render';
-import { EMPTY_TOOL_RESULT, INTERRUPTED_TOOL_RESULT } from '../../../src/prompts/toolResultText';
+import { EMPTY_TOOL_RESULT } from '../../../src/prompts/toolResultText';
 import { isStateCarrier } from '../../../src/common/provider/providerState';
 import { agentProps, call, conversation, interruptedCall, outline, round, roundOutline, textOf, tokenizer } from './fixtures';
 
@@ -156,11 +156,11 @@ describe('AgentPrompt', () => {
 		const results = (messages.filter(m => m.role === Raw.ChatRole.Tool) as Raw.ToolChatMessage[]).map(m => [m.toolCallId, textOf(m)]);
 		assert.deepEqual(results, [
 			['done', 'finished output'],
-			['cut', INTERRUPTED_TOOL_RESULT],
-			['never', INTERRUPTED_TOOL_RESULT],
-			['live', INTERRUPTED_TOOL_RESULT],
+			['cut', INTERRUPTED_RESULT],
+			['never', INTERRUPTED_RESULT],
+			['live', INTERRUPTED_RESULT],
 		]);
-		assert.equal(INTERRUPTED_TOOL_RESULT, 'No result: the call was interrupted before it finished.');
+		assert.equal(INTERRUPTED_RESULT, 'No result: the call was interrupted before it finished.');
 	});
 
 	it('gives an empty tool result a placeholder so its message is not dropped', async () => {

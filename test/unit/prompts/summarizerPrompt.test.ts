@@ -6,7 +6,7 @@ import { summaryLength } from '../../../src/common/summaries/summaryLength';
 import { statedTarget } from '../../../bench/replay/standInSummary';
 import type { SummarizerPromptProps } from '../../../src/prompts/summarizerPrompt';
 import type { SummarizerEntry } from '../../../src/prompts/summarizerTranscript';
-import { INTERRUPTED_TOOL_RESULT } from '../../../src/prompts/toolResultText';
+import { INTERRUPTED_RESULT } from '../../../src/common/conversation/conversation';
 import { call, interruptedCall, round, textOf, tokenizer } from './fixtures';
 
 const BIG = 1_000_000;
@@ -75,7 +75,7 @@ describe('SummarizerPrompt', () => {
 			'<tool-result name="readFile">\nresult of t0r1-c0\n</tool-result>',
 			'<user>\nAlso add tests.\n</user>',
 			'response of a0',
-			`<tool-result name="runCommand">\n${INTERRUPTED_TOOL_RESULT}\n</tool-result>`,
+			`<tool-result name="runCommand">\n${INTERRUPTED_RESULT}\n</tool-result>`,
 			'<focus>\nthe failing parser test\n</focus>',
 		];
 		let at = 0;

@@ -2,7 +2,13 @@
 // moves, erases, concealed text, titles and screen switches are shown as markers; colours stay.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { TerminalFilter, terminalText } from '../../../src/tools/terminalText';
+import { TerminalFilter } from '../../../src/tools/terminalText';
+
+/** One whole text through a fresh filter, as runCommand shows a finished command's output. */
+function terminalText(text: string): string {
+	const filter = new TerminalFilter();
+	return filter.push(text) + filter.end();
+}
 
 const ESC = '\u001b';
 

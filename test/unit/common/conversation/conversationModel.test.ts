@@ -1,12 +1,7 @@
 import * as assert from 'node:assert/strict';
-import {
-	closeUnansweredCalls,
-	hasUnansweredCalls,
-	INTERRUPTED_RESULT,
-	isInterruptedTurn,
-	roundText,
-	type Round,
-} from '../../../../src/common/conversation/conversation';
+import { hasUnansweredCalls, INTERRUPTED_RESULT, isInterruptedTurn, roundText, type Round } from '../../../../src/common/conversation/conversation';
+import { TiktokenTokenizer } from '../../../../src/common/tokens/tokenizer';
+import { toolResultForPrompt } from '../../../../src/prompts/toolResultText';
 
 describe('conversation model helpers', () => {
 	const round: Round = {
@@ -35,7 +30,7 @@ describe('conversation model helpers', () => {
 	});
 });
 
-describe('closing unanswered calls', () => {
+describe('closing unanswered calls (toolResultForPrompt)', () => {
 	it('gives every call without a result the interrupted result and leaves answered calls alone', () => {
 		const round: Round = {
 			id: 'r',
@@ -45,15 +40,8 @@ describe('closing unanswered calls', () => {
 				{ id: 'c2', name: 'b', arguments: '{}' },
 			],
 		};
-		const closed = closeUnansweredCalls(round);
-		assert.equal(closed.toolCalls[0], round.toolCalls[0]);
-		assert.equal(closed.toolCalls[1].result, INTERRUPTED_RESULT);
-		assert.equal(round.toolCalls[1].result, undefined);
-		assert.equal(hasUnansweredCalls(closed), false);
-	});
-
-	it('returns the same round when every call has its result', () => {
-		const round: Round = { id: 'r', response: '', toolCalls: [{ id: 'c1', name: 'a', arguments: '{}', result: 'ok' }] };
-		assert.equal(closeUnansweredCalls(round), round);
+		const shown = round.toolCalls.map(call => toolResultForPrompt(call, 1_000, new TiktokenTokenizer()));
+		assert.deepEqual(shown, ['ok', INTERRUPTED_RESULT]);
+		assert.equal(round.toolCalls[1].result, undefined, 'the round itself is not changed');
 	});
 });

@@ -8,7 +8,7 @@ import type { Conversation, Round } from '../../../../src/common/conversation/co
 import { flattenRounds, newestSummaryIndex } from '../../../../src/common/conversation/flatten';
 import { ELIDED_PREFIX, MASKED_PREFIX } from '../../../../src/common/conversation/toolResultPlaceholders';
 import { fitPrompt, type FitEvent, type FitOptions, type FitSteps } from '../../../../src/common/fitting/fitPrompt';
-import { bridgeLogLine } from '../../../../src/common/fitting/fitNotices';
+import { fitLogLine } from '../../../../src/common/fitting/fitNotices';
 import { newFitMemory } from '../../../../src/common/fitting/fitMemory';
 import { makeSummary, type PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
 import { setAside, stripProvisional } from '../../../../src/common/fitting/setAside';
@@ -308,11 +308,11 @@ describe('background summaries taken without waiting', () => {
 
 describe('the bridge in the Longhaul log', () => {
 	it('says rounds were set aside when they were, and results elided when they were', () => {
-		const aside = bridgeLogLine({ kind: 'bridged', setAsideRounds: 7, calls: 0, freedTokens: 0, neededTokens: 100 });
+		const aside = fitLogLine({ kind: 'bridged', setAsideRounds: 7, calls: 0, freedTokens: 0, neededTokens: 100 }) ?? '';
 		assert.match(aside, /set aside the 7 oldest rounds/);
 		assert.doesNotMatch(aside, /elided/);
 		assert.match(
-			bridgeLogLine({ kind: 'bridged', setAsideRounds: 0, calls: 3, freedTokens: 900, neededTokens: 100 }),
+			fitLogLine({ kind: 'bridged', setAsideRounds: 0, calls: 3, freedTokens: 900, neededTokens: 100 }) ?? '',
 			/elided the 3 oldest tool results \(900 tokens\)/,
 		);
 	});

@@ -7,7 +7,6 @@ import type { Conversation, Round, ToolCall, Turn } from '../../../../src/common
 import { conversationFromSessionJson } from '../../../../src/common/persistence/corpusFormat';
 import {
 	addUserRequest,
-	buildLedger,
 	emptyLedger,
 	extendLedger,
 	LEDGER_LIST_MAX,
@@ -15,7 +14,8 @@ import {
 	ledgerAtRequestStart,
 	type DoneLedger,
 } from '../../../../src/common/ledger/doneLedger';
-import { commandLine, editLine, groupByDirectory, LEDGER_HEADING, renderDoneLedger, TARGET_SHARE } from '../../../../src/common/ledger/doneLedgerRender';
+import { commandLine, editDetail, LEDGER_HEADING, renderDoneLedger, TARGET_SHARE } from '../../../../src/common/ledger/doneLedgerRender';
+import { groupEntriesByDirectory } from '../../../../src/common/ledger/ledgerPaths';
 import { namedCommands, readLedger } from '../../../../bench/replay/ledgerReader';
 import { decodeTurnRecord, encodeTurnRecord, METADATA_KEY, rebuildConversation } from '../../../../src/common/persistence/metadata';
 import { shellEffects } from '../../../../src/common/shell/shellCommand';
@@ -26,6 +26,13 @@ function call(name: string, args: object | string, result?: string): ToolCall {
 	const id = `c${++callCounter}`;
 	const text = typeof args === 'string' ? args : JSON.stringify(args);
 	return result === undefined ? { id, name, arguments: text } : { id, name, arguments: text, result };
+}
+/**
+ * The ledger of a whole conversation from scratch, as the agent builds it: the ledger at the start of
+ * a request with nothing stored, then each active round.
+ */
+function buildLedger(conversation: Conversation, request?: string): DoneLedger {
+	return conversation.activeRounds.reduce(extendLedger, ledgerAtRequestStart(conversation.turns, [], request));
 }
 function round(id: string, ...toolCalls: ToolCall[]): Round {
 	return { id, response: `response ${id}`, toolCalls };
@@ -78,7 +85,7 @@ describe('done-ledger', () => {
 				[['src/a.ts', 0, 1]],
 			);
 			assert.deepEqual(l.reads, []);
-			assert.equal(editLine(l.edits[0]), '- src/a.ts (1 failed attempt)');
+			assert.equal(editDetail(l.edits[0]), '1 failed attempt');
 		});
 
 		it('records commands with the exit status runCommand reports, and the latest outcome of a repeated command', () => {
@@ -570,7 +577,7 @@ describe('done-ledger', () => {
 
 		it('groups directories at the deepest level that keeps the group count small', () => {
 			assert.deepEqual(
-				groupByDirectory(['a/b/c/1.ts', 'a/b/c/2.ts', 'a/b/d/3.ts', 'x/4.ts'], 2).map(g => [g.dir, g.paths.length]),
+				groupEntriesByDirectory(['a/b/c/1.ts', 'a/b/c/2.ts', 'a/b/d/3.ts', 'x/4.ts'], p => p, 2).map(g => [g.dir, g.entries.length]),
 				[
 					['a/b', 3],
 					['x', 1],

@@ -9,7 +9,6 @@ import {
 	commandLine,
 	doneLedgerCaps,
 	editDetail,
-	editLine,
 	LEDGER_HEADING,
 	ledgerForPrompt,
 	renderDoneLedger,
@@ -117,8 +116,11 @@ describe('done-ledger rendering (doneLedgerRender)', () => {
 			assert.equal(editDetail(edit('a.ts', 1, { count: 1 })), '1 edit');
 			assert.equal(editDetail(edit('a.ts', 1, { count: 2, failed: 2 }), 'minimal'), '', 'a file that was edited: its path is the fact');
 			assert.equal(editDetail(edit('a.ts', 1, { count: 0, failed: 2 }), 'minimal'), '2 failed attempts', 'never edited: the failures are the fact');
-			assert.equal(editLine(edit('src/a.ts', 1, { count: 2 })), '- src/a.ts (2 edits)');
-			assert.equal(editLine(edit('src/a.ts', 1, { count: 2 }), 'minimal'), '- src/a.ts');
+			const pair = ledgerOf({ edits: [edit('f0.ts', 1, { count: 2 }), edit('f1.ts', 2, { count: 2 })] });
+			const full = renderDoneLedger(pair, { maxTokens: 1000, countTokens });
+			assert.deepEqual(full.split('\n').slice(2), ['- f0.ts (2 edits)', '- f1.ts (2 edits)']);
+			const tighter = renderDoneLedger(pair, { maxTokens: countTokens(full) - 1, countTokens });
+			assert.deepEqual(tighter.split('\n').slice(2), ['- f0.ts', '- f1.ts'], 'one token less: each edit line is its path alone (minimal detail)');
 		});
 
 		it('commandLine shows the command, its latest outcome (cut by detail) and the run count above one', () => {

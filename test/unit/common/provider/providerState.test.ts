@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { PromptFingerprint, fingerprintOf, type FingerprintMessage } from '../../../../src/common/provider/promptFingerprint';
+import { PromptFingerprint, type FingerprintMessage } from '../../../../src/common/provider/promptFingerprint';
 import {
 	MAX_STATE_PARTS,
 	MAX_STATE_PART_BYTES,
@@ -59,6 +59,13 @@ describe('provider state: the data parts a provider attaches for itself', () => 
 		for (const other of [undefined, null, 'x', { type: 'stateful_marker', value: 'x' }, { type: 'longhaul.providerState' }]) assert.ok(!isStateCarrier(other));
 	});
 });
+
+/** The fingerprint of `messages` read at the end, from a fresh PromptFingerprint. */
+function fingerprintOf(messages: readonly FingerprintMessage[]): string {
+	const fingerprint = new PromptFingerprint();
+	for (const message of messages) fingerprint.add(message);
+	return fingerprint.value();
+}
 
 describe('prompt fingerprint', () => {
 	it('is the same for the same messages, and read midway it is the fingerprint of the messages so far', () => {

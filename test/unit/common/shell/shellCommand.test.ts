@@ -4,7 +4,14 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { shellEffects } from '../../../../src/common/shell/shellCommand';
-import { parseShell } from '../../../../src/common/shell/shellSyntax';
+import { readShell, type SimpleCommand } from '../../../../src/common/shell/shellSyntax';
+
+/** Every simple command of `line`, which the reader must understand. */
+function parseShell(line: string): readonly SimpleCommand[] {
+	const parsed = readShell(line);
+	assert.ok(parsed?.understood, line);
+	return parsed.commands;
+}
 
 /** Commands that only look (read, list, search, print). */
 const INSPECT = [

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Conversation, Round } from '../../../../src/common/conversation/conversation';
 import { cutArguments } from '../../../../src/common/shrinking/cutArguments';
 import { cutNewestResults, MIN_KEPT_TOKENS } from '../../../../src/common/shrinking/cutNewestResults';
-import { elisionMarker } from '../../../../src/common/shrinking/elideToolResults';
+import { elisionMarker } from '../../../../src/common/conversation/toolResultPlaceholders';
 
 const count = (text: string) => text.length;
 const call = (id: string, result: string | undefined) => ({ id, name: 'read', arguments: '{}', ...(result === undefined ? {} : { result }) });

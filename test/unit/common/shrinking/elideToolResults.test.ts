@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Conversation, Round } from '../../../../src/common/conversation/conversation';
-import { ELIDED_PREFIX, elideOldestToolResults } from '../../../../src/common/shrinking/elideToolResults';
+import { elideOldestToolResults } from '../../../../src/common/shrinking/elideToolResults';
+import { ELIDED_PREFIX } from '../../../../src/common/conversation/toolResultPlaceholders';
 
 const countTokens = (text: string) => Math.ceil(text.length / 4);
 

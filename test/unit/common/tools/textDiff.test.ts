@@ -1,7 +1,27 @@
 // The diff a write's confirmation shows must be a true account of the change.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyDiff, lineDiff } from '../../../../src/common/tools/textDiff';
+import { lineDiff, type Diff } from '../../../../src/common/tools/textDiff';
+
+/** Applies a diff's hunks to `before`: the text the diff says comes after. */
+function applyDiff(before: string, diff: Diff): string {
+	const old = before.split('\n');
+	const out: string[] = [];
+	let at = 0;
+	for (const hunk of diff.hunks) {
+		out.push(...old.slice(at, hunk[0].oldIndex));
+		at = hunk[0].oldIndex;
+		for (const line of hunk) {
+			if (line.kind === '+') out.push(line.text);
+			else {
+				if (line.kind === ' ') out.push(old[at]);
+				at++;
+			}
+		}
+	}
+	out.push(...old.slice(at));
+	return out.join('\n');
+}
 
 describe('textDiff: the lines a write changes', () => {
 	it('shows one changed line with its context', () => {

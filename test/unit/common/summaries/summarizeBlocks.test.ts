@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Conversation, Round } from '../../../../src/common/conversation/conversation';
-import { onlyPromptTooLarge, planPrefix } from '../../../../src/common/summaries/narrowPlan';
 import { planSummarization } from '../../../../src/common/planning/planners';
-import { summarizeBlocks } from '../../../../src/common/summaries/summarizeBlocks';
+import { onlyPromptTooLarge, planPrefix, summarizeBlocks } from '../../../../src/common/summaries/summarizeBlocks';
 import type { SummaryFlowResult } from '../../../../src/common/summaries/summarizationFlow';
 
 const round = (id: string, summary?: string): Round => ({ id, response: id, toolCalls: [], ...(summary ? { summary } : {}) });
