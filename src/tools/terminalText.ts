@@ -59,7 +59,14 @@ function sgr(params: string): string {
 	// 38;5;N and 48;2;R;G;B carry numbers that read as parameters of their own: a sequence with an
 	// extended colour is dropped whole rather than misread.
 	if (/(^|;)0*(38|48|58)(;|$)/.test(params)) return '';
-	const kept = params === '' ? ['0'] : params.split(';').filter(p => KEPT_SGR.has(p.replace(/^0+(?=\d)/, '')));
+	// An empty parameter is 0, a reset (`ESC[;m`, `ESC[31;m`): dropped, it left the colour before it on.
+	const kept =
+		params === ''
+			? ['0']
+			: params
+					.split(';')
+					.map(p => p || '0')
+					.filter(p => KEPT_SGR.has(p.replace(/^0+(?=\d)/, '')));
 	return kept.length ? `${ESC}[${kept.join(';')}m` : '';
 }
 
