@@ -42,14 +42,40 @@ export function findBwrap(searchPath = process.env.PATH ?? ''): string | undefin
 }
 
 /** The extension host's own node binary (Electron's runs as node with ELECTRON_RUN_AS_NODE). */
-function nodeForwarder(): Forwarder {
-	return { kind: 'node', program: process.execPath, env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
+function nodeForwarder(program = process.execPath): Forwarder {
+	return { kind: 'node', program, env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
 }
 
-/** What may run the forwarder, fastest first: Perl starts in milliseconds, node in about 100 ms (proxyForwarder.ts). */
-export function forwarderCandidates(searchPath = process.env.PATH ?? ''): Forwarder[] {
+/** The path with its links resolved, or as given; synchronous, for the once-per-kind check only. */
+function realPathNow(p: string): string {
+	try {
+		return fs.realpathSync(p);
+	} catch {
+		return p;
+	}
+}
+
+/**
+ * Whether `program` lies in a folder the sandbox hides, where it cannot run inside: a remote
+ * host's extension host runs node from ~/.vscode-server. The check runs without the hidden
+ * folders, so it would not notice.
+ */
+function hiddenInSandbox(program: string, home: string): boolean {
+	const real = realPathNow(program);
+	const below = (p: string, folder: string) => p === folder || p.startsWith(`${folder}/`);
+	// The sandbox hides each secret at its real path (sandboxPlan); the program may be reached through a link.
+	const secrets = homeSecretPaths(home).flatMap(secret => [secret, realPathNow(secret)]);
+	return secrets.some(secret => below(program, secret) || below(real, secret));
+}
+
+/**
+ * What may run the forwarder, fastest first: Perl starts in milliseconds, node in about 100 ms
+ * (proxyForwarder.ts); none that the sandbox hides.
+ */
+export function forwarderCandidates(searchPath = process.env.PATH ?? '', home = os.homedir(), node = process.execPath): Forwarder[] {
 	const perl = findProgram('perl', searchPath);
-	return [...(perl ? [{ kind: 'perl' as const, program: perl, env: {} }] : []), nodeForwarder()];
+	const found: Forwarder[] = [...(perl ? [{ kind: 'perl' as const, program: perl, env: {} }] : []), nodeForwarder(node)];
+	return found.filter(f => !hiddenInSandbox(f.program, home));
 }
 
 /** An empty plan for the check that sandbox-exec applies Longhaul's profile. */
@@ -78,12 +104,16 @@ async function probe(engine: SandboxEngine, network: CommandNetwork): Promise<Av
 	}
 	// With a list of domains: the first forwarder that starts and listens inside. A Perl that warns
 	// (a locale it lacks) would warn in every command's output: it is passed over.
-	let why: Unavailable | undefined;
+	let why: Unavailable = {
+		kind: 'failed',
+		detail: `nothing can run its network forwarder: no perl on PATH, and node (${process.execPath}) is in a folder the sandbox hides`,
+	};
 	for (const forwarder of forwarderCandidates()) {
-		why = await check(engine, probeArgs(network, forwarder), forwarder.kind === 'perl');
-		if (!why) return { ok: true, engine, forwarder };
+		const failed = await check(engine, probeArgs(network, forwarder), forwarder.kind === 'perl');
+		if (!failed) return { ok: true, engine, forwarder };
+		why = failed;
 	}
-	return { ok: false, why: why! };
+	return { ok: false, why };
 }
 
 /** The forwarder the check chose for a list of domains; node if there was no check. */

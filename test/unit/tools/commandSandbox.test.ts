@@ -193,6 +193,22 @@ describe('commandSandbox: commands in bubblewrap', function () {
 		}
 	});
 
+	it('a list of domains: a forwarder in a folder the sandbox hides (node from ~/.vscode-server) is passed over', async () => {
+		const hidden = path.join(home, '.vscode-server', 'bin');
+		const shown = path.join(home, 'bin');
+		for (const folder of [hidden, shown]) {
+			fs.mkdirSync(folder, { recursive: true });
+			fs.writeFileSync(path.join(folder, 'perl'), '#!/bin/sh\n', { mode: 0o755 });
+			fs.symlinkSync(process.execPath, path.join(folder, 'node'));
+		}
+		const candidates = (folder: string) => forwarderCandidates(folder, home, path.join(folder, 'node')).map(f => f.program);
+		assert.deepEqual(candidates(shown), [path.join(shown, 'perl'), path.join(shown, 'node')], 'control');
+		assert.deepEqual(candidates(hidden), []);
+		// Why: inside, that node is not there.
+		const inside = await run(`${path.join(hidden, 'node')} -e 0`);
+		assert.notEqual(inside.exitCode, 0, inside.output);
+	});
+
 	it('a `setsid env -i` child does not outlive the command (PID namespace)', async () => {
 		const marker = path.join(work, 'alive');
 		const outcome = await run(`setsid env -i /bin/sh -c 'sleep 2; echo late > ${marker}' > /dev/null 2>&1 & echo started`);
