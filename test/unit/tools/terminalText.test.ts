@@ -42,6 +42,14 @@ describe('terminalText: the terminal shows what ran and its real exit line', () 
 		assert.equal(out, `${ESC}[0;0mAAA`);
 	});
 
+	it('an unfinished title or other string sequence ends at the line: the output after it is shown, not swallowed', () => {
+		// `printf '\e]'; npm test`: the test run's lines must not vanish into a cut marker.
+		const shown = terminalText(`${ESC}]0;${'x'.repeat(70)}\nFAIL 3 tests\r\nexit 1\n`);
+		assert.match(shown, /^⟪ESC\]0;x{56}…⟫\nFAIL 3 tests\nexit 1\n$/);
+		assert.equal(terminalText(`a${ESC}\nFAIL`), 'a⟪ESC⟫\nFAIL', 'a lone ESC does not take the line feed');
+		assert.equal(terminalText(`${ESC}P1;2q#0\r\nok`), '⟪ESCP1;2q#0⟫\nok');
+	});
+
 	it('a carriage return starts a new line instead of overwriting; backspaces and bells are markers', () => {
 		assert.equal(terminalText('FAIL\rPASS\r\nok'), 'FAIL\nPASS\nok');
 		assert.equal(terminalText('FAIL\b\b\b\bPASS\u0007'), 'FAIL⟪U+0008⟫⟪U+0008⟫⟪U+0008⟫⟪U+0008⟫PASS⟪U+0007⟫');
