@@ -280,7 +280,7 @@ export async function startCommandProxy(domains: readonly string[], engine: Sand
 export async function commandTemp(engine: SandboxEngine): Promise<{ readonly path?: string; remove(): Promise<void> }> {
 	if (engine.kind === 'bwrap') return { remove: async () => undefined };
 	const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'longhaul-command-'));
-	return { path: fs.realpathSync(folder), remove: () => fs.promises.rm(folder, { recursive: true, force: true }) };
+	return { path: await realPath(folder), remove: () => fs.promises.rm(folder, { recursive: true, force: true }) };
 }
 
 /**
