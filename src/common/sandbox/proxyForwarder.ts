@@ -39,8 +39,8 @@ listen(SERVER, 128) or fail("listen: $!");
 sub pump {
 	my ($from, $to) = @_;
 	my $buffer;
-	while (my $n = sysread($from, $buffer, 65536)) {
-		for (my $at = 0; $at < $n;) { my $w = syswrite($to, $buffer, $n - $at, $at) or last; $at += $w }
+	PUMP: while (my $n = sysread($from, $buffer, 65536)) {
+		for (my $at = 0; $at < $n;) { my $w = syswrite($to, $buffer, $n - $at, $at) or last PUMP; $at += $w }
 	}
 	shutdown($to, 1);
 }

@@ -150,6 +150,31 @@ describe('commandSandbox: commands in bubblewrap', function () {
 			assert.equal(sandboxMemory.proxies.size, 0);
 		});
 
+		it(`a list of domains (${forwarder.kind} forwarder): 4 MB each way pass whole through a tunnel`, async () => {
+			const size = 4 * 1024 * 1024;
+			const server = net.createServer(socket => {
+				let got = 0;
+				socket.on('error', () => undefined);
+				socket.on('data', d => {
+					got += d.length;
+					if (got === size) socket.end(Buffer.alloc(size, 'y'));
+				});
+			});
+			await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+			const port = (server.address() as net.AddressInfo).port;
+			const proxy = await startCommandProxy(['localhost']);
+			try {
+				const plan = behind(await sandboxPlan([work], work, parseDomainList(['localhost']), home, proxy), forwarder);
+				// A raw CONNECT through the forwarder and the proxy, then 4 MB up and 4 MB down.
+				const script = `const s=require('net').connect(31280,'127.0.0.1',()=>s.write('CONNECT localhost:${port} HTTP/1.1\\r\\nHost: localhost:${port}\\r\\n\\r\\n'));let head='',n=0,up=false;s.on('data',d=>{if(!up){head+=d;const e=head.indexOf('\\r\\n\\r\\n');if(e<0)return;up=true;n=head.length-e-4;s.write(Buffer.alloc(${size},'x'));return}n+=d.length});s.on('end',()=>{console.log(n);process.exit(0)})`;
+				const outcome = await runShell({ command: `node -e "${script}"`, cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
+				assert.equal(outcome.output.trim(), String(size), outcome.output);
+			} finally {
+				await proxy.close();
+				server.close();
+			}
+		});
+
 		it(`a list of domains (${forwarder.kind} forwarder): the command keeps its exit code and output`, async () => {
 			const proxy = await startCommandProxy([]);
 			try {
