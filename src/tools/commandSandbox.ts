@@ -11,7 +11,7 @@ import { type CommandNetwork, networkKind } from '../common/sandbox/networkPolic
 import { type Forwarder } from '../common/sandbox/proxyForwarder';
 import { folderVerdict } from '../common/sandbox/protectedPaths';
 import { type Unavailable } from '../common/sandbox/sandboxNotice';
-import { homeSecretPaths, probeArgs, type ProxyBridge, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
+import { homeSecretPaths, probeArgs, type ProxyBridge, SANDBOX_TMP, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
 import { SANDBOX_EXEC, sandboxExecArgs } from '../common/sandbox/seatbeltProfile';
 
 /** `forwarder`: with a list of domains under bwrap, what the check found to run the forwarder. */
@@ -56,16 +56,16 @@ function realPathNow(p: string): string {
 }
 
 /**
- * Whether `program` lies in a folder the sandbox hides, where it cannot run inside: a remote
- * host's extension host runs node from ~/.vscode-server. The check runs without the hidden
+ * Whether `program` lies in a folder the sandbox hides or replaces, where it cannot run inside: a
+ * remote host's extension host runs node from ~/.vscode-server. The check runs without the hidden
  * folders, so it would not notice.
  */
 function hiddenInSandbox(program: string, home: string): boolean {
 	const real = realPathNow(program);
 	const below = (p: string, folder: string) => p === folder || p.startsWith(`${folder}/`);
-	// The sandbox hides each secret at its real path (sandboxPlan); the program may be reached through a link.
-	const secrets = homeSecretPaths(home).flatMap(secret => [secret, realPathNow(secret)]);
-	return secrets.some(secret => below(program, secret) || below(real, secret));
+	// The sandbox hides each secret at its real path (sandboxPlan), and /tmp is its own; the program may be reached through a link.
+	const hidden = [SANDBOX_TMP, ...homeSecretPaths(home).flatMap(secret => [secret, realPathNow(secret)])];
+	return hidden.some(folder => below(program, folder) || below(real, folder));
 }
 
 /**
@@ -106,7 +106,7 @@ async function probe(engine: SandboxEngine, network: CommandNetwork): Promise<Av
 	// (a locale it lacks) would warn in every command's output: it is passed over.
 	let why: Unavailable = {
 		kind: 'failed',
-		detail: `nothing can run its network forwarder: no perl on PATH, and node (${process.execPath}) is in a folder the sandbox hides`,
+		detail: `nothing can run its network forwarder: no perl on PATH and node (${process.execPath}) outside the folders the sandbox hides`,
 	};
 	for (const forwarder of forwarderCandidates()) {
 		const failed = await check(engine, probeArgs(network, forwarder), forwarder.kind === 'perl');

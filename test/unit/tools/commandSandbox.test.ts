@@ -218,20 +218,29 @@ describe('commandSandbox: commands in bubblewrap', function () {
 		}
 	});
 
-	it('a list of domains: a forwarder in a folder the sandbox hides (node from ~/.vscode-server) is passed over', async () => {
-		const hidden = path.join(home, '.vscode-server', 'bin');
-		const shown = path.join(home, 'bin');
-		for (const folder of [hidden, shown]) {
-			fs.mkdirSync(folder, { recursive: true });
-			fs.writeFileSync(path.join(folder, 'perl'), '#!/bin/sh\n', { mode: 0o755 });
-			fs.symlinkSync(process.execPath, path.join(folder, 'node'));
+	it('a list of domains: a forwarder in a folder the sandbox hides (node from ~/.vscode-server) or replaces (/tmp) is passed over', async () => {
+		// A home outside /tmp, which the sandbox replaces with its own.
+		const outer = fs.mkdtempSync(path.join('/var/tmp', 'longhaul-home-'));
+		try {
+			const hidden = path.join(outer, '.vscode-server', 'bin');
+			const shown = path.join(outer, 'bin');
+			const replaced = path.join(base, 'bin');
+			for (const folder of [hidden, shown, replaced]) {
+				fs.mkdirSync(folder, { recursive: true });
+				fs.writeFileSync(path.join(folder, 'perl'), '#!/bin/sh\n', { mode: 0o755 });
+				fs.symlinkSync(process.execPath, path.join(folder, 'node'));
+			}
+			const candidates = (folder: string) => forwarderCandidates(folder, outer, path.join(folder, 'node')).map(f => f.program);
+			assert.deepEqual(candidates(shown), [path.join(shown, 'perl'), path.join(shown, 'node')], 'control');
+			assert.deepEqual(candidates(hidden), []);
+			assert.deepEqual(candidates(replaced), []);
+			// Why: inside, that node is not there.
+			const plan = await sandboxPlan([work], work, 'off', outer);
+			const inside = await runShell({ command: `${path.join(hidden, 'node')} -e 0`, cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
+			assert.notEqual(inside.exitCode, 0, inside.output);
+		} finally {
+			fs.rmSync(outer, { recursive: true, force: true });
 		}
-		const candidates = (folder: string) => forwarderCandidates(folder, home, path.join(folder, 'node')).map(f => f.program);
-		assert.deepEqual(candidates(shown), [path.join(shown, 'perl'), path.join(shown, 'node')], 'control');
-		assert.deepEqual(candidates(hidden), []);
-		// Why: inside, that node is not there.
-		const inside = await run(`${path.join(hidden, 'node')} -e 0`);
-		assert.notEqual(inside.exitCode, 0, inside.output);
 	});
 
 	it('a `setsid env -i` child does not outlive the command (PID namespace)', async () => {
