@@ -59,8 +59,9 @@ sub serve {
 	}
 }
 my $pid = fork() // fail("fork: $!");
-if ($pid == 0) { serve() unless fork(); exit 0 }
+if ($pid == 0) { my $server = fork(); exit(defined $server ? 0 : 1) if $server // 1; serve() }
 waitpid($pid, 0);
+fail('fork failed') if $?;
 close(SERVER);
 exec { $shell } $shell, '-c', $command;
 print STDERR "$shell: $!\\n";
