@@ -8,21 +8,24 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type DomainProxy, startDomainProxy } from '../common/sandbox/domainProxy';
 import { type CommandNetwork, networkKind } from '../common/sandbox/networkPolicy';
+import { type Forwarder } from '../common/sandbox/proxyForwarder';
 import { folderVerdict } from '../common/sandbox/protectedPaths';
 import { type Unavailable } from '../common/sandbox/sandboxNotice';
-import { homeSecretPaths, probeArgs, type ProxyBridge, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
+import { homeSecretPaths, probeArgs, type ProxyBridge, SANDBOX_TMP, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
 import { SANDBOX_EXEC, sandboxExecArgs } from '../common/sandbox/seatbeltProfile';
 
-export type Availability = { readonly ok: true; readonly engine: SandboxEngine } | { readonly ok: false; readonly why: Unavailable };
+/** `forwarder`: with a list of domains under bwrap, what the check found to run the forwarder. */
+export type Availability =
+	{ readonly ok: true; readonly engine: SandboxEngine; readonly forwarder?: Forwarder } | { readonly ok: false; readonly why: Unavailable };
 
 /** Folders looked into per workspace folder for files that run code; past it the walk stops. */
 const MAX_FOLDERS = 4_000;
 const MAX_DEPTH = 12;
 
-/** The bwrap program on `searchPath`, or undefined. */
-export function findBwrap(searchPath = process.env.PATH ?? ''): string | undefined {
+/** The program `name` on `searchPath`, or undefined. */
+function findProgram(name: string, searchPath: string): string | undefined {
 	for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
-		const candidate = path.join(dir, 'bwrap');
+		const candidate = path.join(dir, name);
 		try {
 			fs.accessSync(candidate, fs.constants.X_OK);
 			if (fs.statSync(candidate).isFile()) return candidate;
@@ -33,23 +36,90 @@ export function findBwrap(searchPath = process.env.PATH ?? ''): string | undefin
 	return undefined;
 }
 
-/** The node binary that runs the forwarder: the extension host's own (Electron's runs as node with ELECTRON_RUN_AS_NODE). */
-function forwarderNode(): Pick<ProxyBridge, 'node' | 'nodeEnv'> {
-	return { node: process.execPath, nodeEnv: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
+/** The bwrap program on `searchPath`, or undefined. */
+export function findBwrap(searchPath = process.env.PATH ?? ''): string | undefined {
+	return findProgram('bwrap', searchPath);
+}
+
+/** The extension host's own node binary (Electron's runs as node with ELECTRON_RUN_AS_NODE). */
+function nodeForwarder(program = process.execPath): Forwarder {
+	return { kind: 'node', program, env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
+}
+
+/** The path with its links resolved, or as given; synchronous, for the once-per-kind check only. */
+function realPathNow(p: string): string {
+	try {
+		return fs.realpathSync(p);
+	} catch {
+		return p;
+	}
+}
+
+/**
+ * Whether `program` lies in a folder the sandbox hides or replaces, where it cannot run inside: a
+ * remote host's extension host runs node from ~/.vscode-server. The check runs without the hidden
+ * folders, so it would not notice.
+ */
+function hiddenInSandbox(program: string, home: string): boolean {
+	const real = realPathNow(program);
+	const below = (p: string, folder: string) => p === folder || p.startsWith(`${folder}/`);
+	// The sandbox hides each secret at its real path (sandboxPlan), and /tmp is its own; the program may be reached through a link.
+	const hidden = [SANDBOX_TMP, ...homeSecretPaths(home).flatMap(secret => [secret, realPathNow(secret)])];
+	return hidden.some(folder => below(program, folder) || below(real, folder));
+}
+
+/**
+ * What may run the forwarder, fastest first: Perl starts in milliseconds, node in about 100 ms
+ * (proxyForwarder.ts); none that the sandbox hides.
+ */
+export function forwarderCandidates(searchPath = process.env.PATH ?? '', home = os.homedir(), node = process.execPath): Forwarder[] {
+	const perl = findProgram('perl', searchPath);
+	const found: Forwarder[] = [...(perl ? [{ kind: 'perl' as const, program: perl, env: {} }] : []), nodeForwarder(node)];
+	return found.filter(f => !hiddenInSandbox(f.program, home));
 }
 
 /** An empty plan for the check that sandbox-exec applies Longhaul's profile. */
 const PROBE_PLAN: SandboxPlan = { writable: [], readOnly: [], hiddenFolders: [], hiddenFiles: [], network: 'off', cwd: '/' };
 
-function probe(engine: SandboxEngine, network: CommandNetwork): Promise<Availability> {
-	// Seatbelt: Longhaul's own profile, so that one this macOS refuses means no sandbox, not every command failing.
-	const args = engine.kind === 'bwrap' ? probeArgs(network, forwarderNode()) : sandboxExecArgs(PROBE_PLAN, 'exit 0', os.tmpdir());
+/** Runs the check once: undefined when it passed (and wrote nothing to stderr, if `quiet`), else why not. */
+function check(engine: SandboxEngine, args: string[], quiet: boolean): Promise<Unavailable | undefined> {
 	return new Promise(resolve => {
 		execFile(engine.program, args, { timeout: 10_000 }, (error, _stdout, stderr) => {
 			const program = engine.kind === 'seatbelt' ? 'sandbox-exec' : undefined;
-			resolve(error ? { ok: false, why: { kind: 'failed', detail: `${stderr || error.message}`, program } } : { ok: true, engine });
+			const failed = error || (quiet && stderr.trim() !== '');
+			resolve(failed ? { kind: 'failed', detail: `${stderr || error?.message}`, program } : undefined);
 		});
 	});
+}
+
+async function probe(engine: SandboxEngine, network: CommandNetwork): Promise<Availability> {
+	if (engine.kind === 'seatbelt') {
+		// Longhaul's own profile, so that one this macOS refuses means no sandbox, not every command failing.
+		const why = await check(engine, sandboxExecArgs(PROBE_PLAN, 'exit 0', os.tmpdir()), false);
+		return why ? { ok: false, why } : { ok: true, engine };
+	}
+	if (networkKind(network) !== 'domains') {
+		const why = await check(engine, probeArgs(network), false);
+		return why ? { ok: false, why } : { ok: true, engine };
+	}
+	// With a list of domains: the first forwarder that starts and listens inside. A Perl that warns
+	// (a locale it lacks) would warn in every command's output: it is passed over.
+	let why: Unavailable = {
+		kind: 'failed',
+		detail: `nothing can run its network forwarder: no perl on PATH and node (${process.execPath}) outside the folders the sandbox hides`,
+	};
+	for (const forwarder of forwarderCandidates()) {
+		const failed = await check(engine, probeArgs(network, forwarder), forwarder.kind === 'perl');
+		if (!failed) return { ok: true, engine, forwarder };
+		why = failed;
+	}
+	return { ok: false, why };
+}
+
+/** The forwarder the check chose for a list of domains; node if there was no check. */
+async function chosenForwarder(network: CommandNetwork): Promise<Forwarder> {
+	const available = await sandboxAvailability(network);
+	return (available.ok && available.forwarder) || nodeForwarder();
 }
 
 /**
@@ -129,12 +199,9 @@ export async function protectedBelow(root: string): Promise<string[]> {
 	return readOnly;
 }
 
-function realPath(p: string): string {
-	try {
-		return fs.realpathSync(p);
-	} catch {
-		return p;
-	}
+/** The path with its links resolved, or as given where it does not resolve; asynchronous, like all per-command work here. */
+function realPath(p: string): Promise<string> {
+	return fs.promises.realpath(p).catch(() => p);
 }
 
 async function existing(paths: readonly string[]): Promise<{ folders: string[]; files: string[] }> {
@@ -144,8 +211,7 @@ async function existing(paths: readonly string[]): Promise<{ folders: string[]; 
 		paths.map(async p => {
 			try {
 				const stat = await fs.promises.stat(p);
-				if (stat.isDirectory()) folders.push(realPath(p));
-				else files.push(realPath(p));
+				(stat.isDirectory() ? folders : files).push(await realPath(p));
 			} catch {
 				// Absent: nothing to hide.
 			}
@@ -165,10 +231,10 @@ export async function sandboxPlan(
 	home = os.homedir(),
 	proxy?: CommandProxy,
 ): Promise<SandboxPlan> {
-	const writable = roots.map(realPath);
+	const [writable, realCwd] = await Promise.all([Promise.all(roots.map(realPath)), realPath(cwd)]);
 	const [readOnly, secrets] = await Promise.all([Promise.all(writable.map(protectedBelow)).then(lists => lists.flat()), existing(homeSecretPaths(home))]);
-	const bridge: ProxyBridge | undefined = proxy?.socketPath ? { socket: proxy.socketPath, ...forwarderNode() } : undefined;
-	return { writable, readOnly, hiddenFolders: secrets.folders, hiddenFiles: secrets.files, network, proxy: bridge, proxyPort: proxy?.port, cwd: realPath(cwd) };
+	const bridge: ProxyBridge | undefined = proxy?.socketPath ? { socket: proxy.socketPath, forwarder: await chosenForwarder(network) } : undefined;
+	return { writable, readOnly, hiddenFolders: secrets.folders, hiddenFiles: secrets.files, network, proxy: bridge, proxyPort: proxy?.port, cwd: realCwd };
 }
 
 /** A command's own network proxy: its socket lives in a private temporary folder, removed with it. */
@@ -214,7 +280,7 @@ export async function startCommandProxy(domains: readonly string[], engine: Sand
 export async function commandTemp(engine: SandboxEngine): Promise<{ readonly path?: string; remove(): Promise<void> }> {
 	if (engine.kind === 'bwrap') return { remove: async () => undefined };
 	const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'longhaul-command-'));
-	return { path: fs.realpathSync(folder), remove: () => fs.promises.rm(folder, { recursive: true, force: true }) };
+	return { path: await realPath(folder), remove: () => fs.promises.rm(folder, { recursive: true, force: true }) };
 }
 
 /**

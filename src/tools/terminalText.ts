@@ -10,6 +10,8 @@
 //   a marker, ⟪ESC[2K⟫ or ⟪U+0008⟫, so that nothing acts and nothing is hidden.
 // - A carriage return not followed by a line feed starts a new line instead of going back over
 //   the line (a progress bar shows each step; a forged "PASS" over "FAIL" cannot hide the FAIL).
+// - An unfinished string sequence (OSC, DCS, …) ends at the line feed: a marker is cut after 60
+//   characters, and the output that follows must not vanish into it.
 // Sequences may be split across chunks: the unfinished end of a chunk waits for the next.
 
 const ESC = '\u001b';
@@ -59,7 +61,14 @@ function sgr(params: string): string {
 	// 38;5;N and 48;2;R;G;B carry numbers that read as parameters of their own: a sequence with an
 	// extended colour is dropped whole rather than misread.
 	if (/(^|;)0*(38|48|58)(;|$)/.test(params)) return '';
-	const kept = params === '' ? ['0'] : params.split(';').filter(p => KEPT_SGR.has(p.replace(/^0+(?=\d)/, '')));
+	// An empty parameter is 0, a reset (`ESC[;m`, `ESC[31;m`): dropped, it left the colour before it on.
+	const kept =
+		params === ''
+			? ['0']
+			: params
+					.split(';')
+					.map(p => p || '0')
+					.filter(p => KEPT_SGR.has(p.replace(/^0+(?=\d)/, '')));
 	return kept.length ? `${ESC}[${kept.join(';')}m` : '';
 }
 
@@ -79,12 +88,16 @@ function sequenceEnd(text: string, at: number): number {
 		for (let i = at + 2; i < text.length; i++) {
 			if (text[i] === '\u0007') return i + 1;
 			if (text[i] === ESC) return text[i + 1] === undefined ? -1 : text[i + 1] === '\\' ? i + 2 : i;
+			// An unfinished one ends at the line: the lines after it (another program's) stay shown.
+			if (text[i] === '\n' || text[i] === '\r') return i;
 		}
 		return -1;
 	}
 	for (let i = at + 1; i < text.length; i++) {
 		const code = text.charCodeAt(i);
-		if (code < 0x20 || code > 0x2f) return i + 1;
+		// A control character is not part of the sequence: a line feed stays a line feed.
+		if (code < 0x20) return i;
+		if (code > 0x2f) return i + 1;
 	}
 	return -1;
 }

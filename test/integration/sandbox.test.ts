@@ -180,6 +180,11 @@ describe('Sandbox: longhaul_runCommand in bubblewrap (issue 32)', function () {
 					assert.match(refused, /\nfailed .*\nfailed .*\n$/);
 					const direct = await run({ command: `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || echo refused'` });
 					assert.match(direct, /refused/);
+					// Beside the command runs the forwarder: Perl where the host has one (it starts in a
+					// few ms, the extension host's node in about 100), node otherwise.
+					const hasPerl = execFileSync('sh', ['-c', 'command -v perl || true'], { encoding: 'utf8' }).trim() !== '';
+					const inside = await run({ command: 'cat /proc/[0-9]*/comm' });
+					assert.match(inside, hasPerl ? /^perl$/m : /^node$/m);
 				}),
 			);
 			assert.deepEqual(seen, ['GET /allowed']);

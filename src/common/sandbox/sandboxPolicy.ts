@@ -15,7 +15,7 @@
 // The order matters: bwrap applies mounts in order, so a later, narrower mount wins.
 
 import { type CommandNetwork, networkSummary, proxyEnv, SANDBOX_PROXY_PORT } from './networkPolicy';
-import { forwarderCommand, SANDBOX_PROXY_SOCKET } from './proxyForwarder';
+import { type Forwarder, forwarderCommand, SANDBOX_PROXY_SOCKET } from './proxyForwarder';
 
 export type { CommandNetwork } from './networkPolicy';
 
@@ -29,10 +29,8 @@ export interface SandboxEngine {
 export interface ProxyBridge {
 	/** The proxy's Unix socket on the host. */
 	readonly socket: string;
-	/** The node binary that runs the forwarder (the extension host's own). */
-	readonly node: string;
-	/** Environment the node binary needs to run as node (Electron's ELECTRON_RUN_AS_NODE). */
-	readonly nodeEnv: Readonly<Record<string, string>>;
+	/** What listens inside and runs the command (proxyForwarder.ts). */
+	readonly forwarder: Forwarder;
 }
 
 export interface SandboxPlan {
@@ -114,18 +112,18 @@ export function bwrapArgs(plan: SandboxPlan, command: string, shell = '/bin/sh')
 	if (plan.network !== 'all') args.push('--unshare-net');
 	args.push('--die-with-parent', '--new-session', '--setenv', 'TMPDIR', SANDBOX_TMP, '--chdir', plan.cwd);
 	if (!plan.proxy) return [...args, '--', shell, '-c', command];
-	for (const [name, value] of Object.entries({ ...proxyEnv(), ...plan.proxy.nodeEnv })) args.push('--setenv', name, value);
-	return [...args, '--', ...forwarderCommand(plan.proxy.node, SANDBOX_PROXY_PORT, shell, command)];
+	for (const [name, value] of Object.entries({ ...proxyEnv(), ...plan.proxy.forwarder.env })) args.push('--setenv', name, value);
+	return [...args, '--', ...forwarderCommand(plan.proxy.forwarder, SANDBOX_PROXY_PORT, shell, command)];
 }
 
 /** The arguments that check, once, whether bwrap can start a sandbox of this kind here. */
-export function probeArgs(network: CommandNetwork, forwarder?: Pick<ProxyBridge, 'node' | 'nodeEnv'>): string[] {
+export function probeArgs(network: CommandNetwork, forwarder?: Forwarder): string[] {
 	const net = network !== 'all' ? ['--unshare-net'] : [];
 	const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', SANDBOX_TMP, '--unshare-pid', ...net, '--die-with-parent'];
 	if (network === 'off' || network === 'all' || !forwarder) return [...args, '--', 'true'];
-	// With a list of domains the forwarder must start too (node runs and listens inside), or no command would.
-	const env = Object.entries(forwarder.nodeEnv).flatMap(([name, value]) => ['--setenv', name, value]);
-	return [...args, ...env, '--', ...forwarderCommand(forwarder.node, SANDBOX_PROXY_PORT, '/bin/sh', 'true')];
+	// With a list of domains the forwarder must start too (it runs and listens inside), or no command would.
+	const env = Object.entries(forwarder.env).flatMap(([name, value]) => ['--setenv', name, value]);
+	return [...args, ...env, '--', ...forwarderCommand(forwarder, SANDBOX_PROXY_PORT, '/bin/sh', 'true')];
 }
 
 /** What the sandbox lets a command do, in one line for its confirmation. */

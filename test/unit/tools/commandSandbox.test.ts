@@ -6,10 +6,19 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { newCodeFiles, protectedBelow, sandboxAvailability, sandboxMemory, sandboxPlan, startCommandProxy } from '../../../src/tools/commandSandbox';
+import {
+	forwarderCandidates,
+	newCodeFiles,
+	protectedBelow,
+	sandboxAvailability,
+	sandboxMemory,
+	sandboxPlan,
+	startCommandProxy,
+} from '../../../src/tools/commandSandbox';
 import { runShell, type ShellOutcome } from '../../../src/tools/shellRunner';
 import { parseDomainList } from '../../../src/common/sandbox/networkPolicy';
-import type { CommandNetwork, SandboxEngine } from '../../../src/common/sandbox/sandboxPolicy';
+import type { Forwarder } from '../../../src/common/sandbox/proxyForwarder';
+import type { CommandNetwork, SandboxEngine, SandboxPlan } from '../../../src/common/sandbox/sandboxPolicy';
 
 describe('commandSandbox: commands in bubblewrap', function () {
 	this.timeout(20_000);
@@ -100,57 +109,137 @@ describe('commandSandbox: commands in bubblewrap', function () {
 		}
 	});
 
-	it('a list of domains: an allowed host is reached through the proxy, another gets its 403, a direct connect fails', async () => {
-		let connections = 0;
-		const server = net.createServer(socket => {
-			connections++;
-			socket.on('error', () => undefined);
-			socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\nhello\n'));
-		});
-		await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-		const port = (server.address() as net.AddressInfo).port;
-		const network = parseDomainList(['localhost']);
-		const proxy = await startCommandProxy(network.domains);
-		try {
-			const plan = await sandboxPlan([work], work, network, home, proxy);
-			const shell = (command: string) => runShell({ command, cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
-			// localhost is the sandbox's own loopback by default (NO_PROXY): the test sends it to the proxy.
-			const allowed = await shell(`NO_PROXY= no_proxy= curl -sS http://localhost:${port}/`);
-			assert.equal(allowed.exitCode, 0, allowed.output);
-			assert.equal(allowed.output, 'hello\n');
-			const tunnel = await shell(`NO_PROXY= no_proxy= curl -sS -p http://localhost:${port}/`);
-			assert.equal(tunnel.output, 'hello\n');
-			assert.equal(connections, 2);
-			const refused = await shell('curl -sS http://not-listed.example/ ; curl -sS https://not-listed.example/');
-			assert.match(refused.output, /refused the connection to not-listed\.example: it is not in longhaul\.commandNetworkDomains/);
-			assert.match(refused.output, /CONNECT tunnel failed, response 403/);
-			const direct = await shell(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || echo refused'`);
-			assert.match(direct.output, /refused/);
-			assert.equal(connections, 2);
-			assert.deepEqual(proxy.refused(), ['not-listed.example']);
-		} finally {
-			await proxy.close();
-			server.close();
-		}
-		assert.equal(fs.existsSync(proxy.socketPath!), false);
-		assert.equal(sandboxMemory.proxies.size, 0);
-	});
+	/** The plan with `forwarder` in place of the one the check chose. */
+	const behind = (plan: SandboxPlan, forwarder: Forwarder): SandboxPlan => ({ ...plan, proxy: { ...plan.proxy!, forwarder } });
 
-	it('a list of domains: the check that a sandbox starts runs the forwarder with this node', async () => {
+	// Each forwarder this machine has (Perl first, node always): both must carry the same traffic.
+	for (const forwarder of forwarderCandidates()) {
+		it(`a list of domains (${forwarder.kind} forwarder): an allowed host is reached through the proxy, another gets its 403, a direct connect fails`, async () => {
+			let connections = 0;
+			const server = net.createServer(socket => {
+				connections++;
+				socket.on('error', () => undefined);
+				socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\nhello\n'));
+			});
+			await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+			const port = (server.address() as net.AddressInfo).port;
+			const network = parseDomainList(['localhost']);
+			const proxy = await startCommandProxy(network.domains);
+			try {
+				const plan = behind(await sandboxPlan([work], work, network, home, proxy), forwarder);
+				const shell = (command: string) => runShell({ command, cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
+				// localhost is the sandbox's own loopback by default (NO_PROXY): the test sends it to the proxy.
+				const allowed = await shell(`NO_PROXY= no_proxy= curl -sS http://localhost:${port}/`);
+				assert.equal(allowed.exitCode, 0, allowed.output);
+				assert.equal(allowed.output, 'hello\n');
+				const tunnel = await shell(`NO_PROXY= no_proxy= curl -sS -p http://localhost:${port}/`);
+				assert.equal(tunnel.output, 'hello\n');
+				assert.equal(connections, 2);
+				const refused = await shell('curl -sS http://not-listed.example/ ; curl -sS https://not-listed.example/');
+				assert.match(refused.output, /refused the connection to not-listed\.example: it is not in longhaul\.commandNetworkDomains/);
+				assert.match(refused.output, /CONNECT tunnel failed, response 403/);
+				const direct = await shell(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || echo refused'`);
+				assert.match(direct.output, /refused/);
+				assert.equal(connections, 2);
+				assert.deepEqual(proxy.refused(), ['not-listed.example']);
+			} finally {
+				await proxy.close();
+				server.close();
+			}
+			assert.equal(fs.existsSync(proxy.socketPath!), false);
+			assert.equal(sandboxMemory.proxies.size, 0);
+		});
+
+		it(`a list of domains (${forwarder.kind} forwarder): 4 MB each way pass whole through a tunnel`, async () => {
+			const size = 4 * 1024 * 1024;
+			const server = net.createServer(socket => {
+				let got = 0;
+				socket.on('error', () => undefined);
+				socket.on('data', d => {
+					got += d.length;
+					if (got === size) socket.end(Buffer.alloc(size, 'y'));
+				});
+			});
+			await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+			const port = (server.address() as net.AddressInfo).port;
+			const proxy = await startCommandProxy(['localhost']);
+			try {
+				const plan = behind(await sandboxPlan([work], work, parseDomainList(['localhost']), home, proxy), forwarder);
+				// A raw CONNECT through the forwarder and the proxy, then 4 MB up and 4 MB down.
+				const script = `const s=require('net').connect(31280,'127.0.0.1',()=>s.write('CONNECT localhost:${port} HTTP/1.1\\r\\nHost: localhost:${port}\\r\\n\\r\\n'));let head='',n=0,up=false;s.on('data',d=>{if(!up){head+=d;const e=head.indexOf('\\r\\n\\r\\n');if(e<0)return;up=true;n=head.length-e-4;s.write(Buffer.alloc(${size},'x'));return}n+=d.length});s.on('end',()=>{console.log(n);process.exit(0)})`;
+				const outcome = await runShell({ command: `node -e "${script}"`, cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
+				assert.equal(outcome.output.trim(), String(size), outcome.output);
+			} finally {
+				await proxy.close();
+				server.close();
+			}
+		});
+
+		it(`a list of domains (${forwarder.kind} forwarder): the command keeps its exit code and output`, async () => {
+			const proxy = await startCommandProxy([]);
+			try {
+				const plan = behind(await sandboxPlan([work], work, { domains: [], ignored: [] }, home, proxy), forwarder);
+				const outcome = await runShell({ command: 'echo "$HTTPS_PROXY"; echo err >&2; exit 3', cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
+				assert.equal(outcome.exitCode, 3);
+				assert.match(outcome.output, /^http:\/\/127\.0\.0\.1:31280$/m);
+				assert.match(outcome.output, /^err$/m);
+			} finally {
+				await proxy.close();
+			}
+		});
+	}
+
+	it('a list of domains: the check that a sandbox starts runs the fastest forwarder that starts here', async () => {
 		const available = await sandboxAvailability({ domains: ['example.com'], ignored: [] });
 		assert.equal(available.ok, true, JSON.stringify(available));
+		assert.deepEqual(available.ok && available.forwarder, forwarderCandidates()[0]);
 	});
 
-	it('a list of domains: the command keeps its exit code and output behind the forwarder', async () => {
-		const proxy = await startCommandProxy([]);
+	it('a list of domains: a Perl that warns as it starts (a missing locale) is passed over for node', async function () {
+		if (forwarderCandidates()[0].kind !== 'perl') this.skip();
+		const perl = forwarderCandidates()[0].program;
+		// Not below /tmp, which the sandbox replaces with its own.
+		const bin = fs.mkdtempSync(path.join('/var/tmp', 'longhaul-perl-'));
+		const savedPath = process.env.PATH;
+		const chosen = async (warning: string) => {
+			fs.writeFileSync(path.join(bin, 'perl'), `#!/bin/sh\n${warning}exec ${perl} "$@"\n`, { mode: 0o755 });
+			sandboxMemory.clear();
+			const available = await sandboxAvailability({ domains: [], ignored: [] });
+			return available.ok ? available.forwarder : undefined;
+		};
 		try {
-			const plan = await sandboxPlan([work], work, { domains: [], ignored: [] }, home, proxy);
-			const outcome = await runShell({ command: 'echo "$HTTPS_PROXY"; echo err >&2; exit 3', cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
-			assert.equal(outcome.exitCode, 3);
-			assert.match(outcome.output, /^http:\/\/127\.0\.0\.1:31280$/m);
-			assert.match(outcome.output, /^err$/m);
+			process.env.PATH = `${bin}:${savedPath}`;
+			assert.deepEqual(await chosen(''), { kind: 'perl', program: path.join(bin, 'perl'), env: {} }, 'control: a quiet Perl is taken');
+			assert.equal((await chosen('echo "perl: warning: Setting locale failed." >&2\n'))?.kind, 'node');
 		} finally {
-			await proxy.close();
+			process.env.PATH = savedPath;
+			sandboxMemory.clear();
+			fs.rmSync(bin, { recursive: true, force: true });
+		}
+	});
+
+	it('a list of domains: a forwarder in a folder the sandbox hides (node from ~/.vscode-server) or replaces (/tmp) is passed over', async () => {
+		// A home outside /tmp, which the sandbox replaces with its own.
+		const outer = fs.mkdtempSync(path.join('/var/tmp', 'longhaul-home-'));
+		try {
+			const hidden = path.join(outer, '.vscode-server', 'bin');
+			const shown = path.join(outer, 'bin');
+			const replaced = path.join(base, 'bin');
+			for (const folder of [hidden, shown, replaced]) {
+				fs.mkdirSync(folder, { recursive: true });
+				fs.writeFileSync(path.join(folder, 'perl'), '#!/bin/sh\n', { mode: 0o755 });
+				fs.symlinkSync(process.execPath, path.join(folder, 'node'));
+			}
+			const candidates = (folder: string) => forwarderCandidates(folder, outer, path.join(folder, 'node')).map(f => f.program);
+			assert.deepEqual(candidates(shown), [path.join(shown, 'perl'), path.join(shown, 'node')], 'control');
+			assert.deepEqual(candidates(hidden), []);
+			assert.deepEqual(candidates(replaced), []);
+			// Why: inside, that node is not there.
+			const plan = await sandboxPlan([work], work, 'off', outer);
+			const inside = await runShell({ command: `${path.join(hidden, 'node')} -e 0`, cwd: work, timeoutMs: 15_000, sandbox: { engine, plan } });
+			assert.notEqual(inside.exitCode, 0, inside.output);
+		} finally {
+			fs.rmSync(outer, { recursive: true, force: true });
 		}
 	});
 

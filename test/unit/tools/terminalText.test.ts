@@ -39,6 +39,23 @@ describe('terminalText: the terminal shows what ran and its real exit line', () 
 		assert.equal(terminalText(`${ESC}[38;5;16;48;5;16mhidden`), 'hidden');
 	});
 
+	it('an empty SGR parameter is 0, a reset: kept as one, whole or split across chunks', () => {
+		// A dropped reset left the colour before it on the text after it.
+		assert.equal(terminalText(`${ESC}[31mred${ESC}[;mplain`), `${ESC}[31mred${ESC}[0;0mplain`);
+		assert.equal(terminalText(`${ESC}[31;mplain`), `${ESC}[31;0mplain`);
+		const filter = new TerminalFilter();
+		const out = [`${ESC}[`, ';', 'm', 'AA', 'A'].map(chunk => filter.push(chunk)).join('') + filter.end();
+		assert.equal(out, `${ESC}[0;0mAAA`);
+	});
+
+	it('an unfinished title or other string sequence ends at the line: the output after it is shown, not swallowed', () => {
+		// `printf '\e]'; npm test`: the test run's lines must not vanish into a cut marker.
+		const shown = terminalText(`${ESC}]0;${'x'.repeat(70)}\nFAIL 3 tests\r\nexit 1\n`);
+		assert.match(shown, /^⟪ESC\]0;x{56}…⟫\nFAIL 3 tests\nexit 1\n$/);
+		assert.equal(terminalText(`a${ESC}\nFAIL`), 'a⟪ESC⟫\nFAIL', 'a lone ESC does not take the line feed');
+		assert.equal(terminalText(`${ESC}P1;2q#0\r\nok`), '⟪ESCP1;2q#0⟫\nok');
+	});
+
 	it('a carriage return starts a new line instead of overwriting; backspaces and bells are markers', () => {
 		assert.equal(terminalText('FAIL\rPASS\r\nok'), 'FAIL\nPASS\nok');
 		assert.equal(terminalText('FAIL\b\b\b\bPASS\u0007'), 'FAIL⟪U+0008⟫⟪U+0008⟫⟪U+0008⟫⟪U+0008⟫PASS⟪U+0007⟫');
@@ -67,10 +84,15 @@ describe('terminalText: the terminal shows what ran and its real exit line', () 
 					at = Math.max(at, cut);
 				}
 				out += filter.push(text.slice(at)) + filter.end();
+				assert.equal(out, terminalText(text), 'the split changes nothing');
 				assert.equal(acts(out), false, JSON.stringify({ text, out }));
-				// Printable text stays, inside a marker or not.
+				// Printable text stays, inside a marker or not. Not printable: the letters of an SGR
+				// sequence (its final `m` goes with a dropped one) and the payload of a string
+				// sequence (OSC, DCS, …), which a long marker cuts.
 				const read = out.replace(/⟪ESC|⟪|⟫/g, '');
-				for (const word of text.split(/[^A-Za-z]+/).filter(w => w.length > 3)) assert.ok(read.includes(word), word);
+				// eslint-disable-next-line no-control-regex
+				const printable = text.replace(/\u001b\[[0-9;]*m/g, ' ').replace(/\u001b[\]PX^_][^\u0007\u001b]*/g, ' ');
+				for (const word of printable.split(/[^A-Za-z]+/).filter(w => w.length > 3)) assert.ok(read.includes(word), JSON.stringify({ word, text, out }));
 			}),
 			{ numRuns: 500 },
 		);

@@ -65,7 +65,7 @@ describe('sandboxPolicy with a list of domains: bwrap arguments', () => {
 		hiddenFolders: ['/home/u/.ssh'],
 		hiddenFiles: [],
 		network: { domains: ['example.com'], ignored: [] },
-		proxy: { socket: '/tmp/longhaul-proxy-x/proxy.sock', node: '/usr/bin/node', nodeEnv: { ELECTRON_RUN_AS_NODE: '1' } },
+		proxy: { socket: '/tmp/longhaul-proxy-x/proxy.sock', forwarder: { kind: 'node', program: '/usr/bin/node', env: { ELECTRON_RUN_AS_NODE: '1' } } },
 		cwd: '/w',
 	};
 
@@ -87,14 +87,24 @@ describe('sandboxPolicy with a list of domains: bwrap arguments', () => {
 	});
 
 	it('the check that bwrap starts asks for a network namespace with a list too, and starts the forwarder', () => {
-		const args = probeArgs(plan.network, plan.proxy);
+		const args = probeArgs(plan.network, plan.proxy!.forwarder);
 		assert.ok(args.includes('--unshare-net'));
 		const program = args.slice(args.indexOf('--') + 1);
 		assert.deepEqual([program[0], program[1]], ['/usr/bin/node', '-e']);
 		assert.deepEqual(program.slice(-2), ['/bin/sh', 'true']);
 		assert.ok(args.some((a, i) => a === '--setenv' && args[i + 1] === 'ELECTRON_RUN_AS_NODE'));
 		assert.equal(probeArgs('all').includes('--unshare-net'), false);
-		assert.deepEqual(probeArgs('off', plan.proxy).slice(-2), ['--', 'true']);
+		assert.deepEqual(probeArgs('off', plan.proxy!.forwarder).slice(-2), ['--', 'true']);
+	});
+
+	it('with Perl as the forwarder, Perl runs the command and no node variable is set', () => {
+		const perl: SandboxPlan = { ...plan, proxy: { socket: plan.proxy!.socket, forwarder: { kind: 'perl', program: '/usr/bin/perl', env: {} } } };
+		const args = bwrapArgs(perl, 'make');
+		const program = args.slice(args.indexOf('--') + 1);
+		assert.deepEqual([program[0], program[1]], ['/usr/bin/perl', '-e']);
+		assert.deepEqual(program.slice(3), ['--', String(SANDBOX_PROXY_PORT), SANDBOX_PROXY_SOCKET, '/bin/sh', 'make']);
+		assert.equal(args.includes('ELECTRON_RUN_AS_NODE'), false);
+		assert.notEqual(program[2], bwrapArgs(plan, 'make').at(-6), 'each binary gets its own script');
 	});
 
 	it('under Seatbelt a refused write reads "Operation not permitted": the wall note says so there only', () => {
