@@ -11,7 +11,6 @@
 //     for word, or cut with "…" at its end (a long "last line" of output);
 //   - a request is named when its line shows it in full.
 import { LEDGER_HEADING } from '../../src/common/ledger/doneLedgerRender';
-import { ELLIPSIS, formMatches } from '../../src/common/ledger/ledgerCommands';
 
 export interface ReadLedger {
 	/** Request lines: number (1-based) → text as shown. */
@@ -88,35 +87,4 @@ function pathOf(entry: string): string {
 	if (!entry.endsWith(')')) return entry;
 	const at = entry.lastIndexOf(' (');
 	return at === -1 ? entry : entry.slice(0, at);
-}
-
-/** True when `shown` stands for `outcome`: the same, or its start cut with … */
-function outcomeMatches(shown: string, outcome: string): boolean {
-	return shown === outcome || (shown.endsWith(ELLIPSIS) && shown.length > ELLIPSIS.length && outcome.startsWith(shown.slice(0, -ELLIPSIS.length)));
-}
-
-/** The commands of `all` that `shown` stands for (ledgerCommands.ts formMatches: the same text, or its pieces in order). */
-function commandsShown(shown: string, all: readonly string[]): string[] {
-	return all.filter(c => formMatches(shown, c));
-}
-
-/**
- * The `command\u0000outcome` pairs the ledger names, given the ledger's commands (`all`, for
- * telling whether a shortened command identifies one). A line whose split into command and
- * outcome is ambiguous counts for every reading that names exactly one command.
- */
-export function namedCommands(read: ReadLedger, commands: readonly { command: string; outcome: string }[]): Set<string> {
-	const all = commands.map(c => c.command);
-	const outcomes = new Map(commands.map(c => [c.command, c.outcome]));
-	const named = new Set<string>();
-	for (const line of read.commandLines) {
-		const body = line.replace(/ \(run \d+ times\)$/, '');
-		for (let at = body.indexOf('`: '); at !== -1; at = body.indexOf('`: ', at + 1)) {
-			const matches = commandsShown(body.slice(0, at), all);
-			if (matches.length !== 1) continue;
-			const outcome = outcomes.get(matches[0])!;
-			if (outcomeMatches(body.slice(at + 3), outcome)) named.add(`${matches[0]}\u0000${outcome}`);
-		}
-	}
-	return named;
 }

@@ -46,7 +46,6 @@ import type { ReplayOptions, ReplayResult, RequestRecord } from './replayTypes';
 // so no import runs back here); main.ts takes it from here with replaySession.
 export { STRATEGIES, WINDOWS } from './replayTypes';
 export type { ReplayMetrics, ReplayOptions, ReplayResult, StrategyName } from './replayTypes';
-export { TOOL_NAMES, WORKSPACE } from './replayState';
 
 /** The product's settings behind a strategy name (the replay uses the product's defaults for the rest). */
 function productFitSettings(r: ReplayState): CompactorSettings | undefined {

@@ -13,6 +13,7 @@ export const ELLIPSIS = '…';
  * True when `form` stands for `command`: the same text, or, word for word, its pieces (split at
  * {@link ELLIPSIS}) found in order, the first at the start and the last at the end (a form that
  * ends with … leaves the end open). Words are separated by single spaces, as in the ledger.
+ * @internal Kept beside the shortening it reverses so both change together; the ledger tests prove with it that every shortened command names exactly one.
  */
 export function formMatches(form: string, command: string): boolean {
 	// A command stored already cut (doneLedger.ts keeps long commands to a bound, ending in …) is

@@ -16,7 +16,8 @@ import {
 } from '../../../../src/common/ledger/doneLedger';
 import { commandLine, editDetail, LEDGER_HEADING, renderDoneLedger, TARGET_SHARE } from '../../../../src/common/ledger/doneLedgerRender';
 import { groupEntriesByDirectory } from '../../../../src/common/ledger/ledgerPaths';
-import { namedCommands, readLedger } from '../../../../bench/replay/ledgerReader';
+import { readLedger } from '../../../../bench/replay/ledgerReader';
+import { namedCommands } from './namedCommands';
 import { decodeTurnRecord, encodeTurnRecord, METADATA_KEY, rebuildConversation } from '../../../../src/common/persistence/metadata';
 import { shellEffects } from '../../../../src/common/shell/shellCommand';
 import { TiktokenTokenizer } from '../../../../src/common/tokens/tokenizer';

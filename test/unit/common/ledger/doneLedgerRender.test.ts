@@ -18,7 +18,8 @@ import {
 } from '../../../../src/common/ledger/doneLedgerRender';
 import { ELLIPSIS } from '../../../../src/common/ledger/ledgerCommands';
 import { TiktokenTokenizer } from '../../../../src/common/tokens/tokenizer';
-import { namedCommands, readLedger } from '../../../../bench/replay/ledgerReader';
+import { readLedger } from '../../../../bench/replay/ledgerReader';
+import { namedCommands } from './namedCommands';
 import { makeConversation } from '../../helpers/conversations';
 
 const tokenizer = new TiktokenTokenizer();
