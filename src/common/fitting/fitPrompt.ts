@@ -50,7 +50,7 @@ import type { FitMemory } from './fitMemory';
 /** Model summaries that may leave the prompt over budget before the loop breaker stops them. */
 export const SUMMARY_ATTEMPTS = 2;
 /**
- * Summaries the summarizer could only make of the oldest part (narrowPlan.ts) are expected not to
+ * Summaries the summarizer could only make of the oldest part (summarizeBlocks.ts) are expected not to
  * make the prompt fit, so they do not count as attempts; this bounds them per fit.
  */
 export const NARROWED_SUMMARIES = 4;
@@ -61,7 +61,7 @@ export const ELISION_MARGIN_SHARE = 0.05;
  * then grows for a while before the set-aside moves again (each move changes the prompt's
  * beginning, which a provider's cache and its stateful markers need unchanged).
  */
-export const SET_ASIDE_MARGIN_SHARE = 0.15;
+export const SET_ASIDE_MARGIN_SHARE = 0.1;
 
 export type RenderAttempt<P> = { readonly fits: true; readonly prompt: P } | { readonly fits: false };
 

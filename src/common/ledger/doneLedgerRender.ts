@@ -30,7 +30,7 @@ export const TARGET_SHARE = 0.4;
 /**
  * The ledger's size for a message budget. It aims at 8% of the budget (300–3,000 tokens) and
  * takes up to 30% (750–12,000) only to keep every edit and command on its own line: with a
- * summary of up to 20%, at least half of the budget stays for the rounds kept word for word.
+ * summary of up to 10% (decision 44), at least half of the budget stays for the rounds kept word for word.
  */
 export function doneLedgerCaps(messageBudget: number, compact = false): { readonly maxTokens: number; readonly targetTokens: number } {
 	const targetTokens = Math.max(300, Math.min(3000, Math.round(messageBudget * 0.08)));

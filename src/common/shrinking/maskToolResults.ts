@@ -40,7 +40,7 @@ export interface MaskOptions {
 export const MASK_MARGIN_SHARE = 0.05;
 /**
  * Share of the message budget the masked older rounds may fill. The summarizer takes them in one
- * prompt of about the window, next to its instructions and the previous summary (up to a fifth of
+ * prompt of about the window, next to its instructions and the previous summary (up to a tenth of
  * the message budget, budget.ts): half leaves room for both.
  */
 export const MASKED_OLDER_PART_MAX_SHARE = 0.5;

@@ -36,7 +36,7 @@ export function checkSummaryEdit(content: string, shown: string, maxTokens: numb
 	if (maxTokens !== undefined && tokens > maxTokens) {
 		return {
 			kind: 'invalid',
-			message: `The summary was not saved: it is ${tokens.toLocaleString('en-US')} tokens, and a summary may take at most ${maxTokens.toLocaleString('en-US')} (a fifth of the room for messages with the chat's model). Shorten it and save again.`,
+			message: `The summary was not saved: it is ${tokens.toLocaleString('en-US')} tokens, and a summary may take at most ${maxTokens.toLocaleString('en-US')} (a tenth of the room for messages with the chat's model). Shorten it and save again.`,
 		};
 	}
 	return { kind: 'ok', text };

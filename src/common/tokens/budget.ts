@@ -47,9 +47,17 @@ export function windowTokensUsed(messageTokens: number, budget: PromptBudget): n
 	return messageTokens + budget.toolTokens + budget.providerTokens;
 }
 
-/** The largest summary we accept: a fifth of the message budget, so the summary never crowds out the kept rounds. */
+/**
+ * What summaries may hold, each and all blocks together: a tenth of the message budget (decision
+ * 44). The done-ledger lists every edit and command, and a round set aside or summarized comes back
+ * word for word with longhaul_recall, so summaries carry what was learned and decided; a larger
+ * share would crowd out the rounds kept whole.
+ */
+export const SUMMARY_SHARE = 0.1;
+
+/** The largest summary we accept, and the bound of all summary blocks together ({@link SUMMARY_SHARE}). */
 export function summaryBudget(budget: PromptBudget): number {
-	return Math.max(256, Math.floor(budget.messages * 0.2));
+	return Math.max(256, Math.floor(budget.messages * SUMMARY_SHARE));
 }
 
 /** The largest single tool result that may reach a prompt: half the message budget. */

@@ -14,7 +14,7 @@ describe('prompt budgets', () => {
 		assert.equal(b.reserve, 1_000);
 		assert.equal(b.providerTokens, PROVIDER_INSTRUCTIONS_TOKENS);
 		assert.equal(b.messages, 16_000 - 4_000 - 1_000 - 300);
-		assert.equal(summaryBudget(b), 2_140);
+		assert.equal(summaryBudget(b), 1_070);
 		assert.equal(toolResultBudget(b), 5_350);
 	});
 
