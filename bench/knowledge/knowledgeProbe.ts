@@ -16,7 +16,7 @@
 // LONGHAUL_BENCH_DEBUG=knowledge prints what each request misses.
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
-import { factOracle, type Fact } from './factOracle';
+import { factOracle, type Fact, type FactKind } from './factOracle';
 import { factSeen } from './factCheck';
 import { sampleDetails, type Detail } from './details';
 import { promptView, type PromptView } from './promptView';
@@ -31,6 +31,8 @@ export interface KnowledgeMetrics {
 	readonly continuityFactsSeen: number;
 	/** Facts left out of the share: named only by a ledger line, with a status the oracle cannot read. */
 	readonly continuityFactsUnknown: number;
+	/** Of the facts not named, how many of each kind (what continuity misses, for the targets' reasons). */
+	readonly continuityMissed: Readonly<Record<FactKind, number>>;
 	/** Details sampled, and request × detail checks. */
 	readonly detailsSampled: number;
 	readonly detailsChecks: number;
@@ -91,6 +93,8 @@ interface Tally {
 	seen: number;
 	/** Facts named only by a ledger line whose status the oracle cannot read: left out of the share. */
 	unknown: number;
+	/** Facts not named, by kind. */
+	readonly missed: Record<FactKind, number>;
 	readonly classes: Record<DetailClass, number>;
 	/** Checks recalled by the old rule (among those not visible or in a summary). */
 	lineRuleRecalled: number;
@@ -107,6 +111,7 @@ function checkFacts(tally: Tally, view: PromptView, facts: readonly Fact[], roun
 	tally.checked += judged;
 	tally.unknown += unknown;
 	tally.seen += judged - missed.length;
+	for (const fact of missed) tally.missed[fact.kind]++;
 	tally.shares.push(judged ? (judged - missed.length) / judged : 1);
 }
 
@@ -137,6 +142,7 @@ function metricsOf(tally: Tally, sampled: number): KnowledgeMetrics {
 		continuityFacts: tally.checked,
 		continuityFactsSeen: tally.seen,
 		continuityFactsUnknown: tally.unknown,
+		continuityMissed: { ...tally.missed },
 		detailsSampled: sampled,
 		detailsChecks: checks,
 		detailsVisible: share(classes.visible),
@@ -155,7 +161,15 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 	const sample = sampleDetails(options.recorded);
 	const byRound = new Map(sample.map(d => [d.roundId, d]));
 	const live: Detail[] = [];
-	const tally: Tally = { shares: [], checked: 0, seen: 0, unknown: 0, classes: { visible: 0, inSummary: 0, recalled: 0, lost: 0 }, lineRuleRecalled: 0 };
+	const tally: Tally = {
+		shares: [],
+		checked: 0,
+		seen: 0,
+		unknown: 0,
+		missed: { request: 0, read: 0, changed: 0, command: 0 },
+		classes: { visible: 0, inSummary: 0, recalled: 0, lost: 0 },
+		lineRuleRecalled: 0,
+	};
 	let probing = false;
 	return {
 		startTurn: user => oracle.addRequest(user),

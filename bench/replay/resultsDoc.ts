@@ -71,8 +71,8 @@ function runFacts(run: LatestRun): string {
 
 function goals(run: LatestRun): string {
 	return table(
-		['goal (issue 31)', 'measured', 'met'],
-		run.goals.map(g => [g.goal, g.measured, g.met === null ? 'n/a' : g.met ? 'met' : '**missed**']),
+		['goal (issue 31)', 'measured', 'met', 'why it is missed (from the run)'],
+		run.goals.map(g => [g.goal, g.measured, g.met === null ? 'n/a' : g.met ? 'met' : '**missed**', g.why ?? '']),
 	);
 }
 

@@ -22,6 +22,8 @@ export interface GoalCheck {
 	readonly measured: string;
 	/** null: the run has no figure for it (the window or the chat was not replayed). */
 	readonly met: boolean | null;
+	/** For a miss: what in this run keeps the goal out of reach, when the run can tell. */
+	readonly why?: string;
 }
 
 const known = (x: number | null | undefined): x is number => x !== null && x !== undefined;
@@ -38,8 +40,35 @@ function intactHorizon(rows: readonly ReplayMetrics[]): number | null {
 	return requests ? rows.reduce((s, r) => s + r.intactHorizonRounds * r.requests, 0) / requests : null;
 }
 
-function check(goal: string, measured: string | null, met: boolean): GoalCheck {
-	return measured === null ? { goal, measured: 'no figure in this run', met: null } : { goal, measured, met };
+function check(goal: string, measured: string | null, met: boolean, why?: () => string | undefined): GoalCheck {
+	if (measured === null) return { goal, measured: 'no figure in this run', met: null };
+	const reason = met ? undefined : why?.();
+	return reason ? { goal, measured, met, why: reason } : { goal, measured, met };
+}
+
+/**
+ * The most rounds any prompt of the corpus could keep whole at this window: per session, the
+ * largest ceiling (verbatimLimitRounds: the newest rounds that fit next to the prompt's fixed part)
+ * any strategy had, weighted by requests. No strategy's intact horizon can pass it.
+ */
+function ceiling(results: readonly ReplayMetrics[], window: number): number | null {
+	const sessions = new Map<string, { requests: number; limit: number }>();
+	for (const r of results.filter(x => x.window === window)) {
+		const s = sessions.get(r.session);
+		sessions.set(r.session, { requests: r.requests, limit: Math.max(s?.limit ?? 0, r.verbatimLimitRounds) });
+	}
+	const all = [...sessions.values()];
+	const requests = all.reduce((n, s) => n + s.requests, 0);
+	return requests ? all.reduce((n, s) => n + s.limit * s.requests, 0) / requests : null;
+}
+
+/** Why `best ≥ share × legacy` cannot hold: even at the ceiling on every request the ratio stays under it. */
+function ratioOutOfReach(results: readonly ReplayMetrics[], window: number, legacy: number, share: number): string | undefined {
+	const bound = ceiling(results, window);
+	if (bound === null || bound >= share * legacy) return undefined;
+	const rows = rowsOf(results, window, 'legacy');
+	const neverFull = rows.filter(r => r.compactions === 0).length;
+	return `out of reach on this corpus: with every request at the most rounds any strategy's prompt could hold whole (${f2(bound)}), the ratio would be ${f2(bound / legacy)}×; ${neverFull} of ${rows.length} sessions never fill the window, so every strategy keeps all their rounds`;
 }
 
 function horizonGoals(results: readonly ReplayMetrics[], window: number): GoalCheck[] {
@@ -54,6 +83,7 @@ function horizonGoals(results: readonly ReplayMetrics[], window: number): GoalCh
 			`intact horizon at ${k}: ${RECOMMENDED} ≥ 1.25 × legacy`,
 			both ? `${f2(best / legacy)}× (${f2(best)} vs ${f2(legacy)})` : null,
 			both && best >= 1.25 * legacy,
+			() => ratioOutOfReach(results, window, legacy!, 1.25),
 		),
 	];
 }
@@ -72,8 +102,38 @@ function knowledgeGoals(results: readonly ReplayMetrics[], window: number): Goal
 			known(best?.detailsReachable) ? f3(best.detailsReachable) : null,
 			(best?.detailsReachable ?? 0) >= 0.8,
 		),
-		check(`details reachable at ${k}: ahead of both references by ≥ 0.25`, lead !== null ? `${lead >= 0 ? '+' : ''}${f3(lead)}` : null, (lead ?? -1) >= 0.25),
+		check(
+			`details reachable at ${k}: ahead of both references by ≥ 0.25`,
+			lead !== null ? `${lead >= 0 ? '+' : ''}${f3(lead)}` : null,
+			(lead ?? -1) >= 0.25,
+			() => leadOutOfReach(references),
+		),
 	];
+}
+
+/** Why a lead of 0.25 cannot be had: the references already reach more than 0.75 of the details. */
+function leadOutOfReach(references: readonly (number | null | undefined)[]): string | undefined {
+	const top = Math.max(...references.filter(known));
+	if (!(top + 0.25 > 1)) return undefined;
+	return `out of reach on this corpus: the better reference already reaches ${f3(top)} of the sampled details (most of them word for word in its prompt), so a lead of 0.25 would need more than all of them`;
+}
+
+/** What the facts continuity missed were, by kind, largest first. */
+function continuityMisses(row: ReplayMetrics | undefined): string | undefined {
+	const missed = row?.continuityMissed;
+	const total = missed ? Object.values(missed).reduce((a, b) => a + b, 0) : 0;
+	if (!missed || total === 0) return undefined;
+	const names: Record<keyof typeof missed, string> = {
+		command: 'commands with their outcome',
+		request: 'past requests',
+		read: 'files read',
+		changed: 'files changed',
+	};
+	const parts = (Object.keys(missed) as (keyof typeof missed)[])
+		.filter(k => missed[k] > 0)
+		.sort((a, b) => missed[b] - missed[a])
+		.map(k => `${names[k]} ${Math.round((100 * missed[k]) / total)} %`);
+	return `of the ${total} facts the prompts did not name: ${parts.join(', ')} (the done-ledger keeps the newest entries on their own lines within its room and merges the oldest into group lines)`;
 }
 
 function waitGoal(results: readonly ReplayMetrics[], window: number, limitMs: number): GoalCheck {
@@ -94,7 +154,9 @@ function dayLongGoals(dayLong: readonly ReplayMetrics[]): GoalCheck[] {
 	const best = dayLong.find(r => r.strategy === RECOMMENDED);
 	const half = dayLong.find(r => r.strategy === 'half-context' && r.clock !== null);
 	return [
-		check('continuity on the day-long chat (16k) ≥ 0.95', known(best?.continuity) ? f3(best.continuity) : null, (best?.continuity ?? 0) >= 0.95),
+		check('continuity on the day-long chat (16k) ≥ 0.95', known(best?.continuity) ? f3(best.continuity) : null, (best?.continuity ?? 0) >= 0.95, () =>
+			continuityMisses(best),
+		),
 		check('half-context p95 wait on the day-long chat ≤ 5.0 s', half ? sec(half.waitMsP95) : null, half !== undefined && half.waitMsP95 <= 5000),
 		check(
 			`half-context total wait on the day-long chat ≤ ${sec(DAY_LONG_WAIT_BEFORE_MS / 10)} (a tenth of issue 31's ${sec(DAY_LONG_WAIT_BEFORE_MS)})`,
@@ -122,5 +184,9 @@ export function checkGoals(results: readonly ReplayMetrics[], dayLong: readonly 
 export function formatGoals(goals: readonly GoalCheck[]): string {
 	const width = Math.max(...goals.map(g => g.goal.length));
 	const mwidth = Math.max(...goals.map(g => g.measured.length));
-	return goals.map(g => `${g.goal.padEnd(width)}  ${g.measured.padStart(mwidth)}  ${g.met === null ? 'n/a' : g.met ? 'met' : 'MISSED'}`).join('\n');
+	return goals
+		.map(
+			g => `${g.goal.padEnd(width)}  ${g.measured.padStart(mwidth)}  ${g.met === null ? 'n/a' : g.met ? 'met' : 'MISSED'}${g.why ? `\n    why: ${g.why}` : ''}`,
+		)
+		.join('\n');
 }
