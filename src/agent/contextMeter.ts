@@ -208,6 +208,7 @@ async function meterFigures(ctx: RequestContext, conversation: Conversation): Pr
 		summaryBlocks: blocks.length,
 		summaryTokens: blocks.reduce((n, b) => n + b.tokens, 0),
 		editedBlocks: blocks.filter(b => b.block.edited).length,
+		buildsOnEditBlocks: blocks.filter(b => b.block.buildsOnEdit).length,
 		ledgerTokens: ledger ? countTokens(ledger) : 0,
 		instructionTokens: pinned ? countTokens(pinned) : 0,
 		verbatimRounds: rounds.length,

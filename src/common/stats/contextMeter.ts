@@ -16,6 +16,8 @@ export interface MeterFigures {
 	readonly toolTokens: number;
 	/** Edited by the user, among the blocks. */
 	readonly editedBlocks: number;
+	/** Written after the user's edit and from it (decision 35), among the blocks. */
+	readonly buildsOnEditBlocks: number;
 }
 
 export type MeterActivity = 'idle' | 'working' | 'summarizing' | 'background';
@@ -51,7 +53,11 @@ export function meterTooltip(figures: MeterFigures, activity: MeterActivity, sta
 		['Tool definitions', figures.toolTokens],
 		['Workspace instructions', figures.instructionTokens],
 		[
-			`Summaries (${figures.summaryBlocks} block${figures.summaryBlocks === 1 ? '' : 's'}${figures.editedBlocks ? `, ${figures.editedBlocks} edited by you` : ''})`,
+			`Summaries (${[
+				`${figures.summaryBlocks} block${figures.summaryBlocks === 1 ? '' : 's'}`,
+				...(figures.editedBlocks ? [`${figures.editedBlocks} edited by you`] : []),
+				...(figures.buildsOnEditBlocks ? [`${figures.buildsOnEditBlocks} building on your edit`] : []),
+			].join(', ')})`,
 			figures.summaryTokens,
 		],
 		['Done-ledger', figures.ledgerTokens],

@@ -13,6 +13,7 @@ const figures: MeterFigures = {
 	verbatimTokens: 4_000,
 	toolTokens: 2_000,
 	editedBlocks: 1,
+	buildsOnEditBlocks: 0,
 };
 
 describe('context meter', () => {
@@ -28,6 +29,12 @@ describe('context meter', () => {
 		const tooltip = meterTooltip(figures, 'background');
 		assert.match(tooltip, /52% of GPT-4o's window\*\* \(8,320 of 16,000 tokens/);
 		assert.match(tooltip, /\| Summaries \(2 blocks, 1 edited by you\) \| 1,200 \|/);
+		// A block written from an edited one says so too (decision 35), as /context does.
+		assert.match(
+			meterTooltip({ ...figures, summaryBlocks: 3, buildsOnEditBlocks: 1 }, 'idle'),
+			/\| Summaries \(3 blocks, 1 edited by you, 1 building on your edit\) \|/,
+		);
+		assert.match(meterTooltip({ ...figures, editedBlocks: 0 }, 'idle'), /\| Summaries \(2 blocks\) \|/);
 		assert.match(tooltip, /\| Verbatim rounds \(12\) \| 4,000 \|/);
 		assert.match(tooltip, /prepared in the background/);
 		assert.match(tooltip, /Click for `\/context`/);
