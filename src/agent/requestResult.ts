@@ -29,7 +29,7 @@ export interface LonghaulResultMetadata {
 	/** Steps the provider rejected as too long and that went through after recounting. */
 	readonly recoveries: number;
 	/** Older summary blocks condensed in this request to keep all blocks within the summary budget; `ahead`: of those, prepared by a background summary's job. */
-	readonly condensedBlocks: { readonly count: number; readonly ahead: number };
+	readonly condensedBlocks: { readonly count: number; readonly ahead: number; readonly byModel: number };
 	/** Condense passes (a too-long summary shortened by the model) in this request. */
 	readonly condensePasses: number;
 	/** Overflows where the model's summary failed and old tool results or rounds were removed instead. */
@@ -68,7 +68,7 @@ export function resultFor(state: RequestState, settings: LonghaulSettings, optio
 		compactionWaitMs: waitSummary(state.compactionWaitsMs),
 		...(state.fit.modelSummariesStopped ? { loopBreaker: state.fit.modelSummariesStopped } : {}),
 		recoveries: state.recoveries,
-		condensedBlocks: { count: state.tally.condensedBlocks, ahead: state.tally.condensedAhead },
+		condensedBlocks: { count: state.tally.condensedBlocks, ahead: state.tally.condensedAhead, byModel: state.tally.condensedByModel },
 		condensePasses: state.tally.condensePasses,
 		truncationsAfterFailedSummary: state.tally.truncationsAfterFailedSummary,
 		tokenRatio: state.tokenRatio,

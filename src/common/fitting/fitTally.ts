@@ -18,6 +18,8 @@ export interface FitTally {
 	condensedBlocks: number;
 	/** Of those, blocks a background job had condensed ahead (no model call at the overflow). */
 	condensedAhead: number;
+	/** Of those, blocks the model shortened (at the overflow or ahead); the rest were cut to their first lines. */
+	condensedByModel: number;
 	/** Summaries that made more than one block (they spanned turns). */
 	multiTurnSummarizations: number;
 	/** Summaries whose split the token-aware rule moved. */
@@ -47,6 +49,7 @@ export function newFitTally(): FitTally {
 		condensePasses: 0,
 		condensedBlocks: 0,
 		condensedAhead: 0,
+		condensedByModel: 0,
 		multiTurnSummarizations: 0,
 		splitMovedSummarizations: 0,
 		keptTokens: [],
@@ -95,6 +98,7 @@ function tallyEvent(tally: FitTally, event: FitEvent): void {
 		case 'condensed':
 			tally.condensedBlocks += event.blocks.length;
 			tally.condensedAhead += event.ahead;
+			tally.condensedByModel += event.blocks.filter(b => b.by === 'model').length;
 			break;
 		case 'elided':
 			tally.elidedResults += event.calls;

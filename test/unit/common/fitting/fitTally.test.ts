@@ -36,6 +36,15 @@ describe('fitTally: what the overflow pipeline did, counted once for agent and b
 		assert.equal(tally.truncations, 0);
 	});
 
+	it('counts condensed blocks, those prepared ahead and those the model shortened (not cut to their first lines)', () => {
+		const tally = newFitTally();
+		const block = (by: 'model' | 'first-lines') => ({ turnIndex: 0, roundId: 'r', fromTokens: 100, toTokens: 20, by });
+		tallyFit(tally, [{ kind: 'condensed', blocks: [block('model'), block('first-lines'), block('model')], ahead: 1 }]);
+		assert.equal(tally.condensedBlocks, 3);
+		assert.equal(tally.condensedAhead, 1);
+		assert.equal(tally.condensedByModel, 2);
+	});
+
 	it('counts masking, elision, dropped rounds and request-wide loop breaks, and one truncation per fit', () => {
 		const tally = newFitTally();
 		const events = [
