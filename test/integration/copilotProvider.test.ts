@@ -18,10 +18,21 @@ import type { HandledRequest } from '../../src/agent/api';
 import type { ScriptedReply } from '../fixtures/scripted-model/src/api';
 import { COPILOT } from '../fixtures/scripted-model/src/copilotProfile';
 import { agentScript, assertAllRequestsPresent, createDataFiles, removeDataFiles, toolResults } from './faultScript';
-import { longhaul, resetSession, say, scriptedModel, sendChat, setHandler, suiteSettings, withSetting, SCRIPTED_MODEL_SELECTOR } from './helpers';
+import {
+	corpusSession,
+	longhaul,
+	playTurns,
+	resetSession,
+	say,
+	scriptedModel,
+	sendChat,
+	setHandler,
+	suiteSettings,
+	withSetting,
+	SCRIPTED_MODEL_SELECTOR,
+} from './helpers';
 import { readLonghaulLog } from './longhaulLog';
 import { isCondenseRequest, isSummarizationRequest } from './sessionScript';
-import { loadReplayScript } from '../fixtures/scripted-model/src/replayScript';
 import { percentile } from '../../src/common/stats/percentile';
 
 const WINDOW = 16_000;
@@ -326,39 +337,23 @@ describe('Copilot provider: stateful markers and the token ratio (issue 26)', ()
 /** Two turns, 84 rounds: summaries at 16k, and a second turn that carries the first one's markers. */
 const SESSION = 'msa-pvlib-1606-dschat';
 
-function corpusDir(): string {
-	return process.env.LONGHAUL_CORPUS ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
-}
-
 interface ReplayMetadata extends Metadata {
 	recoveries: number;
 	tokenRatio: { start: number; end: number; changes: { modelCall: number; ratio: number }[] };
 }
 
 describe('Copilot provider: a recorded session at 16k (issue 26)', function () {
-	const file = path.join(corpusDir(), `${SESSION}.json`);
 	beforeEach(resetSession);
 	after(resetSession);
 
 	it(`${SESSION} plays every round at 16k: 0 refused, 0 failed, markers back on every call that continues a reply, the margin measured, the ratio in /context`, async function () {
-		if (!fs.existsSync(file)) {
-			say(`      skipped: ${file} not found (set LONGHAUL_CORPUS to the corpus folder)`);
-			this.skip();
-		}
 		this.timeout(15 * 60_000);
-		const script = loadReplayScript(file);
+		const { file, script } = corpusSession(this, SESSION);
 		const scripted = await scriptedModel();
 		await scripted.setMaxInputTokens(WINDOW);
 		scripted.setProfile(COPILOT);
 		scripted.startReplay(file);
-		const started = Date.now();
-		const handled: HandledRequest[] = [];
-		await withSetting('backgroundSummarizationThreshold', 80, () =>
-			withSetting('halfContextSummarization', true, async () => {
-				for (const turn of script.turns) handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 12 * 60_000 }));
-			}),
-		);
-		const wallMs = Date.now() - started;
+		const { handled, wallMs } = await playTurns(script.turns, 'half-context', 80);
 		const report = scripted.replay;
 		assert.ok(report, 'the fixture should report the replay');
 		const markers = scripted.markers;

@@ -7,11 +7,14 @@
 //
 // Call resetSession() in beforeEach: it restores the fixture's defaults and starts a new chat.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import Mocha = require('mocha');
 import type { HandledRequest, LonghaulApi } from '../../src/agent/api';
 import { FIXTURE_ID, MODEL_ID, VENDOR, type ScriptedHandler, type ScriptedModelApi, type ScriptedRequest } from '../fixtures/scripted-model/src/api';
 import { DATA_FILE, SMALL_WINDOW, dataFileContent } from './sessionScript';
+import { loadReplayScript, type ReplayScript } from '../fixtures/scripted-model/src/replayScript';
 
 export const LONGHAUL_ID = 'longhaul-dev.longhaul';
 export const PARTICIPANT_ID = 'longhaul.agent';
@@ -132,6 +135,40 @@ export async function withSetting<T>(key: string, value: unknown, body: () => Pr
 	} finally {
 		await vscode.workspace.getConfiguration('longhaul').update(key, previous, vscode.ConfigurationTarget.Global);
 	}
+}
+
+/**
+ * A recorded corpus session as a replay script, with its file: from $LONGHAUL_CORPUS, else
+ * ../shared/corpus next to the repository. The test is skipped, with a message, when it is absent.
+ */
+export function corpusSession(test: Mocha.Context, name: string): { readonly file: string; readonly script: ReplayScript } {
+	// out/test/integration -> repository root -> ../shared/corpus
+	const file = path.join(process.env.LONGHAUL_CORPUS ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus'), `${name}.json`);
+	if (!fs.existsSync(file)) {
+		say(`      skipped: ${file} not found (set LONGHAUL_CORPUS to the corpus folder)`);
+		test.skip();
+	}
+	return { file, script: loadReplayScript(file) };
+}
+
+/**
+ * Sends every turn of a recorded session to @longhaul, in order, in `mode` with background
+ * summaries at `threshold` % (0: off): what each request returned, and the wall time.
+ */
+export async function playTurns(
+	turns: readonly { readonly user: string }[],
+	mode: 'half-context' | 'legacy',
+	threshold: number,
+	timeoutMs = 12 * 60_000,
+): Promise<{ handled: HandledRequest[]; wallMs: number }> {
+	const started = Date.now();
+	const handled: HandledRequest[] = [];
+	await withSetting('backgroundSummarizationThreshold', threshold, () =>
+		withSetting('halfContextSummarization', mode === 'half-context', async () => {
+			for (const turn of turns) handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs }));
+		}),
+	);
+	return { handled, wallMs: Date.now() - started };
 }
 
 /** All user-message text of a request the model received, joined with newlines. */

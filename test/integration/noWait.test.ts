@@ -6,12 +6,9 @@
 // A summary is thus ready many rounds after it was started, harder than in the field, where
 // an agent round takes seconds too. Any wait for one would be far over 5 s.
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import type { HandledRequest } from '../../src/agent/api';
 import { FIELD_LATENCY, REALISTIC, TEST_LATENCY } from '../fixtures/scripted-model/src/realisticProfile';
-import { loadReplayScript } from '../fixtures/scripted-model/src/replayScript';
-import { longhaul, resetSession, say, scriptedModel, sendChat, withSetting } from './helpers';
+import { corpusSession, longhaul, playTurns, resetSession, say, scriptedModel } from './helpers';
 import { readLonghaulLog } from './longhaulLog';
 import { isSummarizationRequest } from './sessionScript';
 
@@ -28,12 +25,7 @@ interface Metadata {
 }
 const metadataOf = (h: HandledRequest) => h.metadata as unknown as Metadata;
 
-function corpusDir(): string {
-	return process.env.LONGHAUL_CORPUS ?? path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
-}
-
 describe('No wait at compaction: half-context with background summaries at field speed (issue 31)', function () {
-	const file = path.join(corpusDir(), `${SESSION}.json`);
 	beforeEach(async () => {
 		await resetSession();
 		await (await longhaul()).api.forgetTokenRatios();
@@ -44,25 +36,14 @@ describe('No wait at compaction: half-context with background summaries at field
 	});
 
 	it(`${SESSION} at 16k: every round played, no request fails, no compaction waits more than 5 s, summaries land meanwhile`, async function () {
-		if (!fs.existsSync(file)) {
-			say(`      skipped: ${file} not found (set LONGHAUL_CORPUS to the corpus folder)`);
-			this.skip();
-		}
 		this.timeout(15 * 60_000);
-		const script = loadReplayScript(file);
+		const { file, script } = corpusSession(this, SESSION);
 		const scripted = await scriptedModel();
 		await scripted.setMaxInputTokens(WINDOW);
 		scripted.setProfile({ ...REALISTIC, latency: FIELD_LATENCY, agentLatency: TEST_LATENCY });
 		scripted.startReplay(file);
 		const logBefore = readLonghaulLog().length;
-		const started = Date.now();
-		const handled: HandledRequest[] = [];
-		await withSetting('backgroundSummarizationThreshold', 80, () =>
-			withSetting('halfContextSummarization', true, async () => {
-				for (const turn of script.turns) handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 12 * 60_000 }));
-			}),
-		);
-		const wallMs = Date.now() - started;
+		const { handled, wallMs } = await playTurns(script.turns, 'half-context', 80);
 		const report = scripted.replay;
 		assert.ok(report, 'the fixture should report the replay');
 		const metadata = handled.map(metadataOf);

@@ -21,7 +21,7 @@ import { loadReplayScript } from '../fixtures/scripted-model/src/replayScript';
 import { copilotPromptTooLongText } from '../../bench/replay/standInModel';
 import { percentile } from '../../src/common/stats/percentile';
 import { agentScript, allText, assertAllRequestsPresent, createDataFiles, estimatedTokens, hugeSummary, removeDataFiles } from './faultScript';
-import { longhaul, resetSession, say, scriptedModel, sendChat, setHandler, withSetting, SCRIPTED_MODEL_SELECTOR } from './helpers';
+import { longhaul, playTurns, resetSession, say, scriptedModel, sendChat, setHandler, withSetting, SCRIPTED_MODEL_SELECTOR } from './helpers';
 import { isCondenseRequest, isSummarizationRequest } from './sessionScript';
 import { readLonghaulLog } from './longhaulLog';
 import { matrixIt, matrixNote } from './fullRun';
@@ -257,14 +257,7 @@ describe('Real models: the realistic profile plays a recorded session (issue 13)
 			// Agent replies take time too (same rates), so background summaries race real rounds.
 			scripted.setProfile({ ...REALISTIC, agentLatency: true });
 			scripted.startReplay(file);
-			const started = Date.now();
-			const handled: HandledRequest[] = [];
-			await withSetting('backgroundSummarizationThreshold', 80, () =>
-				withSetting('halfContextSummarization', mode === 'half-context', async () => {
-					for (const turn of script.turns) handled.push(await sendChat(`@longhaul ${turn.user}`, { timeoutMs: 18 * 60_000 }));
-				}),
-			);
-			const wallMs = Date.now() - started;
+			const { handled, wallMs } = await playTurns(script.turns, mode, 80, 18 * 60_000);
 			const report = scripted.replay;
 			assert.ok(report, 'the fixture should report the replay');
 
