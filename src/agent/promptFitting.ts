@@ -143,7 +143,8 @@ export async function renderFitting(run: AgentRun, messageBudget?: number): Prom
 		cancellationError: () => new vscode.CancellationError(),
 	});
 	// A take that found nothing ready returns at once; a wait of a millisecond or more is the user's.
-	if (state.summaryWaitMs - waitedBefore >= 1) state.compactionWaitsMs.push(state.summaryWaitMs - waitedBefore);
+	const waitedMs = state.summaryWaitMs - waitedBefore;
+	if (waitedMs >= 1) state.compactionWaitsMs.push(waitedMs);
 	reportFit(run, result, stoppedBefore);
 	if (result.kind === 'refused') {
 		throw new PromptTooLargeError(result.neededTokens, Math.min(messageBudget ?? budget.messages, budget.messages), budget.toolTokens);

@@ -13,6 +13,7 @@ import { folderVerdict } from '../common/sandbox/protectedPaths';
 import { type Unavailable } from '../common/sandbox/sandboxNotice';
 import { homeSecretPaths, probeArgs, type ProxyBridge, SANDBOX_TMP, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
 import { SANDBOX_EXEC, sandboxExecArgs } from '../common/sandbox/seatbeltProfile';
+import { isInside } from './pathGuard';
 
 /** `forwarder`: with a list of domains under bwrap, what the check found to run the forwarder. */
 export type Availability =
@@ -62,10 +63,9 @@ function realPathNow(p: string): string {
  */
 function hiddenInSandbox(program: string, home: string): boolean {
 	const real = realPathNow(program);
-	const below = (p: string, folder: string) => p === folder || p.startsWith(`${folder}/`);
 	// The sandbox hides each secret at its real path (sandboxPlan), and /tmp is its own; the program may be reached through a link.
 	const hidden = [SANDBOX_TMP, ...homeSecretPaths(home).flatMap(secret => [secret, realPathNow(secret)])];
-	return hidden.some(folder => below(program, folder) || below(real, folder));
+	return hidden.some(folder => isInside(folder, program) || isInside(folder, real));
 }
 
 /**

@@ -25,7 +25,7 @@
 import type { Conversation, ToolCall } from '../conversation/conversation';
 import { flattenRounds, unsummarizedRounds } from '../conversation/flatten';
 import type { SummarizationMode, SummarizationPlan } from '../planning/plan';
-import { KEPT_SHARE_OF_BUDGET } from '../planning/halfContextPlanner';
+import { effectiveMinKeep, KEPT_SHARE_OF_BUDGET } from '../planning/halfContextPlanner';
 import { planOrNothing, type PlanOptions } from '../planning/planners';
 import {
 	condenseOldestBlocks,
@@ -336,12 +336,9 @@ class FitRun<P> {
 		return (await this.tighten(false)) || (await this.cutNewest()) || (await this.leaveOutLedger());
 	}
 
-	/** True when every unsummarized round but the newest `minRecentRounds` is set aside. */
+	/** True when every unsummarized round but the newest `minRecentRounds` is set aside (behind a block, as a summary would be). */
 	private setAsideAll(): boolean {
-		const flat = flattenRounds(this.conversation);
-		let newestBlock = flat.length - 1;
-		while (newestBlock >= 0 && flat[newestBlock].round.summary === undefined) newestBlock--;
-		return flat.length - 1 - newestBlock <= (this.options.minRecentRounds ?? 2);
+		return unsummarizedRounds(flattenRounds(this.conversation)).length <= effectiveMinKeep(this.options.minRecentRounds);
 	}
 
 	/**
@@ -361,7 +358,7 @@ class FitRun<P> {
 		const open = unsummarizedRounds(flattenRounds(real)).map(at => at.round.id);
 		const candidates =
 			open[0] === older.summarizeRoundIds[0]
-				? open.slice(0, Math.max(older.summarizeRoundIds.length, open.length - (this.options.minRecentRounds ?? 2)))
+				? open.slice(0, Math.max(older.summarizeRoundIds.length, open.length - effectiveMinKeep(this.options.minRecentRounds)))
 				: older.summarizeRoundIds;
 		// The `held` rounds already set aside stay so; `beyond` is what further rounds must free.
 		const ids = [...candidates.slice(0, held), ...fewestToFree(real, candidates.slice(held), beyond, this.steps.countTokens)];

@@ -1,6 +1,6 @@
 // The first step of truncation when no summary could be made: free space deterministically by
 // replacing the results of the oldest visible tool calls with a short marker.
-import type { Conversation } from '../conversation/conversation';
+import type { Conversation, Round } from '../conversation/conversation';
 import { flattenRounds, newestSummaryIndex } from '../conversation/flatten';
 import { elisionMarker, isPlaceholderResult, withElidedRoundRestored } from '../conversation/toolResultPlaceholders';
 import { applyReplacements, resultSlots, takeReplacements } from './toolResultReplacement';
@@ -32,7 +32,10 @@ export function elideOldestToolResults(conversation: Conversation, tokensToShed:
  */
 export function restoreElided(conversation: Conversation): Conversation {
 	const flat = flattenRounds(conversation);
-	const elided = flat.slice(newestSummaryIndex(flat) + 1).filter(at => withElidedRoundRestored(at.round) !== at.round);
-	if (!elided.length) return conversation;
-	return updateRounds(conversation, new Map(elided.map(at => [at.round.id, withElidedRoundRestored])));
+	const restored = new Map<string, () => Round>();
+	for (const { round } of flat.slice(newestSummaryIndex(flat) + 1)) {
+		const whole = withElidedRoundRestored(round);
+		if (whole !== round) restored.set(round.id, () => whole);
+	}
+	return restored.size ? updateRounds(conversation, restored) : conversation;
 }
