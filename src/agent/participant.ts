@@ -43,7 +43,7 @@ import type { CarriedJobs, SummarySpeeds } from './backgroundSummary';
 import { countTokens } from '../common/tokens/tokenizer';
 import type { SummaryDocuments } from './summaryDocuments';
 import type { SummaryEditStore } from './summaryEdits';
-import { selectTools, toChatTools } from './toolCatalog';
+import { runnerHere, selectTools, toChatTools } from './toolCatalog';
 import { SummarizingLines } from './summarizingProgress';
 
 export { PARTICIPANT_ID };
@@ -171,8 +171,11 @@ async function requestContext(
 	const state = newRequestState(past.conversation, past.ledger);
 	const ratio = services.calibration.ratio(request.model);
 	state.tokenRatio.start = state.tokenRatio.end = ratio;
+	const runner = await runnerHere(vscode.lm.tools, vscode.workspace.isTrusted);
+	logWhenChanged('runner', `commands: ${runner.runner}; withheld: ${[...runner.withheld].join(', ') || 'none'}`);
 	const selection = selectTools(vscode.lm.tools, {
 		trusted: vscode.workspace.isTrusted,
+		withheld: runner.withheld,
 		// The model's whole window in local tokens; selectTools keeps the definitions within TOOL_DEFINITIONS_SHARE of it.
 		maxInputTokens: Math.floor(request.model.maxInputTokens / ratio),
 		attached: new Set(request.toolReferences.map(t => t.name)),

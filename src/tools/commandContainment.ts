@@ -1,33 +1,35 @@
 // How longhaul_runCommand contains a command: reads longhaul.commandSandbox,
-// longhaul.commandNetwork and longhaul.commandNetworkDomains, decides whether the command runs in the sandbox (commandSandbox.ts), says
+// longhaul.commandNetwork and longhaul.commandNetworkDomains (user or remote settings only, never a
+// workspace's: src/common/settings/containmentSettings.ts), decides whether the command runs in the sandbox (commandSandbox.ts), says
 // so in the confirmation, gives the one notice per chat when `auto` finds no sandbox, and asks a
 // second time, itself, before a command runs outside an available sandbox.
 import * as vscode from 'vscode';
 import { autoNotice, type Unavailable, unavailableReason } from '../common/sandbox/sandboxNotice';
-import { type CommandNetwork, parseDomainList } from '../common/sandbox/networkPolicy';
+import type { CommandNetwork } from '../common/sandbox/networkPolicy';
+import { type ContainmentSettings, containmentSettings } from '../common/settings/containmentSettings';
 import { type SandboxEngine, sandboxSummary } from '../common/sandbox/sandboxPolicy';
 import { sandboxAvailability, sandboxMemory } from './commandSandbox';
-
-export type SandboxSetting = 'auto' | 'required' | 'off';
 
 export type Containment =
 	| { readonly kind: 'sandboxed'; readonly engine: SandboxEngine; readonly network: CommandNetwork }
 	/** Outside the sandbox: the setting is off, the model asked (and the user allows it twice), or none can start. */
 	| { readonly kind: 'outside'; readonly because: 'off' | 'asked' | 'unavailable'; readonly why?: Unavailable; readonly network: CommandNetwork };
 
-function settings(): { sandbox: SandboxSetting; network: CommandNetwork } {
+/** The containment settings as the user set them; a workspace's values are ignored. */
+export function readContainmentSettings(): ContainmentSettings {
 	const config = vscode.workspace.getConfiguration('longhaul');
-	const sandbox = config.get<string>('commandSandbox');
-	const network = config.get<string>('commandNetwork');
-	return {
-		sandbox: sandbox === 'required' || sandbox === 'off' ? sandbox : 'auto',
-		network: network === 'all' ? 'all' : network === 'domains' ? parseDomainList(config.get<unknown>('commandNetworkDomains')) : 'off',
-	};
+	return containmentSettings(key => config.inspect(key));
+}
+
+/** The confirmation's title: where the command runs. */
+export function confirmationTitle(c: Containment): string {
+	if (c.kind === 'sandboxed') return vscode.l10n.t("Run command in Longhaul's sandbox?");
+	return c.because === 'asked' ? vscode.l10n.t('Run command outside the sandbox?') : vscode.l10n.t('Run command without a sandbox?');
 }
 
 /** Where the command runs; throws (before any confirmation) when `required` finds no sandbox. */
 export async function containment(outsideSandbox: boolean): Promise<Containment> {
-	const { sandbox, network } = settings();
+	const { sandbox, network } = readContainmentSettings();
 	if (sandbox === 'off') return { kind: 'outside', because: 'off', network };
 	const available = await sandboxAvailability(network);
 	if (!available.ok) {
@@ -40,14 +42,14 @@ export async function containment(outsideSandbox: boolean): Promise<Containment>
 	return { kind: 'sandboxed', engine: available.engine, network };
 }
 
-/** The confirmation's first line: what the command may do. */
+/** The confirmation's first line: who runs the command, and what it may do. */
 export function containmentLine(c: Containment): string {
-	if (c.kind === 'sandboxed') return sandboxSummary(c.network, c.engine.kind);
+	if (c.kind === 'sandboxed') return `Longhaul runs this command in its sandbox. ${sandboxSummary(c.network, c.engine.kind)}`;
 	if (c.because === 'asked') {
 		return '⚠️ **Outside the sandbox**, as the model asked: the command can change any of your files, read your secrets and use the network. Longhaul asks once more before it runs.';
 	}
 	const why = c.because === 'off' ? 'longhaul.commandSandbox is "off"' : unavailableReason(c.why!);
-	return `⚠️ Not sandboxed (${why.replace(/\.$/, '')}): the command can do anything you can.`;
+	return `⚠️ Not sandboxed (${why.replace(/\.$/, '')}): Longhaul runs this command as you; it can do anything you can.`;
 }
 
 function chatKey(token: unknown): string {

@@ -3,7 +3,7 @@ import { refusedNote } from '../common/sandbox/networkPolicy';
 import { type SandboxEngine, type SandboxPlan, wallNote } from '../common/sandbox/sandboxPolicy';
 import { gatedWriteWarnings } from '../common/tools/commandWrites';
 import { commandConfirmation, commandPreview } from './commandText';
-import { allowOutside, type Containment, containment, containmentLine, noticeOnce } from './commandContainment';
+import { allowOutside, type Containment, confirmationTitle, containment, containmentLine, noticeOnce } from './commandContainment';
 import { type CommandProxy, commandTemp, newCodeFiles, sandboxPlan, startCommandProxy } from './commandSandbox';
 import { inlineCode, visible } from './visibleText';
 import { cappedWriter, runShell, ShellOutcome, timeoutMs } from './shellRunner';
@@ -177,10 +177,7 @@ export const runCommandTool: vscode.LanguageModelTool<RunCommandInput> = {
 		return {
 			invocationMessage: vscode.l10n.t('Running {0}', inlineCode(commandPreview(options.input.command))),
 			confirmationMessages: {
-				title:
-					contained.kind === 'outside' && contained.because === 'asked'
-						? vscode.l10n.t('Run command outside the sandbox?')
-						: vscode.l10n.t('Run command in terminal?'),
+				title: confirmationTitle(contained),
 				message: new vscode.MarkdownString(confirmation),
 			},
 		};
