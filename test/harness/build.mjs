@@ -1,7 +1,7 @@
 // Builds what the real-host runs load: the extension and compiled tests, the scripted-model
 // fixture bundle, and VSIX files of both.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { fixtureDir, log, repoRoot, run } from './util.mjs';
 
@@ -11,11 +11,11 @@ export async function buildExtensionAndTests() {
 	await run(process.execPath, ['esbuild.mjs', '--tests'], { cwd: repoRoot });
 }
 
-/** Bundles the fixture into test/fixtures/scripted-model/dist/extension.js. */
-export async function buildFixture({ production = false } = {}) {
+/** Bundles a fixture (by default the scripted model) into test/fixtures/<name>/dist/extension.js. */
+export async function buildFixture({ production = false, dir = fixtureDir } = {}) {
 	await esbuild.build({
-		entryPoints: [join(fixtureDir, 'src', 'extension.ts')],
-		outfile: join(fixtureDir, 'dist', 'extension.js'),
+		entryPoints: [join(dir, 'src', 'extension.ts')],
+		outfile: join(dir, 'dist', 'extension.js'),
 		bundle: true,
 		platform: 'node',
 		format: 'cjs',
@@ -24,24 +24,31 @@ export async function buildFixture({ production = false } = {}) {
 		sourcemap: production ? false : 'linked',
 		logLevel: 'warning',
 	});
-	log('built the scripted-model fixture');
+	log(`built the ${basename(dir)} fixture`);
 }
 
 function vsce() {
 	return join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
 }
 
-/** Packages the fixture into a VSIX (kept out of the repo's own VSIX by the root .vscodeignore). */
-export async function packageFixture(outDir) {
-	await buildFixture({ production: true });
+/**
+ * Packages a fixture (by default the scripted model; test/fixtures/<name>) into a VSIX, kept out of
+ * the repo's own VSIX by the root .vscodeignore.
+ */
+export async function packageFixture(outDir, dir = fixtureDir) {
+	await buildFixture({ production: true, dir });
 	mkdirSync(outDir, { recursive: true });
-	const vsix = join(outDir, 'scripted-model.vsix');
+	const vsix = join(outDir, `${basename(dir)}.vsix`);
 	await run(process.execPath, [vsce(), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], {
-		cwd: fixtureDir,
+		cwd: dir,
 		capture: true,
 	});
 	return vsix;
 }
+
+/** The Copilot-like tools fixture (test/fixtures/copilot-tools): its folder and its id for --enable-proposed-api. */
+export const copilotToolsDir = join(repoRoot, 'test', 'fixtures', 'copilot-tools');
+export const COPILOT_TOOLS_ID = 'longhaul-test.copilot-tools';
 
 /** `npm run package` (scripts/package.mjs); returns the VSIX path. */
 export async function packageExtension() {

@@ -9,6 +9,9 @@
 // --untrusted (or LONGHAUL_UNTRUSTED=1) opens the workspace untrusted (restricted mode): workspace
 // trust on, no trust prompt; it runs only the 'Untrusted' tests (test/integration/untrusted.test.ts)
 // unless LONGHAUL_TEST_GREP says otherwise. `npm run test:untrusted`.
+// --copilot-tools (or LONGHAUL_COPILOT_TOOLS=1) also installs test/fixtures/copilot-tools (tools under
+// GitHub Copilot Chat's names); it runs only the 'Runner choice' tests unless LONGHAUL_TEST_GREP says
+// otherwise. `npm run test:copilot-tools`.
 // --full (or LONGHAUL_TEST_FULL=1) plays every configuration of the real-host matrices (corpus
 // replays in several modes and windows, test/integration/fullRun.ts); without it they play one
 // configuration per behaviour. `npm run test:integration:full`.
@@ -17,7 +20,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, screenshot } from './browser.mjs';
-import { buildExtensionAndTests, packageFixture } from './build.mjs';
+import { COPILOT_TOOLS_ID, buildExtensionAndTests, copilotToolsDir, packageFixture } from './build.mjs';
 import { ensureTestHost } from './install.mjs';
 import { runMain } from './processes.mjs';
 import { UNTRUSTED_SETTINGS, installExtensions, makeServerDirs, startCodeServer } from './server.mjs';
@@ -41,6 +44,7 @@ async function main() {
 	const host = await ensureTestHost();
 	await buildExtensionAndTests();
 	const fixtureVsix = await packageFixture(join(repoRoot, 'out', 'fixtures'));
+
 	const testsEntry = join(repoRoot, 'out', 'test', 'integration', 'index.js');
 	if (!existsSync(testsEntry)) throw new Error(`${testsEntry} is missing after the build`);
 
@@ -48,9 +52,14 @@ async function main() {
 	const full = process.env.LONGHAUL_TEST_FULL === '1' || process.argv.includes('--full');
 	if (full) log('full run: every configuration of the real-host matrices (LONGHAUL_TEST_FULL=1)');
 	if (untrusted && !process.env.LONGHAUL_TEST_GREP) process.env.LONGHAUL_TEST_GREP = 'Untrusted';
+	// Tools under Copilot's names, installed only in this run: VS Code lists a contributed tool whatever its `when`.
+	const copilot = process.env.LONGHAUL_COPILOT_TOOLS === '1' || process.argv.includes('--copilot-tools');
+	if (copilot && !process.env.LONGHAUL_TEST_GREP) process.env.LONGHAUL_TEST_GREP = 'Runner choice';
+	if (copilot) log('with the Copilot-like tools fixture (test/fixtures/copilot-tools)');
+	const extraVsix = copilot ? [await packageFixture(join(repoRoot, 'out', 'fixtures'), copilotToolsDir)] : [];
 	if (untrusted) log('workspace trust is on and the workspace is not trusted (LONGHAUL_UNTRUSTED=1)');
 	const dirs = makeServerDirs('integration', { settings: untrusted ? UNTRUSTED_SETTINGS : {} });
-	await installExtensions(host, dirs, [fixtureVsix]);
+	await installExtensions(host, dirs, [fixtureVsix, ...extraVsix]);
 	const workspace = copyWorkspace(dirs.root);
 	const resultsFile = join(dirs.root, 'mocha-results.json');
 	// The last run's per-test outcomes (test/integration/index.ts); an old report must not outlive a run that dies early.
@@ -63,6 +72,7 @@ async function main() {
 		workspace,
 		smokeTestDriver: true,
 		workspaceTrust: untrusted,
+		proposedApi: copilot ? [COPILOT_TOOLS_ID] : [],
 		env: {
 			LONGHAUL_TEST_RESULTS: resultsFile,
 			LONGHAUL_TEST_REPORT: reportFile,

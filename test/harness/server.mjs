@@ -102,7 +102,7 @@ export const UNTRUSTED_SETTINGS = {
  * Starts code-server and waits for /healthz. Returns { url, port, dirs, stop() }; stop() is also
  * registered as a cleanup so the server never outlives the harness.
  */
-export async function startCodeServer(host, { name, dirs, workspace, port, smokeTestDriver = false, env = {}, workspaceTrust = false }) {
+export async function startCodeServer(host, { name, dirs, workspace, port, smokeTestDriver = false, env = {}, workspaceTrust = false, proposedApi = [] }) {
 	port ??= await freePort();
 	writeFileSync(dirs.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
 	const args = [
@@ -124,6 +124,8 @@ export async function startCodeServer(host, { name, dirs, workspace, port, smoke
 		'--ignore-last-opened',
 	];
 	if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+	// Test fixtures that register tools under Copilot's names need a proposed API (test/fixtures/copilot-tools).
+	for (const id of proposedApi) args.push('--enable-proposed-api', id);
 	if (workspace) args.push(workspace);
 
 	const logStream = createWriteStream(dirs.log);
