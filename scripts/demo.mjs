@@ -1,7 +1,8 @@
 // npm run demo            VS Code in the browser with Longhaul and a scripted test model; Ctrl-C stops it
 // npm run demo -- --check start, load the workbench in headless Chromium, ask `@longhaul hello`,
 //                         check the answer, stop (a quick smoke test); with --replay also play
-//                         the recorded session the instructions name and check it summarizes
+//                         the recorded session the instructions name and check it summarizes; with --command
+//                         also ask for a command and check Longhaul's confirmation and its sandbox line
 // Installs what it needs once per machine (Node 24, code-server; see test/harness/install.mjs),
 // packages the VSIX, installs it and the scripted-model fixture into a throwaway code-server that
 // listens on 127.0.0.1 only (port: $PORT, else a free one) with a copy of test/fixtures/workspace.
@@ -19,6 +20,8 @@ import { sendChatMessage, waitForChatModel, waitForChatResponse, waitForWorkbenc
 import { copyWorkspace } from '../test/harness/workspace.mjs';
 
 const check = process.argv.includes('--check');
+/** The message that makes the scripted model ask for a command (test/fixtures/scripted-model/src/runCommandMode.ts). */
+const RUN_COMMAND = 'RUN-COMMAND: ls -la && echo written in the sandbox > demo-command.txt';
 
 async function main() {
 	const host = await ensureTestHost();
@@ -66,6 +69,23 @@ async function main() {
 				throw new Error(`the replay should summarize; the response ends with: ${JSON.stringify(played.slice(-400))}`);
 			console.log(`demo check: ok (the replay of ${name} played in the Chat view, summarizations included)`);
 		}
+		if (process.argv.includes('--command')) {
+			// What the printed instructions tell a user to do to see a command's confirmation.
+			await sendChatMessage(page, `@longhaul ${RUN_COMMAND}`);
+			const response = page.locator('.interactive-item-container.interactive-response').last();
+			await response.getByText("Run command in Longhaul's sandbox?").first().waitFor({ state: 'visible', timeout: 60_000 });
+			const text = (await response.innerText()).replace(/\s+/g, ' ');
+			await screenshot(page, 'demo-check-command.png');
+			if (!/Longhaul runs this command in its sandbox\./.test(text))
+				throw new Error(`the confirmation should name Longhaul's sandbox; it shows: ${text.slice(0, 500)}`);
+			await response
+				.locator('.monaco-button', { hasText: /^Allow/ })
+				.first()
+				.click();
+			const ran = await waitForChatResponse(page, 60_000);
+			if (!/The command finished: exit code 0/.test(ran)) throw new Error(`the command should run; the response ends with: ${JSON.stringify(ran.slice(-400))}`);
+			console.log("demo check: ok (the agent's command showed Longhaul's sandboxed confirmation and ran after Allow)");
+		}
 		return 0;
 	}
 
@@ -80,6 +100,14 @@ picker under the input says "Scripted", and type:
   @longhaul hello
 
 The "Scripted" model is a test model: it answers "Scripted reply to: <your message>".
+
+To see the agent run a command, and the confirmation that says where it runs (Longhaul's sandbox
+where bubblewrap works, with what the sandbox keeps out of reach), type:
+
+  @longhaul ${RUN_COMMAND}
+
+The test model calls the command tool it was offered with everything after "RUN-COMMAND:";
+press Allow, and the command's output is in the "Longhaul" terminal.
 ${
 	sessions.length
 		? `

@@ -11,7 +11,7 @@ export type SandboxSetting = 'auto' | 'required' | 'off';
 export const LONGHAUL_RUNNER = 'longhaul_runCommand';
 export const LONGHAUL_EDITOR = 'longhaul_editFile';
 
-/** VS Code's and Copilot's tools that run a command the model writes in a terminal: the alternative runner. */
+/** VS Code's and Copilot's tools that run a command the model writes in a terminal: the alternative runner, VS Code's first. */
 export const TERMINAL_TOOLS: readonly string[] = ['run_in_terminal', 'copilot_runInTerminal'];
 
 /**
@@ -98,7 +98,8 @@ export interface RunnerChoice {
 export function chooseRunner(inputs: RunnerInputs): RunnerChoice {
 	const { registered, sandbox } = inputs;
 	if (!inputs.trusted) return { runner: 'none', withheld: new Set() }; // the read-only allowlist applies (toolNames.ts)
-	const terminal = TERMINAL_TOOLS.some(name => registered.includes(name));
+	// VS Code's own first: its sandbox wraps run_in_terminal. One terminal tool, not two for one job.
+	const terminal = TERMINAL_TOOLS.find(name => registered.includes(name));
 	const runner: Runner =
 		sandbox === 'required'
 			? inputs.sandboxCanStart
@@ -117,7 +118,7 @@ export function chooseRunner(inputs: RunnerInputs): RunnerChoice {
 	const withheld = registered.filter(
 		name =>
 			EDIT_TOOLS.has(name) ||
-			(longhaulRuns ? COMMAND_TOOLS.has(name) : name === LONGHAUL_RUNNER) ||
+			(longhaulRuns ? COMMAND_TOOLS.has(name) : name === LONGHAUL_RUNNER || (TERMINAL_TOOLS.includes(name) && name !== terminal)) ||
 			// `required`: tools Longhaul does not know may run anything; only known ones are offered.
 			(sandbox === 'required' && !isKnownNotRunning(name)),
 	);

@@ -73,8 +73,12 @@ describe('chooseRunner: which tool runs the agent’s commands and edits its fil
 		it(`${setup}, off: VS Code's terminal runs commands; Longhaul's runner is withheld, edits stay Longhaul's`, () => {
 			const i = inputs({ registered, sandbox: 'off', sandboxCanStart: false });
 			assert.equal(chooseRunner(i).runner, 'vscode');
+			// One terminal tool, VS Code's own, not Copilot's as well.
+			assert.deepEqual(
+				runsCommands(offered(i)).filter(n => n.includes('unInTerminal') || n === 'run_in_terminal'),
+				['run_in_terminal'],
+			);
 			assert.ok(!offered(i).includes('longhaul_runCommand'));
-			assert.ok(offered(i).includes('run_in_terminal'));
 			assert.deepEqual(edits(offered(i)), ['longhaul_editFile']);
 		});
 	}
