@@ -72,13 +72,14 @@ async function main() {
 		if (process.argv.includes('--command')) {
 			// What the printed instructions tell a user to do to see a command's confirmation.
 			await sendChatMessage(page, `@longhaul ${RUN_COMMAND}`);
-			const response = page.locator('.interactive-item-container.interactive-response').last();
-			await response.getByText("Run command in Longhaul's sandbox?").first().waitFor({ state: 'visible', timeout: 60_000 });
-			const text = (await response.innerText()).replace(/\s+/g, ' ');
+			const title = page.getByText("Run command in Longhaul's sandbox?", { exact: true }).filter({ visible: true }).first();
+			await title.waitFor({ state: 'visible', timeout: 60_000 });
+			const widget = page.locator('div', { has: title }).filter({ hasText: 'Longhaul runs this command' }).last();
+			const text = (await widget.innerText()).replace(/\s+/g, ' ');
 			await screenshot(page, 'demo-check-command.png');
 			if (!/Longhaul runs this command in its sandbox\./.test(text))
 				throw new Error(`the confirmation should name Longhaul's sandbox; it shows: ${text.slice(0, 500)}`);
-			await response
+			await widget
 				.locator('.monaco-button', { hasText: /^Allow/ })
 				.first()
 				.click();

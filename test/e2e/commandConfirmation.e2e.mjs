@@ -18,16 +18,17 @@ export const tests = [
 			await waitForWorkbench(page);
 			await waitForChatModel(page, 'Scripted', 120_000);
 			await sendChatMessage(page, `@longhaul RUN-COMMAND: echo written in the sandbox > ${FILE}`);
-			const response = page.locator('.interactive-item-container.interactive-response').last();
-			const title = response.getByText("Run command in Longhaul's sandbox?").first();
+			// VS Code 1.139 shows a tool's confirmation in a widget above the chat input, not in the response.
+			const title = page.getByText("Run command in Longhaul's sandbox?", { exact: true }).filter({ visible: true }).first();
 			await title.waitFor({ state: 'visible', timeout: 60_000 });
-			const text = (await response.innerText()).replace(/\s+/g, ' ');
+			const widget = page.locator('div', { has: title }).filter({ hasText: 'Longhaul runs this command' }).last();
+			const text = (await widget.innerText()).replace(/\s+/g, ' ');
 			await screenshot(page, 'e2e-command-confirmation.png');
 			assert.match(text, /Longhaul runs this command in its sandbox\. Sandboxed: writes only in the workspace and a temporary folder/, text.slice(0, 800));
 			assert.match(text, /no network/, text.slice(0, 800));
 			assert.doesNotMatch(text, /Run bash command\?|run_in_terminal/, 'VS Code’s own terminal confirmation must not be the one shown');
 			console.log(`    confirmation: ${JSON.stringify(/Longhaul runs this command[^.]*\.[^.]*\./.exec(text)?.[0])}`);
-			await response
+			await widget
 				.locator('.monaco-button', { hasText: /^Allow/ })
 				.first()
 				.click();
