@@ -81,6 +81,7 @@ async function main() {
 				throw new Error(`the confirmation should name Longhaul's sandbox; it shows: ${text.slice(0, 500)}`);
 			await widget
 				.locator('.monaco-button', { hasText: /^Allow/ })
+				.filter({ visible: true })
 				.first()
 				.click();
 			const ran = await waitForChatResponse(page, 60_000);

@@ -27,9 +27,12 @@ export const tests = [
 			assert.match(text, /Longhaul runs this command in its sandbox\. Sandboxed: writes only in the workspace and a temporary folder/, text.slice(0, 800));
 			assert.match(text, /no network/, text.slice(0, 800));
 			assert.doesNotMatch(text, /Run bash command\?|run_in_terminal/, 'VS Code’s own terminal confirmation must not be the one shown');
-			console.log(`    confirmation: ${JSON.stringify(/Longhaul runs this command[^.]*\.[^.]*\./.exec(text)?.[0])}`);
+			console.log(
+				`    confirmation: ${JSON.stringify(text.slice(text.indexOf('Longhaul runs this command'), text.indexOf('Longhaul runs this command') + 240))}`,
+			);
 			await widget
 				.locator('.monaco-button', { hasText: /^Allow/ })
+				.filter({ visible: true })
 				.first()
 				.click();
 			const done = await waitForChatResponse(page, 60_000);
