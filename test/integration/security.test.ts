@@ -385,8 +385,11 @@ describe('Security: file tools stay inside the workspace', () => {
 		await sendChat('@longhaul which tools do you have?');
 		const offered = script.agentRequests[0].tools;
 		assert.ok(offered.includes('longhaul_editFile'), 'longhaul_editFile should be offered');
-		// VS Code's own run_in_terminal replaces longhaul_runCommand when present (src/tools/toolNames.ts EQUIVALENT_TOOLS).
-		assert.ok(offered.includes('longhaul_runCommand') || offered.includes('run_in_terminal'), `a command tool should be offered, got ${offered.join(', ')}`);
+		// Longhaul's runner is offered, not VS Code's run_in_terminal (decision 45, src/common/tools/runnerChoice.ts).
+		assert.ok(
+			offered.includes('longhaul_runCommand') && !offered.includes('run_in_terminal'),
+			`Longhaul's command tool should be offered, got ${offered.join(', ')}`,
+		);
 	});
 });
 
