@@ -1,53 +1,9 @@
 import * as vscode from 'vscode';
-import type { SummarizationMode } from '../common/planning/plan';
-import { MIN_RECENT_ROUNDS } from '../common/planning/halfContextPlanner';
-import { DEFAULT_THRESHOLD_PERCENT, thresholdFor } from '../common/settings/thresholdByModel';
+import { type LonghaulSettings, settingsFrom } from '../common/settings/longhaulSettings';
 
-/** Longhaul's settings, read fresh on every request so a change takes effect without a reload. */
-export interface LonghaulSettings {
-	readonly summarizationMode: SummarizationMode;
-	readonly maxToolCallsPerRequest: number;
-	/** Render the done ledger after the summaries. */
-	readonly doneLedger: boolean;
-	/** Mask old tool results before asking the model for a summary. */
-	readonly maskOldToolResults: boolean;
-	/** Share of the message budget (0..1) past which the summary is prepared in the background, for the request's model; 0 is off. */
-	readonly backgroundSummarizationThreshold: number;
-	/** Ask the model for a summary when the prompt overflows; off: mask and truncate only (`/compact` still summarizes). */
-	readonly autoSummarize: boolean;
-	/** One muted line after each response with the prompt's size against the window. */
-	readonly showTokenCount: boolean;
-	/** The fewest rounds half-context keeps verbatim (at least {@link MIN_RECENT_ROUNDS}). */
-	readonly minRecentRounds: number;
-	/** Instruction files to pin besides AGENTS.md and .github/copilot-instructions.md, relative to each workspace folder. */
-	readonly instructionFiles: readonly string[];
-	/** `longhaul.summarizerModel` as written: a model selector, a model id or family, or null (summarizerModel.ts). */
-	readonly summarizerModel: unknown;
-}
+export type { LonghaulSettings } from '../common/settings/longhaulSettings';
 
-/** The settings for a request to `model` (the background threshold may be set per model family). */
+/** The settings for a request to `model`, read fresh (a change takes effect without a reload). */
 export function readSettings(model: { readonly family: string; readonly id: string }): LonghaulSettings {
-	const config = vscode.workspace.getConfiguration('longhaul');
-	return {
-		summarizationMode: config.get<boolean>('halfContextSummarization', false) ? 'half-context' : 'legacy',
-		maxToolCallsPerRequest: Math.max(1, Math.floor(config.get<number>('maxToolCallsPerRequest', 200))),
-		doneLedger: config.get<boolean>('doneLedger', true),
-		maskOldToolResults: config.get<boolean>('maskOldToolResults', false),
-		backgroundSummarizationThreshold: thresholdFor(config.get<unknown>('backgroundSummarizationThreshold', DEFAULT_THRESHOLD_PERCENT), model),
-		autoSummarize: config.get<boolean>('autoSummarize', true) !== false,
-		showTokenCount: config.get<boolean>('showTokenCount', false) === true,
-		minRecentRounds: minRecentRoundsOf(config.get<number>('minRecentRounds', MIN_RECENT_ROUNDS)),
-		instructionFiles: stringsOf(config.get<unknown>('instructionFiles', [])),
-		summarizerModel: config.get<unknown>('summarizerModel', null),
-	};
-}
-
-/** The non-empty strings of a list (a hand-edited settings.json may hold anything). */
-function stringsOf(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map(v => v.trim()) : [];
-}
-
-/** A hand-edited settings.json may hold anything: not a number, a fraction, below the floor. */
-function minRecentRoundsOf(value: unknown): number {
-	return typeof value === 'number' && Number.isFinite(value) ? Math.max(MIN_RECENT_ROUNDS, Math.floor(value)) : MIN_RECENT_ROUNDS;
+	return settingsFrom(vscode.workspace.getConfiguration('longhaul'), model);
 }

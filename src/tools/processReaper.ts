@@ -10,7 +10,7 @@
 //
 // What cannot be found: a process that leaves the session and also clears or replaces its
 // environment (`setsid env -i …`), or one that another user's program runs (a system service the
-// command asked to start). README.md says so. In the command sandbox (src/common/sandbox/) the
+// command asked to start). docs/tools.md says so. In the command sandbox (src/common/sandbox/) the
 // command has its own PID namespace, which the kernel empties when the command ends: there the
 // `setsid env -i` child is gone too, and this reaper finds nothing left.
 import { randomUUID } from 'node:crypto';

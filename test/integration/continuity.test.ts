@@ -26,7 +26,7 @@ function toolResults(request: ScriptedRequest): string[] {
 	return request.messages.flatMap(m => m.parts.flatMap(p => (p.kind === 'toolResult' ? [p.text] : [])));
 }
 
-describe('Continuity (issue 7) in the real VS Code', function () {
+describe('Continuity: what was done stays in view after summaries, in the real VS Code', function () {
 	this.timeout(120_000);
 	smallWindowSessions();
 

@@ -96,7 +96,7 @@ async function assertConversationContinues(earlier: readonly string[], keptCalls
 	for (const id of keptCalls) assert.ok(verbatim.has(id) || summarized, `the round of ${id} is neither verbatim nor summarized in the follow-up`);
 }
 
-describe('Copilot provider: errors, rate limits and refusals (issue 26)', () => {
+describe('Copilot provider: errors, rate limits and refusals', () => {
 	// The forecast starts a background summary early against this instant test model; these tests
 	// fail the agent's or the overflow summarizer's own requests, so nothing is prepared in the background.
 	suiteSettings({ backgroundSummarizationThreshold: 0 });
@@ -260,7 +260,7 @@ describe('Copilot provider: errors, rate limits and refusals (issue 26)', () => 
 	});
 });
 
-describe('Copilot provider: stateful markers and the token ratio (issue 26)', () => {
+describe('Copilot provider: stateful markers and the token ratio', () => {
 	before(createDataFiles);
 	after(removeDataFiles);
 	beforeEach(resetSession);
@@ -342,7 +342,7 @@ interface ReplayMetadata extends Metadata {
 	tokenRatio: { start: number; end: number; changes: { modelCall: number; ratio: number }[] };
 }
 
-describe('Copilot provider: a recorded session at 16k (issue 26)', function () {
+describe('Copilot provider: a recorded session at 16k', function () {
 	beforeEach(resetSession);
 	after(resetSession);
 

@@ -73,7 +73,7 @@ function checkBlockOrder(request: ScriptedRequest, report: ReplayReport): { turn
 	return { turns, problems };
 }
 
-describe('The day-long chat: corpus sessions as one chat (issue 14)', function () {
+describe('The day-long chat: corpus sessions as one chat', function () {
 	const files = SESSIONS.map(name => path.join(corpusDir(), `${name}.json`));
 	beforeEach(resetSession);
 	after(resetSession);

@@ -25,7 +25,7 @@ interface Metadata {
 }
 const metadataOf = (h: HandledRequest) => h.metadata as unknown as Metadata;
 
-describe('No wait at compaction: half-context with background summaries at field speed (issue 31)', function () {
+describe('No wait at compaction: half-context with background summaries at field speed', function () {
 	beforeEach(async () => {
 		await resetSession();
 		await (await longhaul()).api.forgetTokenRatios();

@@ -54,7 +54,7 @@ async function forgetRatios(): Promise<void> {
 	await (await longhaul()).api.forgetTokenRatios();
 }
 
-describe('Real models: refusals as too long, condense passes, the token ratio (issue 13)', () => {
+describe('Real models: refusals as too long, condense passes, the token ratio', () => {
 	before(createDataFiles);
 	after(async () => {
 		removeDataFiles();
@@ -230,7 +230,7 @@ function convergedAt(changes: readonly { modelCall: number; ratio: number }[], e
 	return last >= 0 ? changes[last].modelCall : at;
 }
 
-describe('Real models: the realistic profile plays a recorded session (issue 13)', function () {
+describe('Real models: the realistic profile plays a recorded session', function () {
 	const file = path.join(corpusDir(), `${SESSION}.json`);
 	beforeEach(async () => {
 		await resetSession();

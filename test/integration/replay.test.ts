@@ -60,7 +60,7 @@ const CONFIGS = [
 
 const fmt = (ms: number) => ms.toFixed(1);
 
-describe('Replay of a recorded corpus session (issue 5)', function () {
+describe('Replay of a recorded corpus session through @longhaul', function () {
 	const file = path.join(corpusDir(), `${SESSION}.json`);
 	before(() => say(matrixNote(CONFIGS)));
 	beforeEach(resetSession);

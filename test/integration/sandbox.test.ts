@@ -50,7 +50,7 @@ async function withoutBwrap<T>(body: () => Promise<T>): Promise<T> {
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
 
-describe('Sandbox: longhaul_runCommand in bubblewrap (issue 32)', function () {
+describe('Sandbox: longhaul_runCommand in bubblewrap', function () {
 	this.timeout(60_000);
 	const data = () => path.join(workspaceRoot(), DIR);
 	const outside = path.join('/var/tmp', `longhaul-sandbox-test-${process.pid}`);
@@ -232,7 +232,7 @@ describe('Sandbox: longhaul_runCommand in bubblewrap (issue 32)', function () {
 	});
 });
 
-describe('Sandbox settings: no bwrap, required, off (issue 32)', function () {
+describe('Sandbox settings: no bwrap, required, off', function () {
 	this.timeout(60_000);
 	const data = () => path.join(workspaceRoot(), DIR);
 	beforeEach(() => fs.mkdirSync(data(), { recursive: true }));

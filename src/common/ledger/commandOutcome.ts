@@ -12,9 +12,9 @@
 //   execute_bash (OpenHands) the last line, which the harness appends after the output
 //                        (`[The command completed with exit code N.]`, `[Command finished with exit code N]`,
 //                        `[The command timed out after …]`), past its working-directory and interpreter lines.
-// Any other shell tool reports no status Longhaul can trust: "no exit status". For the terminal tools
-// (run_in_terminal) not even the last line is shown with it: the tool appends its own line there,
-// so the output's last line can pass for it.
+// Any other shell tool, and a result without the status line where its tool writes one, reports no
+// status Longhaul can trust: "no exit status", with no line of the output (which can pass for a
+// status line: run_in_terminal appends its own after the output).
 // Longhaul's agent answers a tool that threw with `Error: the tool NAME failed: …` (src/agent/toolResults.ts);
 // that first line counts for every tool whose output does not itself start the result.
 
@@ -84,14 +84,8 @@ function refusedStatus(result: string, tool: string): CommandOutcome | undefined
 	return { outcome: `not run: ${oneLine(result.slice(prefix.length), MAX_SHOWN)}`, failed: true };
 }
 
-/** Terminal tools that append their own status line after the output. */
-const TERMINAL_TOOLS = new Set(['run_in_terminal', 'copilot_runinterminal']);
-
-function noStatus(result: string, tool: string): CommandOutcome {
-	if (TERMINAL_TOOLS.has(tool)) return { outcome: 'no exit status', failed: false };
-	const lastLine = result.trim().split(/\r?\n/).pop()?.trim();
-	return { outcome: lastLine ? `no exit status; last line: ${oneLine(lastLine, MAX_SHOWN)}` : 'no exit status, no output', failed: false };
-}
+/** No status line where the tool writes one: nothing of the output stands in for it (the output could say anything). */
+const NO_STATUS: CommandOutcome = { outcome: 'no exit status', failed: false };
 
 /**
  * The outcome of a call of the shell tool `tool` (its name as called) from its result: exit
@@ -101,10 +95,10 @@ function noStatus(result: string, tool: string): CommandOutcome {
 export function commandOutcome(tool: string, result: string | undefined): CommandOutcome {
 	if (result === undefined) return { outcome: 'no result (interrupted)', failed: true };
 	const name = tool.toLowerCase();
-	if (name === 'execute_bash') return openHandsStatus(result) ?? noStatus(result, name);
+	if (name === 'execute_bash') return openHandsStatus(result) ?? NO_STATUS;
 	const refused = refusedStatus(result, tool);
 	if (refused) return refused;
-	if (name === 'longhaul_runcommand') return longhaulStatus(firstLine(result)) ?? noStatus(result, name);
-	if (tool === 'bash') return miniSweAgentStatus(result) ?? noStatus(result, name);
-	return noStatus(result, name);
+	if (name === 'longhaul_runcommand') return longhaulStatus(firstLine(result)) ?? NO_STATUS;
+	if (tool === 'bash') return miniSweAgentStatus(result) ?? NO_STATUS;
+	return NO_STATUS;
 }

@@ -7,7 +7,7 @@ import { runPlanCommand } from '../../../src/cli/planCommand';
 
 const fixture = join(resolve(__dirname, '../../../..'), 'test/fixtures/conversations/two-turns.json');
 
-describe('longhaul-plan: a UTF-8 byte-order mark (issue 17)', () => {
+describe('longhaul-plan: input that starts with a UTF-8 byte-order mark', () => {
 	it('plans a file that starts with a byte-order mark exactly as the same file without it', () => {
 		const plain = runPlanCommand(['--input', fixture], p => readFileSync(p, 'utf8'));
 		const withBom = runPlanCommand(['--input', fixture], p => `\uFEFF${readFileSync(p, 'utf8')}`);

@@ -3,6 +3,7 @@ import { OutputMode, Raw } from '@vscode/prompt-tsx';
 import {
 	LINE_COUNTED_CHARS,
 	MAX_RUN_CHARS,
+	MESSAGE_NAME_TOKENS,
 	MESSAGE_OVERHEAD_TOKENS,
 	TOOL_CALL_OVERHEAD_TOKENS,
 	TiktokenTokenizer,
@@ -98,18 +99,35 @@ describe('TiktokenTokenizer (o200k_base)', () => {
 		assert.ok(Math.abs(inTranscript - t.encode(transcript).length) <= 2);
 	});
 
-	it('counts a message as its parts plus the documented framing', () => {
+	// OpenAI's rule for its chat models ("How to count tokens with tiktoken", OpenAI Cookbook,
+	// https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken, num_tokens_from_messages):
+	// tokens_per_message = 3, tokens_per_name = 1. Written here as numbers, not read from the
+	// constants under test, so a changed constant fails.
+	const DOCUMENTED_TOKENS_PER_MESSAGE = 3;
+	const DOCUMENTED_TOKENS_PER_NAME = 1;
+
+	it('counts a message as its parts plus the framing OpenAI documents: 3 per message, 1 more for a name', () => {
 		const t = new TiktokenTokenizer();
-		const user: Raw.ChatMessage = { role: Raw.ChatRole.User, content: [{ type: Raw.ChatCompletionContentPartKind.Text, text: 'hello world' }] };
-		assert.equal(t.countMessageTokens(user), MESSAGE_OVERHEAD_TOKENS + 2);
-		assert.equal(t.tokenLength({ type: Raw.ChatCompletionContentPartKind.Text, text: 'hello world' }), 2);
+		const text = { type: Raw.ChatCompletionContentPartKind.Text, text: 'hello world' } as const;
+		assert.equal(t.tokenLength(text), 2);
+		assert.equal(MESSAGE_OVERHEAD_TOKENS, DOCUMENTED_TOKENS_PER_MESSAGE);
+		assert.equal(MESSAGE_NAME_TOKENS, DOCUMENTED_TOKENS_PER_NAME);
+		const user: Raw.ChatMessage = { role: Raw.ChatRole.User, content: [text] };
+		assert.equal(t.countMessageTokens(user), DOCUMENTED_TOKENS_PER_MESSAGE + 2);
+		const named: Raw.ChatMessage = { role: Raw.ChatRole.User, name: 'alice', content: [text] };
+		assert.equal(t.countMessageTokens(named), DOCUMENTED_TOKENS_PER_MESSAGE + DOCUMENTED_TOKENS_PER_NAME + t.countTokens('alice') + 2);
+	});
+
+	it("counts a tool call as its name and arguments plus Longhaul's estimate of its wrapper (3, not documented by OpenAI)", () => {
+		const t = new TiktokenTokenizer();
 		const assistant: Raw.ChatMessage = {
 			role: Raw.ChatRole.Assistant,
 			content: [{ type: Raw.ChatCompletionContentPartKind.Text, text: 'hello world' }],
 			toolCalls: [{ id: 'c1', type: 'function', function: { name: 'readFile', arguments: '{"path":"a.ts"}' } }],
 		};
-		const callTokens = TOOL_CALL_OVERHEAD_TOKENS + t.countTokens('readFile') + t.countTokens('{"path":"a.ts"}');
-		assert.equal(t.countMessageTokens(assistant), MESSAGE_OVERHEAD_TOKENS + 2 + callTokens);
+		assert.equal(TOOL_CALL_OVERHEAD_TOKENS, 3);
+		const callTokens = 3 + t.countTokens('readFile') + t.countTokens('{"path":"a.ts"}');
+		assert.equal(t.countMessageTokens(assistant), DOCUMENTED_TOKENS_PER_MESSAGE + 2 + callTokens);
 	});
 });
 

@@ -91,7 +91,7 @@ const pieces = [
 	'⟫',
 ];
 
-describe('commandText: the confirmation shows the exact command (issue 17)', () => {
+describe('commandText: the confirmation shows the exact command', () => {
 	it('control: the old fixed fence hides a line that the shell runs', () => {
 		const tokens = md.parse(OLD_CONFIRMATION(HIDDEN_LINE), {});
 		const blocks = tokens
@@ -101,7 +101,7 @@ describe('commandText: the confirmation shows the exact command (issue 17)', () 
 		assert.ok(!blocks.includes('echo EVIL') && !tokens.some(t => t.type === 'inline' && t.content.includes('echo EVIL')), 'the old rendering hid echo EVIL');
 	});
 
-	describe('look-alike characters are named (issue 32)', () => {
+	describe('look-alike characters are named', () => {
 		/** The note about characters outside printable ASCII, as rendered text. */
 		function note(command: string): string {
 			const c = commandConfirmation(command, '.');

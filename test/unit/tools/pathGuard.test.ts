@@ -106,7 +106,7 @@ describe('pathGuard: tools stay inside the workspace folders', () => {
 	});
 
 	// Issue 17: the ways out that the first guard missed.
-	describe('dangling links and odd paths (issue 17)', () => {
+	describe('dangling links and odd paths', () => {
 		const refusedThroughLink = (p: string) => {
 			const r = resolveInsideRoots([root], p);
 			assert.equal(r.ok, false, `${p} should be refused, got ${JSON.stringify(r)}`);

@@ -46,7 +46,7 @@ function swappingFs(trigger: string, swap: () => void): PathGuardFs {
 	};
 }
 
-describe('safeFs: reads and writes that cannot leave the workspace (issue 17)', () => {
+describe('safeFs: reads and writes that cannot leave the workspace', () => {
 	let base: string;
 	let ws: string;
 	let outside: string;

@@ -16,7 +16,7 @@ function isRunning(pid: number): boolean {
 	}
 }
 
-describe('shellRunner: timeouts, cancels and long output (issue 17)', () => {
+describe('shellRunner: timeouts, cancels and long output', () => {
 	it('control: answers the exit code and the output', async () => {
 		const outcome = await runShell({ command: 'echo hi; echo err >&2; exit 3', cwd, timeoutMs: 10_000 });
 		assert.equal(outcome.exitCode, 3);

@@ -11,7 +11,7 @@ import { maxLag } from '../helpers/eventLoopLag';
 
 const SECRET = 'OUTSIDE-SECRET';
 
-describe('textSearch: guarded files, linear-time matching off the main thread (issue 17)', () => {
+describe('textSearch: guarded files, linear-time matching off the main thread', () => {
 	let base: string;
 	let ws: string;
 	let outside: string;

@@ -76,7 +76,7 @@ describe('command outcome in the done-ledger', () => {
 			}
 		});
 
-		it('<returncode> is trusted only for the mini-swe-agent tool, in its shape: not for Bash, BASH or a bare first line (issue 32)', () => {
+		it('<returncode> is trusted only for the mini-swe-agent tool, in its shape: not for Bash, BASH or a bare first line', () => {
 			for (const tool of ['Bash', 'BASH', 'run_in_terminal', 'shell', 'execute_command']) {
 				assert.match(commandOutcome(tool, '<returncode>0</returncode>\n<output>\nall good\n</output>').outcome, /^no exit status/, tool);
 			}
@@ -88,10 +88,25 @@ describe('command outcome in the done-ledger', () => {
 			});
 		});
 
-		it("run_in_terminal's last output line never becomes the recorded outcome (issue 32)", () => {
+		it("run_in_terminal's last output line never becomes the recorded outcome", () => {
 			for (const tool of ['run_in_terminal', 'copilot_runInTerminal']) {
 				const outcome = commandOutcome(tool, 'FAILED 3 tests\nCommand exited with code 0');
 				assert.deepEqual(outcome, { outcome: 'no exit status', failed: false }, tool);
+			}
+		});
+
+		it('a result without its status line records "no exit status" and no line of its output', () => {
+			const output = 'Ran 12 tests\nOK: all 12 passed, nothing left to do';
+			const results: [string, string][] = [
+				['longhaul_runCommand', output],
+				['longhaul_runCommand', `\n${output}`],
+				['bash', output],
+				['execute_bash', `${output}\n[Current working directory: /w]`],
+				['shell', output],
+				['run_in_terminal', output],
+			];
+			for (const [tool, result] of results) {
+				assert.deepEqual(commandOutcome(tool, result), { outcome: 'no exit status', failed: false }, `${tool}: ${JSON.stringify(result)}`);
 			}
 		});
 

@@ -310,7 +310,7 @@ describe('option reader', () => {
 	});
 });
 
-describe('shell classifier: the fourth probe (issue 32)', () => {
+describe('shell classifier: lines that look like inspections but run code or change files', () => {
 	it('`command` looks up only with -v or -V; `command rm -v victim` removes', () => {
 		for (const line of ['command rm -v victim', 'command -p rm -V x', 'command cp -v a b', 'command -- rm -v x']) assertNotInspectOnly(line);
 		for (const line of ['command -v python', 'command -V ls', 'command -pv git', 'command -v -p rm']) assert.equal(shellEffects(line).inspectOnly, true, line);

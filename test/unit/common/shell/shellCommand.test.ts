@@ -155,7 +155,7 @@ const lines = fc.letrec<{ line: Line }>(tie => ({
 })).line;
 
 describe('shell classifier', () => {
-	it('the issue #15 lines that change things are not "inspect only", and they run', () => {
+	it('lines that delete or run through find, xargs, env or command substitution are not "inspect only", and they run', () => {
 		for (const line of [
 			'find . -name "*.pyc" -delete',
 			'find . -exec rm {} \\;',

@@ -36,7 +36,7 @@ describe('codeConfigFiles: files that configure tools which run code', () => {
 		assert.equal(codeConfigFile('.git/config')?.rule, '.git/');
 	});
 
-	it('matches what the issue-32 probe named: bare repositories, Cargo, Python, PHP, Ruby, mise, yarn, CI, containers, Gradle and Maven wrappers', () => {
+	it('matches the files that configure code of every common tool: bare repositories, Cargo, Python, PHP, Ruby, mise, yarn, CI, containers, Gradle and Maven wrappers', () => {
 		const probe = [
 			'evil/HEAD',
 			'.cargo/config.toml',
