@@ -105,7 +105,7 @@ async function copilotToolCalls(): Promise<string[]> {
 	return copilotTools() ? ((await vscode.commands.executeCommand<string[]>('longhaulTest.copilotToolCalls')) ?? []) : [];
 }
 
-describe('Runner choice: commands and edits through Longhaul in a real VS Code (issue 38)', function () {
+describe('Runner choice: commands and edits through Longhaul in a real VS Code', function () {
 	this.timeout(90_000);
 	const tag = `longhaul-runner-${process.pid}`;
 	const outsideTmp = path.join(os.tmpdir(), `${tag}-tmp`);

@@ -32,7 +32,7 @@ describe("README's two commands for a fresh machine", () => {
 		assert.ok(existsSync(join(root, 'scripts', 'demo.mjs')));
 	});
 
-	it('npm test runs every tier the README names: type check, lint, unit, benchmark, integration, untrusted, end-to-end', () => {
+	it('npm test runs every tier the README names: type check, lint, unit, benchmark, integration, untrusted, Copilot-like tools, end-to-end', () => {
 		const steps = scripts.test.split('&&').map(step => step.trim());
 		assert.deepEqual(steps, [
 			'npm run typecheck',
@@ -41,6 +41,7 @@ describe("README's two commands for a fresh machine", () => {
 			'npm run test:bench',
 			'npm run test:integration',
 			'npm run test:untrusted',
+			'npm run test:copilot-tools',
 			'npm run test:e2e',
 		]);
 	});

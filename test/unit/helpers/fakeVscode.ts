@@ -43,6 +43,8 @@ export function fakeVscode(state: FakeWorkspace) {
 			},
 			getConfiguration: (section: string) => ({
 				get: <T>(key: string, fallback?: T): T | undefined => (section === 'longhaul' && key in state.settings ? (state.settings[key] as T) : fallback),
+				// The test's settings stand for the user's own (global) values.
+				inspect: (key: string) => (section === 'longhaul' && key in state.settings ? { key, globalValue: state.settings[key] } : { key }),
 			}),
 			asRelativePath: (fsPath: string) => {
 				const root = state.folders.find(folder => fsPath === folder || fsPath.startsWith(folder + path.sep));
