@@ -138,8 +138,13 @@ export class ContextMeter implements vscode.Disposable {
 	}
 
 	/** What the status bar shows now (for tests). */
-	get shown(): { readonly text: string; readonly visible: boolean } {
-		return { text: this.item.text, visible: this.figures !== undefined || this.activity !== 'idle' };
+	get shown(): { readonly text: string; readonly tooltip: string; readonly visible: boolean } {
+		const tooltip = this.item.tooltip;
+		return {
+			text: this.item.text,
+			tooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),
+			visible: this.figures !== undefined || this.activity !== 'idle',
+		};
 	}
 
 	dispose(): void {

@@ -220,7 +220,11 @@ export function summaryRecap(stream: ResponseSink, made: readonly SummaryDocumen
 						'Open the newest {0} to read (or correct) what the model now remembers in place of the older rounds; Restore brings the rounds back instead.',
 						shown.length,
 					);
-	stream.markdown(`\n\n*${times} ${which}*\n\n`);
+	// VS Code turns off the buttons of responses restored after a window reload: say so, and what still works.
+	const afterReload = vscode.l10n.t(
+		'After a window reload VS Code turns these buttons off; `@longhaul /context` lists every summary with links that open or restore it.',
+	);
+	stream.markdown(`\n\n*${times} ${which} ${afterReload}*\n\n`);
 	shown.forEach((document, i) =>
 		openButton(
 			stream,
