@@ -33,6 +33,7 @@ export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResu
 		mode: settings.summarizationMode,
 		summaries: state.tally.summarizations,
 		keptRounds: state.compaction.keptRounds,
+		verbatimRounds: layoutPrompt(state.conversation).filter(entry => entry.kind === 'round').length,
 		setAsideSteps: state.compaction.setAsideSteps,
 		mostSetAside: state.compaction.mostSetAside,
 		masked: state.tally.masking.maskedResults,

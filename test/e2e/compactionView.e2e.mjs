@@ -26,7 +26,7 @@ import { join } from 'node:path';
 
 const VIEWPORT = { width: 1280, height: 800 };
 const SET_ASIDE = /(\d+) older rounds? set aside while their summary is written; the agent did not wait\./;
-const HALF_LINE = /Half-context mode: \d+ summar(y|ies) made, [^.]*set aside while their summary was written[^.]*\./;
+const HALF_LINE = /Half-context mode: \d+ summar(y|ies) made, \d+(–\d+)? recent rounds? kept verbatim, [^.]*set aside while their summary was written[^.]*\./;
 const LEGACY_LINE = /Legacy mode: \d+ summar(y|ies) made, \d+(–\d+)? recent rounds? kept verbatim[^.]*\./;
 
 /** The meter in the status bar: its text (`52% · 2 summary blocks`). */
@@ -76,7 +76,10 @@ export const tests = [
 			const meter = await meterText(page);
 			const context = await send(page, '@longhaul /context', { timeoutMs: 60_000 });
 			const meterAfter = await meterText(page);
-			await context.response.scrollIntoViewIfNeeded();
+			await context.response
+				.getByText(/the next prompt takes/)
+				.first()
+				.scrollIntoViewIfNeeded();
 			await screenshot(page, 'e2e-meter-and-context.png');
 			console.log(`    meter: ${JSON.stringify(meter)} → ${JSON.stringify(meterAfter)}; /context: ${JSON.stringify(context.text.slice(0, 160))}`);
 			const share = Number(/the next prompt takes (\d+)% of it/.exec(context.text)?.[1]);
@@ -132,8 +135,9 @@ export const tests = [
 			await openChat(page);
 			const context = await send(page, '@longhaul /context', { timeoutMs: 60_000 });
 			const link = context.response.locator('a', { hasText: /^request \d+, rounds? / }).first();
-			await link.waitFor({ state: 'visible', timeout: 15_000 });
-			await link.click();
+			await link.waitFor({ state: 'attached', timeout: 15_000 });
+			// The chat list scrolls on its own: a click dispatched on the link, as the mouse would.
+			await link.dispatchEvent('click');
 			await page.waitForFunction(
 				() => [...document.querySelectorAll('.tabs-container .tab')].some(t => /Longhaul summary/.test(t.textContent ?? '')),
 				undefined,

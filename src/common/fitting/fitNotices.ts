@@ -171,6 +171,8 @@ export interface CompactionFacts {
 	readonly summaries: number;
 	/** The recent rounds each summary kept verbatim. */
 	readonly keptRounds: readonly number[];
+	/** The rounds verbatim in the request's last prompt (said when no summary was made to say what it kept). */
+	readonly verbatimRounds: number;
 	/** Steps that set rounds aside while their summary was written, and the most rounds set aside at once. */
 	readonly setAsideSteps: number;
 	readonly mostSetAside: number;
@@ -197,6 +199,8 @@ export function compactionLine(facts: CompactionFacts): Message | undefined {
 				? plural(least, '{0} recent round kept verbatim', '{0} recent rounds kept verbatim')
 				: message('{0}–{1} recent rounds kept verbatim', least, most),
 		);
+	} else {
+		parts.push(plural(facts.verbatimRounds, '{0} recent round kept verbatim', '{0} recent rounds kept verbatim'));
 	}
 	if (facts.setAsideSteps) {
 		parts.push(
@@ -212,7 +216,11 @@ export function compactionLine(facts: CompactionFacts): Message | undefined {
 	const waited = facts.waitsMs.reduce((n, ms) => n + ms, 0);
 	parts.push(
 		facts.waitsMs.length
-			? message('waited for a summary {0} ({1} s in all)', plural(facts.waitsMs.length, '{0} time', '{0} times'), (waited / 1000).toFixed(1))
+			? message(
+					'waited for a summary {0} ({1} s in all)',
+					plural(facts.waitsMs.length, '{0} time', '{0} times'),
+					waited < 100 ? '<0.1' : (waited / 1000).toFixed(1),
+				)
 			: message('no wait for a summary'),
 	);
 	const mode = facts.mode === 'half-context' ? message('Half-context mode') : message('Legacy mode');
