@@ -14,6 +14,7 @@ import {
 	DATA_FILE,
 	LONG_SESSION_MARKER as MARKER,
 	dataFileContent,
+	scrollChatTo,
 	send,
 	setUserSettings,
 	summarizedLongSession,
