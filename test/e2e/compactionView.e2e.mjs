@@ -77,10 +77,7 @@ export const tests = [
 			const meter = await meterText(page);
 			const context = await send(page, '@longhaul /context', { timeoutMs: 60_000 });
 			const meterAfter = await meterText(page);
-			await context.response
-				.getByText(/the next prompt takes/)
-				.first()
-				.scrollIntoViewIfNeeded();
+			await scrollChatTo(page, context.response.getByText(/the next prompt takes/).first());
 			await screenshot(page, 'e2e-meter-and-context.png');
 			console.log(`    meter: ${JSON.stringify(meter)} → ${JSON.stringify(meterAfter)}; /context: ${JSON.stringify(context.text.slice(0, 160))}`);
 			const share = Number(/the next prompt takes (\d+)% of it/.exec(context.text)?.[1]);
