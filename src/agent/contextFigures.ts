@@ -5,6 +5,7 @@
 // shown as set aside (chatMemory.ts), not as verbatim rounds.
 import type * as vscode from 'vscode';
 import { blockRows, type BlockRow } from '../common/conversation/blockListing';
+import type { SummaryBlock } from '../common/conversation/summaryBlocks';
 import { roundText, type Conversation } from '../common/conversation/conversation';
 import { flattenRounds } from '../common/conversation/flatten';
 import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
@@ -64,6 +65,48 @@ export interface ContextFigures {
 	readonly pinnedTokens: number;
 }
 
+/**
+ * The blocks as the user reads them: a set-aside block that continues an earlier summary of its
+ * request (it holds that summary's text, then the index of the rounds set aside) is listed as that
+ * summary, still a summary, and the rounds set aside after it.
+ */
+function figureBlocks(conversation: Conversation): FigureBlock[] {
+	const flat = flattenRounds(conversation);
+	const at = new Map(flat.map(f => [f.round.id, f]));
+	return blockRows(conversation, block => blockTokens(block, countTokens)).flatMap((row): FigureBlock[] => {
+		if (!at.get(row.block.roundId)?.round.summaryProvisional) return [{ ...row, setAside: false }];
+		const covered = row.block.roundIds.map(id => at.get(id)!);
+		let continues = covered.length - 1;
+		while (continues >= 0 && (covered[continues].round.summary === undefined || covered[continues].round.summaryProvisional)) continues--;
+		if (continues < 0) return [{ ...row, setAside: true }];
+		const earlier = covered[continues];
+		const summary: SummaryBlock = {
+			turnIndex: row.block.turnIndex,
+			roundId: earlier.round.id,
+			anchor: { source: earlier.source, turnIndex: earlier.turnIndex, roundIndex: earlier.roundIndex },
+			roundIds: row.block.roundIds.slice(0, continues + 1),
+			text: earlier.round.summary!,
+			condensed: earlier.round.summaryCondensed === true,
+			spansTurns: earlier.round.summarySpansTurns === true,
+			edited: earlier.round.summaryEdited === true,
+			buildsOnEdit: earlier.round.summaryBuildsOnEdit === true,
+		};
+		const summaryTokens = blockTokens(summary, countTokens);
+		const lastOfSummary = earlier.roundIndex + 1;
+		return [
+			{ ...row, block: summary, lastRound: lastOfSummary, roundCount: continues + 1, tokens: summaryTokens, setAside: false },
+			{
+				...row,
+				firstRound: lastOfSummary + 1,
+				roundCount: covered.length - continues - 1,
+				fromEarlier: false,
+				tokens: Math.max(0, row.tokens - summaryTokens),
+				setAside: true,
+			},
+		];
+	});
+}
+
 export async function contextFigures(input: FiguresInput): Promise<ContextFigures> {
 	const { conversation, settings, chatTools } = input;
 	const budget = budgetFor(input.model, chatTools, input.ratio);
@@ -71,12 +114,7 @@ export async function contextFigures(input: FiguresInput): Promise<ContextFigure
 	const next = { conversation, chatTools, budget, settings, ledger: input.ledger, pinnedInstructions: pinned?.text };
 	const ledgerText = nextLedgerText(next);
 	const messageTokens = await nextPromptTokens(next, ledgerText);
-	const provisional = new Set(
-		flattenRounds(conversation)
-			.filter(f => f.round.summaryProvisional)
-			.map(f => f.round.id),
-	);
-	const blocks = blockRows(conversation, block => blockTokens(block, countTokens)).map(row => ({ ...row, setAside: provisional.has(row.block.roundId) }));
+	const blocks = figureBlocks(conversation);
 	const layout = { verbatimRounds: 0, verbatimTokens: 0, requestTokens: 0, shortenedRequests: 0 };
 	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
 		if (entry.kind === 'round') {
