@@ -13,6 +13,7 @@ import { log } from './agent/log';
 import { SummaryDocuments } from './agent/summaryDocuments';
 import { SummaryEditStore } from './agent/summaryEdits';
 import { ContextMeter } from './agent/contextMeter';
+import { ChatMemory } from './agent/chatMemory';
 import { CarriedJobs, SummarySpeeds } from './agent/backgroundSummary';
 import { createTelemetry } from './agent/telemetry';
 import { TokenCalibration } from './agent/tokenCalibration';
@@ -37,14 +38,16 @@ export function activate(context: vscode.ExtensionContext): LonghaulApi {
 	const speeds = new SummarySpeeds();
 	const carried = new CarriedJobs();
 	// The summaries this window can open as documents (longhaul-summary:), with their commands.
-	const documents = new SummaryDocuments(edits);
+	const documents = new SummaryDocuments(edits, context.workspaceState);
+	// What each chat's last request left set aside, and the notices each chat was given once.
+	const chats = new ChatMemory();
 	context.subscriptions.push(
 		handled,
 		telemetry,
 		meter,
 		carried,
 		documents,
-		createParticipant(context, { telemetry, calibration, edits, meter, speeds, carried, documents }, h => handled.fire(h)),
+		createParticipant(context, { telemetry, calibration, edits, meter, speeds, carried, documents, chats }, h => handled.fire(h)),
 		...registerTools(),
 	);
 	return {

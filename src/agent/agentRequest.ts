@@ -12,6 +12,8 @@ import type { RequestContext } from './commands/requestContext';
 import { referencesAsText } from './references';
 import { resultFor } from './requestResult';
 import { ResponseEpilogue } from './responseEpilogue';
+import { compactionLine } from '../common/fitting/fitNotices';
+import { localize } from './l10n';
 import { SUMMARY_SCHEME, summaryRecap } from './summaryDocuments';
 
 export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResult> {
@@ -21,14 +23,28 @@ export async function agentRequest(ctx: RequestContext): Promise<vscode.ChatResu
 	const attached = withoutInstructionReferences(references, ctx.instructions);
 	const attachments = await referencesAsText(attached.references);
 	const pinned = pinnedFor(attached.read, budgetFor(request.model, toChatTools(ctx.tools), ctx.ratio).messages);
-	const notices = [...instructionNotices(attached.read, pinned), ...(ctx.summarizer.notice ? [ctx.summarizer.notice] : [])];
-	for (const notice of notices) stream.markdown(`*${notice}*\n\n`);
+	for (const notice of instructionNotices(attached.read, pinned)) stream.markdown(`*${notice}*\n\n`);
 	await runAgentLoop(ctx, { references: attachments, pinnedInstructions: pinned.text });
 	const epilogue = new ResponseEpilogue();
 	if (state.maxToolCallsExceeded) {
 		epilogue.markdown(`\n\nStopped after ${state.toolCallCount} tool calls (the limit set by \`longhaul.maxToolCallsPerRequest\`). Say "continue" to go on.`);
 	}
-	summaryRecap(epilogue, state.madeSummaries, ctx.summarizer.notice);
+	const line = compactionLine({
+		mode: settings.summarizationMode,
+		summaries: state.tally.summarizations,
+		keptRounds: state.compaction.keptRounds,
+		verbatimRounds: layoutPrompt(state.conversation).filter(entry => entry.kind === 'round').length,
+		setAsideSteps: state.compaction.setAsideSteps,
+		mostSetAside: state.compaction.mostSetAside,
+		masked: state.tally.masking.maskedResults,
+		removed: state.tally.elidedResults + state.tally.droppedRounds,
+		waitsMs: state.compactionWaitsMs,
+	});
+	if (line) epilogue.markdown(`\n\n**${localize(line)}.**`);
+	// The summarizer-model fallback: once per chat, in the first response that summarized with the chat's model instead.
+	const fallback =
+		ctx.summarizer.notice && state.tally.summarizations > 0 && ctx.chats.firstFallbackNotice(state.conversation) ? ctx.summarizer.notice : undefined;
+	summaryRecap(epilogue, state.madeSummaries, fallback);
 	const count = settings.showTokenCount ? promptSizeLine(ctx) : undefined;
 	if (count) epilogue.markdown(`\n\n${count}`);
 	epilogue.write(stream);

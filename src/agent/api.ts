@@ -25,5 +25,5 @@ export interface LonghaulApi {
 	/** Forgets what was learned about every model's token count (tests start from scratch with it). */
 	forgetTokenRatios(): Promise<void>;
 	/** What the status bar's context meter shows now. */
-	readonly contextMeter: { readonly text: string; readonly visible: boolean };
+	readonly contextMeter: { readonly text: string; readonly tooltip: string; readonly visible: boolean };
 }

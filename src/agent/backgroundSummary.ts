@@ -141,12 +141,21 @@ export function backgroundLine(speeds: SummarySpeeds, carried: CarriedJobs, mode
 			: state.kind === 'preparing'
 				? vscode.l10n.t('preparing for {0} s ({1} older rounds)', Math.round(state.forMs / 1000), state.rounds)
 				: vscode.l10n.t('none under way');
-	return speed
+	if (!speed) return vscode.l10n.t('**Background summary:** {0}.', what);
+	// In words, not as a factor: how this model's summaries compare with what Longhaul assumes before it has measured any.
+	const times = speed.scale < 1 ? 1 / speed.scale : speed.scale;
+	const factor = times < 10 ? times.toFixed(1) : String(Math.round(times));
+	return speed.scale < 1
 		? vscode.l10n.t(
-				'**Background summary:** {0}; summaries of this model run at {1}× the field estimate ({2} measured).',
+				'**Background summary:** {0}; this model writes summaries about {1} times faster than Longhaul assumes before it has measured any (learned from {2} summaries).',
 				what,
-				speed.scale.toFixed(2),
+				factor,
 				speed.samples,
 			)
-		: vscode.l10n.t('**Background summary:** {0}.', what);
+		: vscode.l10n.t(
+				'**Background summary:** {0}; this model writes summaries about {1} times slower than Longhaul assumes before it has measured any (learned from {2} summaries).',
+				what,
+				factor,
+				speed.samples,
+			);
 }

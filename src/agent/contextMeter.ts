@@ -8,19 +8,13 @@
 // chat is on screen, so a new chat cannot be told apart from the last one until it sends a
 // request). The figures are those of /context (the same conversation, the same token ratio), so
 // both show the same share. The tooltip gives the /context figures; a click runs /context.
-import { windowTokensUsed } from '../common/tokens/budget';
 import { jobsUnderWay } from '../common/background/backgroundJob';
 import * as vscode from 'vscode';
-import { blockRows } from '../common/conversation/blockListing';
-import { roundText, type Conversation } from '../common/conversation/conversation';
-import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
+import type { Conversation } from '../common/conversation/conversation';
+import { chatKey } from './chatMemory';
+import { contextFigures } from './contextFigures';
 import { meterText, meterTooltip, type MeterActivity, type MeterFigures, type MeterStaleness } from '../common/stats/contextMeter';
-import { blockTokens } from '../common/summaries/condenseBlocks';
-import { budgetFor } from './requestBudget';
 import type { RequestContext } from './commands/requestContext';
-import { pinnedFor } from './instructionFiles';
-import { nextLedgerText, nextPromptTokens } from './nextPrompt';
-import { countTokens } from '../common/tokens/tokenizer';
 import type { RequestState } from './requestState';
 import { toChatTools } from './toolCatalog';
 
@@ -144,8 +138,13 @@ export class ContextMeter implements vscode.Disposable {
 	}
 
 	/** What the status bar shows now (for tests). */
-	get shown(): { readonly text: string; readonly visible: boolean } {
-		return { text: this.item.text, visible: this.figures !== undefined || this.activity !== 'idle' };
+	get shown(): { readonly text: string; readonly tooltip: string; readonly visible: boolean } {
+		const tooltip = this.item.tooltip;
+		return {
+			text: this.item.text,
+			tooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),
+			visible: this.figures !== undefined || this.activity !== 'idle',
+		};
 	}
 
 	dispose(): void {
@@ -153,14 +152,6 @@ export class ContextMeter implements vscode.Disposable {
 		this.item.dispose();
 		this.command.dispose();
 	}
-}
-
-/**
- * Names a chat by its first round (round ids are unique); undefined for a chat with no round yet,
- * which is never taken for the chat the figures are of.
- */
-function chatKey(conversation: Conversation): string | undefined {
-	return conversation.turns.flatMap(t => t.rounds)[0]?.id;
 }
 
 /**
@@ -191,28 +182,31 @@ export async function meterReading(ctx: RequestContext): Promise<MeterReading> {
 
 async function meterFigures(ctx: RequestContext, conversation: Conversation): Promise<MeterFigures> {
 	const { state, request, settings } = ctx;
-	const chatTools = toChatTools(ctx.tools);
-	const budget = budgetFor(request.model, chatTools, ctx.calibration.ratio(request.model));
-	const pinned = pinnedFor(ctx.instructions, budget.messages).text;
-	const next = { conversation, chatTools, budget, settings, ledger: state.ledger, pinnedInstructions: pinned };
-	const ledger = nextLedgerText(next);
-	const total = await nextPromptTokens(next, ledger);
-	const blocks = blockRows(conversation, block => blockTokens(block, countTokens));
-	const rounds = layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens }).flatMap(e =>
-		e.kind === 'round' ? [e.round] : [],
-	);
+	const figures = await contextFigures({
+		conversation: ctx.chats.asLeft(conversation),
+		model: request.model,
+		chatTools: toChatTools(ctx.tools),
+		settings,
+		ratio: ctx.calibration.ratio(request.model),
+		ledger: state.ledger,
+		instructions: ctx.instructions,
+	});
+	const real = figures.blocks.filter(b => !b.setAside);
 	return {
 		modelName: request.model.name,
-		windowTokens: budget.window,
-		usedTokens: windowTokensUsed(total, budget),
-		summaryBlocks: blocks.length,
-		summaryTokens: blocks.reduce((n, b) => n + b.tokens, 0),
-		editedBlocks: blocks.filter(b => b.block.edited).length,
-		buildsOnEditBlocks: blocks.filter(b => b.block.buildsOnEdit).length,
-		ledgerTokens: ledger ? countTokens(ledger) : 0,
-		instructionTokens: pinned ? countTokens(pinned) : 0,
-		verbatimRounds: rounds.length,
-		verbatimTokens: rounds.reduce((n, r) => n + countTokens(roundText(r)), 0),
-		toolTokens: budget.toolTokens,
+		windowTokens: figures.budget.window,
+		usedTokens: figures.usedTokens,
+		summaryBlocks: real.length,
+		summaryTokens: figures.summaryTokens,
+		editedBlocks: real.filter(b => b.block.edited).length,
+		buildsOnEditBlocks: real.filter(b => b.block.buildsOnEdit).length,
+		setAsideRounds: figures.setAsideRounds,
+		setAsideTokens: figures.setAsideTokens,
+		overflows: figures.overflows,
+		ledgerTokens: figures.ledgerTokens,
+		instructionTokens: figures.pinnedTokens,
+		verbatimRounds: figures.verbatimRounds,
+		verbatimTokens: figures.verbatimTokens,
+		toolTokens: figures.budget.toolTokens,
 	};
 }

@@ -2,14 +2,9 @@
 // Longhaul keeps for it: the summary blocks (each a link that opens it), the done-ledger, the
 // workspace's pinned instructions, the token ratio, the model that writes summaries.
 import * as vscode from 'vscode';
-import { roundText, type Conversation } from '../common/conversation/conversation';
-import { layoutPrompt, olderRequestsBudget } from '../common/conversation/promptLayout';
-import { blockRows, type BlockRow } from '../common/conversation/blockListing';
-import { blockTokens } from '../common/summaries/condenseBlocks';
-import { summaryBudget, windowTokensUsed, type PromptBudget } from '../common/tokens/budget';
-import { budgetFor } from './requestBudget';
-import { countTokens } from '../common/tokens/tokenizer';
-import { nextLedgerText, nextPromptTokens } from './nextPrompt';
+import type { Conversation } from '../common/conversation/conversation';
+import { summaryBudget, type PromptBudget } from '../common/tokens/budget';
+import { contextFigures, type FigureBlock } from './contextFigures';
 import type { LonghaulSettings } from './settings';
 import { toChatTools } from './toolCatalog';
 import type { DoneLedger } from '../common/ledger/doneLedger';
@@ -17,7 +12,7 @@ import { UNCALIBRATED, calibrationRatio, type Calibration } from '../common/toke
 import { restoreLink, summaryLink, type SummaryDocuments } from './summaryDocuments';
 import { ledgerListing } from '../common/ledger/ledgerListing';
 import type { PinnedInstructions } from '../common/instructions/pinnedInstructions';
-import { pinnedFor, type InstructionFilesRead } from './instructionFiles';
+import type { InstructionFilesRead } from './instructionFiles';
 import { localize } from './l10n';
 import { message, plural } from '../common/text/message';
 
@@ -42,31 +37,33 @@ export interface ContextInput {
 	readonly documents: Pick<SummaryDocuments, 'remember'>;
 }
 
-/** The verbatim parts of the prompt layout, in tokens, and the links that open its summary blocks. */
-interface LayoutTally {
-	readonly rounds: number;
-	readonly roundCount: number;
-	readonly requests: number;
-	readonly shortened: number;
-}
-
 export async function contextReport(input: ContextInput): Promise<string> {
 	const { conversation, model, settings } = input;
 	const chatTools = toChatTools(input.tools);
 	const calibration = input.calibration ?? UNCALIBRATED;
-	const budget = budgetFor(model, chatTools, calibrationRatio(calibration));
-	const tally = tallyLayout(conversation, budget);
-	const blocks = blockRows(conversation, block => blockTokens(block, countTokens));
-	const summaries = blocks.reduce((n, b) => n + b.tokens, 0);
-	const pinned = input.instructions ? pinnedFor(input.instructions, budget.messages) : undefined;
-	const next = { conversation, chatTools, budget, settings, ledger: input.ledger, pinnedInstructions: pinned?.text };
-	const ledgerText = nextLedgerText(next);
-	const ledgerTokens = ledgerText ? countTokens(ledgerText) : 0;
-	const pinnedTokens = pinned?.text ? countTokens(pinned.text) : 0;
-	const total = await nextPromptTokens(next, ledgerText);
-	const system = Math.max(0, total - summaries - tally.rounds - tally.requests - ledgerTokens - pinnedTokens);
-	const used = windowTokensUsed(total, budget);
+	// The same figures as the meter's, by the same function (contextFigures.ts).
+	const figures = await contextFigures({
+		conversation,
+		model,
+		chatTools,
+		settings,
+		ratio: calibrationRatio(calibration),
+		ledger: input.ledger,
+		instructions: input.instructions,
+	});
+	const { budget, pinned } = figures;
+	const system = Math.max(
+		0,
+		figures.messageTokens -
+			figures.summaryTokens -
+			figures.setAsideTokens -
+			figures.verbatimTokens -
+			figures.requestTokens -
+			figures.ledgerTokens -
+			figures.pinnedTokens,
+	);
 	const pct = (n: number) => (budget.window ? ((100 * n) / budget.window).toFixed(1) : '0.0') + '%';
+	const realBlocks = figures.blocks.filter(b => !b.setAside);
 	// The number shown counts the files pinned; the noun agrees with all the files found (as before).
 	const pinnedFiles = pinned?.files.filter(f => f.state !== 'left-out').length ?? 0;
 	const rows: [string, number][] = [
@@ -75,28 +72,50 @@ export async function contextReport(input: ContextInput): Promise<string> {
 			pinned?.files.length === 1
 				? vscode.l10n.t('Workspace instructions ({0} file)', pinnedFiles)
 				: vscode.l10n.t('Workspace instructions ({0} files)', pinnedFiles),
-			pinnedTokens,
+			figures.pinnedTokens,
 		],
 		[vscode.l10n.t('Tool definitions ({0} tools)', chatTools.length), budget.toolTokens],
-		[localize(plural(blocks.length, 'Summaries ({0} block)', 'Summaries ({0} blocks)')), summaries],
-		[vscode.l10n.t('Done-ledger'), ledgerTokens],
-		[vscode.l10n.t('Verbatim rounds ({0})', tally.roundCount), tally.rounds],
-		[tally.shortened ? vscode.l10n.t('User requests ({0} shortened)', tally.shortened) : vscode.l10n.t('User requests'), tally.requests],
+		[localize(plural(realBlocks.length, 'Summaries ({0} block)', 'Summaries ({0} blocks)')), figures.summaryTokens],
+		...(figures.setAsideRounds
+			? [
+					[
+						localize(
+							plural(figures.setAsideRounds, 'Set aside while its summary is written ({0} round)', 'Set aside while their summary is written ({0} rounds)'),
+						),
+						figures.setAsideTokens,
+					] as [string, number],
+				]
+			: []),
+		[vscode.l10n.t('Done-ledger'), figures.ledgerTokens],
+		[vscode.l10n.t('Verbatim rounds ({0})', figures.verbatimRounds), figures.verbatimTokens],
+		[
+			figures.shortenedRequests ? vscode.l10n.t('User requests ({0} shortened)', figures.shortenedRequests) : vscode.l10n.t('User requests'),
+			figures.requestTokens,
+		],
 		[vscode.l10n.t("Held for the provider's own instructions"), budget.providerTokens],
 		[vscode.l10n.t('Reserve (tokenizer difference)'), budget.reserve],
-		[vscode.l10n.t('Free'), Math.max(0, budget.window - used - budget.reserve)],
+		[vscode.l10n.t('Free'), Math.max(0, budget.window - figures.usedTokens - budget.reserve)],
 	];
 	const windowSize = budget.window.toLocaleString('en-US');
+	const share = `${figures.share}%`;
 	return [
 		budget.ratio > 1
 			? vscode.l10n.t(
-					"**Context window of {0}:** {1} tokens by Longhaul's count ({2} by the model's), {3} used by the next prompt.",
+					"**Context window of {0}:** {1} tokens by Longhaul's count ({2} by the model's); the next prompt takes **{3}** of it.",
 					model.name,
 					windowSize,
 					model.maxInputTokens.toLocaleString('en-US'),
-					pct(used),
+					share,
 				)
-			: vscode.l10n.t('**Context window of {0}:** {1} tokens, {2} used by the next prompt.', model.name, windowSize, pct(used)),
+			: vscode.l10n.t('**Context window of {0}:** {1} tokens; the next prompt takes **{2}** of it.', model.name, windowSize, share),
+		...(figures.overflows
+			? [
+					'',
+					vscode.l10n.t(
+						'That is more than the window holds: the next request first summarizes older rounds (or sets them aside while their summary is written) before it sends anything.',
+					),
+				]
+			: []),
 		'',
 		`| ${vscode.l10n.t('Part')} | ${vscode.l10n.t('Tokens')} | ${vscode.l10n.t('Share of window')} |`,
 		'| --- | ---: | ---: |',
@@ -104,8 +123,8 @@ export async function contextReport(input: ContextInput): Promise<string> {
 		'',
 		...toolLines(input.toolsLeftOut ?? []),
 		...instructionLines(input.instructions, pinned),
-		...blockLines(conversation, blocks, summaryBudget(budget), input.documents),
-		...ledgerLines(settings, input.ledger, ledgerText),
+		...blockLines(conversation, figures.blocks, summaryBudget(budget), input.documents),
+		...ledgerLines(settings, input.ledger, figures.ledgerText),
 		calibrationLine(model, budget, calibration),
 		'',
 		...(input.backgroundLine ? [input.backgroundLine] : []),
@@ -142,20 +161,6 @@ function maskingLine(settings: LonghaulSettings): string {
 				'Masking of old tool results is **on** (`longhaul.maskOldToolResults`): when the conversation no longer fits, the outputs of older tool calls are first replaced by a one-line note, and the model summarizes only if that is not enough.',
 			)
 		: vscode.l10n.t('Masking of old tool results is **off** (`longhaul.maskOldToolResults`).');
-}
-
-function tallyLayout(conversation: Conversation, budget: PromptBudget): LayoutTally {
-	const tally = { rounds: 0, roundCount: 0, requests: 0, shortened: 0 };
-	for (const entry of layoutPrompt(conversation, { olderRequestsMaxTokens: olderRequestsBudget(budget.messages), countTokens })) {
-		if (entry.kind === 'round') {
-			tally.rounds += countTokens(roundText(entry.round));
-			tally.roundCount++;
-		} else if (entry.kind === 'user') {
-			tally.requests += countTokens(entry.text);
-			if (entry.shortened) tally.shortened++;
-		}
-	}
-	return tally;
 }
 
 function toolLines(leftOut: readonly string[]): string[] {
@@ -263,21 +268,23 @@ function sampleLines(calibration: Calibration): string[] {
  * N, round M", the N of `/restore N`), its size in the prompt (the note of a condensed block
  * included), its marks, and links to open (and edit) it or restore it.
  */
-function blockLines(conversation: Conversation, blocks: readonly BlockRow[], budget: number, documents: ContextInput['documents']): string[] {
-	if (!blocks.length) return [];
+function blockLines(conversation: Conversation, all: readonly FigureBlock[], budget: number, documents: ContextInput['documents']): string[] {
+	const blocks = all.filter(b => !b.setAside);
+	const setAside = all.filter(b => b.setAside);
+	if (!all.length) return [];
 	const total = blocks.reduce((n, b) => n + b.tokens, 0);
-	const rounds = (b: BlockRow) =>
+	const rounds = (b: FigureBlock) =>
 		b.fromEarlier
 			? vscode.l10n.t('request {0}, every round before it through round {1} ({2} rounds; written by Longhaul 0.1.0)', b.request, b.lastRound, b.roundCount)
 			: b.firstRound === b.lastRound
 				? vscode.l10n.t('request {0}, round {1}', b.request, b.firstRound)
 				: vscode.l10n.t('request {0}, rounds {1}–{2} ({3} rounds)', b.request, b.firstRound, b.lastRound, b.roundCount);
-	const marks = (b: BlockRow) => [
+	const marks = (b: FigureBlock) => [
 		...(b.block.condensed ? [vscode.l10n.t('condensed')] : []),
 		...(b.block.edited ? [vscode.l10n.t('edited by you')] : []),
 		...(b.block.buildsOnEdit ? [vscode.l10n.t('builds on your edit')] : []),
 	];
-	const item = (b: BlockRow) => {
+	const item = (b: FigureBlock) => {
 		const document = documents.remember({
 			roundId: b.block.roundId,
 			text: b.block.text,
@@ -290,6 +297,28 @@ function blockLines(conversation: Conversation, blocks: readonly BlockRow[], bud
 		const size = [vscode.l10n.t('{0} tokens', b.tokens.toLocaleString('en-US')), ...marks(b)].join(', ');
 		return `- ${summaryLink(document, rounds(b))}: ${size} · ${restoreLink({ request: b.request }, vscode.l10n.t('Restore'))}`;
 	};
+	// What the agent sees in place of rounds set aside while their summary is written: opened to read, never restored (nothing was summarized).
+	const asideItem = (b: FigureBlock) => {
+		const document = documents.remember({
+			roundId: b.block.roundId,
+			text: b.block.text,
+			location: b.block.anchor,
+			currentRequest: b.request,
+			setAside: true,
+		});
+		return `- ${summaryLink(document, rounds(b))}: ${vscode.l10n.t('{0} tokens, set aside while their summary is written (not a summary yet)', b.tokens.toLocaleString('en-US'))}`;
+	};
+	const asideLines = setAside.length
+		? [
+				vscode.l10n.t(
+					'**Set aside:** rounds whose summary is still being written. The agent did not wait: it sees one line per tool call in their place (open it to read that text) and can bring any of them back word for word; the summary takes that place when it is ready.',
+				),
+				'',
+				...setAside.map(asideItem),
+				'',
+			]
+		: [];
+	if (!blocks.length) return asideLines;
 	return [
 		vscode.l10n.t(
 			'**Summary blocks:** {0}, one per request with summarized rounds, each right after its request; {1} of {2} tokens (beyond that the oldest are condensed, never removed). Open one to read (and correct: edit and save) what the model remembers in place of those rounds, or restore it to bring them back word for word (`/restore N` for request N):',
@@ -300,6 +329,7 @@ function blockLines(conversation: Conversation, blocks: readonly BlockRow[], bud
 		'',
 		...blocks.map(item),
 		'',
+		...asideLines,
 	];
 }
 

@@ -28,6 +28,7 @@ import type { CommandHandler, RequestContext } from './commands/requestContext';
 import { readChatHistory } from './historyReader';
 import { readInstructionFiles } from './instructionFiles';
 import { meterReading, type ContextMeter } from './contextMeter';
+import type { ChatMemory } from './chatMemory';
 import { resolveSummarizer, withSummarizerKind } from './summarizerModel';
 import { log, logWhenChanged } from './log';
 import { PARTICIPANT_ID } from './participantId';
@@ -72,6 +73,8 @@ export interface Services {
 	readonly carried: CarriedJobs;
 	/** The summaries this window can open as documents (summaryDocuments.ts). */
 	readonly documents: SummaryDocuments;
+	/** What each chat's last request left set aside, and whether it was told its summarizer is missing (chatMemory.ts). */
+	readonly chats: ChatMemory;
 }
 
 export function createParticipant(context: vscode.ExtensionContext, services: Services, onHandled: (handled: HandledRequest) => void): vscode.ChatParticipant {
@@ -150,6 +153,8 @@ async function handleRequest(
 		return resultFor(state, settings, { errorMessage: message, refused: error instanceof PromptTooLargeError });
 	} finally {
 		watching.dispose();
+		// /context only reads the chat: what the last agent request left set aside still stands.
+		if (request.command !== 'context') services.chats.noteSetAside(state.conversation);
 		await meterReading(ctx).then(
 			reading => services.meter.show(reading),
 			error => log().info(`context meter not updated: ${error instanceof Error ? error.name : 'error'}`),
@@ -206,6 +211,7 @@ async function requestContext(
 		speeds: services.speeds,
 		carried: services.carried,
 		documents: services.documents,
+		chats: services.chats,
 		summarizing: lines,
 		// Every summarization event says which model wrote it.
 		telemetry: withSummarizerKind(services.telemetry, summarizer.kind),

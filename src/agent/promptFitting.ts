@@ -29,7 +29,7 @@ import { log } from './log';
 import { localizeAll } from './l10n';
 import { agentPromptProps, toVsCodeMessages, type ChatPrompt } from './promptRendering';
 import type { RequestState } from './requestState';
-import { summaryButton } from './summaryDocuments';
+import { setAsideButton, summaryButton } from './summaryDocuments';
 
 /** A prompt that cannot be made to fit at all (the request alone is larger than the window). */
 export class PromptTooLargeError extends Error {
@@ -184,6 +184,8 @@ function reportFit(run: AgentRun, result: FitResult<RenderedPrompt>, stoppedBefo
 		const notice = fitNotice(event);
 		if (notice) ctx.stream.markdown(`\n\n*${localizeAll(notice)}*\n\n`);
 		if (event.kind === 'summarized') offerSummary(run, event);
+		if (event.kind === 'summarized') state.compaction.keptRounds.push(event.prepared.plan.stats.keptRoundCount);
+		if (event.kind === 'bridged' && event.setAsideRounds > 0) offerSetAside(run, event.setAsideRounds);
 		if (event.kind === 'summarized' && event.source === 'model') ctx.speeds.learn(ctx.request.model.id, event.prepared);
 	}
 	const telemetry = fitTelemetry(result, {
@@ -215,6 +217,26 @@ function offerSummary({ ctx }: AgentRun, event: Extract<FitEvent, { kind: 'summa
 	});
 	summaryButton(ctx.stream, document);
 	state.madeSummaries.push(document);
+}
+
+/** The button under a set-aside notice: what the agent sees in place of those rounds, as a read-only document. */
+function offerSetAside({ ctx }: AgentRun, rounds: number): void {
+	const { state } = ctx;
+	const anchor = flattenRounds(state.conversation)
+		.filter(f => f.round.summaryProvisional)
+		.at(-1);
+	if (!anchor?.round.summary) return;
+	const document = ctx.documents.remember({
+		roundId: anchor.round.id,
+		text: anchor.round.summary,
+		location: { source: anchor.source, turnIndex: anchor.turnIndex, roundIndex: anchor.roundIndex },
+		summarizedRounds: rounds,
+		currentRequest: state.conversation.turns.length + 1,
+		setAside: true,
+	});
+	setAsideButton(ctx.stream, document);
+	state.compaction.setAsideSteps++;
+	state.compaction.mostSetAside = Math.max(state.compaction.mostSetAside, rounds);
 }
 
 /** The Longhaul log's line for one step of the pipeline (never text of the conversation). */

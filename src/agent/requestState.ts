@@ -45,6 +45,8 @@ export interface RequestState {
 	lastPromptRatio?: number;
 	/** The summaries made in this request, oldest first, offered again at the end of the response. */
 	readonly madeSummaries: SummaryDocument[];
+	/** For the line at the end of the response: steps that set rounds aside while their summary was written (the bridge), the most rounds set aside at once, and the recent rounds each summary kept verbatim. */
+	readonly compaction: { setAsideSteps: number; mostSetAside: number; readonly keptRounds: number[] };
 	/** The model that wrote this request's summaries when `longhaul.summarizerModel` picked another one (vendor/id). */
 	summarizerModel?: string;
 }
@@ -67,6 +69,7 @@ export function newRequestState(past: Conversation, ledger: DoneLedger): Request
 		recoveries: 0,
 		tokenRatio: { start: 1, end: 1, changes: [] },
 		madeSummaries: [],
+		compaction: { setAsideSteps: 0, mostSetAside: 0, keptRounds: [] },
 	};
 }
 

@@ -7,19 +7,22 @@
 // the next auto-save once it is fixed (docs/decisions.md decision 42). An explicit save still gives
 // the one message with the reason.
 import * as vscode from 'vscode';
-import { SUMMARY_SEPARATOR } from '../common/summaries/summaryDocument';
+import { structureBreakLine, SUMMARY_SEPARATOR } from '../common/summaries/summaryDocument';
 
 /** Why a save of `text` would be refused, or undefined. */
 export type SaveRefusal = (uri: vscode.Uri, text: string) => string | undefined;
 
+/** The document's text as it was shown (before the edit), when known. */
+export type ShownText = (uri: vscode.Uri) => string | undefined;
+
 /** Keeps the diagnostics of every open document of `scheme` up to date while it is edited. */
-export function watchSummaryDiagnostics(scheme: string, refusal: SaveRefusal): vscode.Disposable {
+export function watchSummaryDiagnostics(scheme: string, refusal: SaveRefusal, shown: ShownText): vscode.Disposable {
 	const collection = vscode.languages.createDiagnosticCollection(scheme);
 	const update = (document: vscode.TextDocument) => {
 		if (document.uri.scheme !== scheme) return;
 		// A document as it was read is never refused for what it holds (a summary not loaded says so in its text).
 		const reason = document.isDirty ? refusal(document.uri, document.getText()) : undefined;
-		collection.set(document.uri, reason ? [new vscode.Diagnostic(refusalRange(document), reason, vscode.DiagnosticSeverity.Error)] : []);
+		collection.set(document.uri, reason ? [new vscode.Diagnostic(refusalRange(document, shown(document.uri)), reason, vscode.DiagnosticSeverity.Error)] : []);
 	};
 	vscode.workspace.textDocuments.forEach(update);
 	return vscode.Disposable.from(
@@ -31,11 +34,14 @@ export function watchSummaryDiagnostics(scheme: string, refusal: SaveRefusal): v
 	);
 }
 
-/** The summary text below the separator line; the separator when nothing is below it; the first line when it is gone. */
-function refusalRange(document: vscode.TextDocument): vscode.Range {
+/**
+ * The summary text below the separator line; the separator when nothing is below it; when it is
+ * gone, the line where the edit broke the structure (where the separator was), not the first line.
+ */
+function refusalRange(document: vscode.TextDocument, shown: string | undefined): vscode.Range {
 	const lines = Array.from({ length: document.lineCount }, (_, i) => document.lineAt(i).text);
 	const separator = lines.findIndex(line => line.trim() === SUMMARY_SEPARATOR);
-	if (separator < 0) return document.lineAt(0).range;
+	if (separator < 0) return document.lineAt((shown === undefined ? undefined : structureBreakLine(shown, document.getText())) ?? 0).range;
 	let first = separator + 1;
 	while (first < lines.length && !lines[first].trim()) first++;
 	let last = lines.length - 1;

@@ -17,6 +17,14 @@ export const SAVE_SUMMARY_COMMAND = 'longhaul.saveSummary';
 
 /** Summaries kept for the documents; the oldest are forgotten past this many (buttons carry their own text). */
 const MAX_SUMMARIES = 200;
+/**
+ * The newest documents are kept in the workspace's storage too, so that after a window reload a
+ * summary tab VS Code reopens shows its text, and a link or key opens it again (VS Code greys out
+ * the buttons of responses restored from before the reload). Bounded in count and size.
+ */
+const STORAGE_KEY = 'longhaul.summaryDocuments';
+const MAX_STORED = 60;
+const MAX_STORED_CHARS = 1_000_000;
 
 /** What the open command takes: a key the store knows, or a whole document (buttons). */
 export type SummaryReference = { readonly key: string } | SummaryDocument;
@@ -41,7 +49,11 @@ export class SummaryDocuments implements SummaryDocumentStore, vscode.Disposable
 	private readonly fileSystem: SummaryFileSystem;
 	private readonly registrations: vscode.Disposable;
 
-	constructor(edits: SummaryEditStore) {
+	constructor(
+		edits: SummaryEditStore,
+		private readonly memento?: vscode.Memento,
+	) {
+		for (const document of storedDocuments(memento)) this.documents.set(document.key, document);
 		this.fileSystem = new SummaryFileSystem(this, edits);
 		this.registrations = this.register();
 	}
@@ -62,9 +74,24 @@ export class SummaryDocuments implements SummaryDocumentStore, vscode.Disposable
 	}
 
 	set(document: SummaryDocument): void {
+		const known = this.documents.get(document.key);
 		this.documents.delete(document.key);
 		this.documents.set(document.key, document);
 		while (this.documents.size > MAX_SUMMARIES) this.documents.delete(this.documents.keys().next().value!);
+		if (known?.content !== document.content || known.title !== document.title) this.store();
+	}
+
+	/** Keeps the newest documents in the workspace's storage (see {@link STORAGE_KEY}). */
+	private store(): void {
+		if (!this.memento) return;
+		const kept: SummaryDocument[] = [];
+		let chars = 0;
+		for (const document of [...this.documents.values()].reverse()) {
+			chars += document.content.length;
+			if (kept.length >= MAX_STORED || chars > MAX_STORED_CHARS) break;
+			kept.unshift(document);
+		}
+		void this.memento.update(STORAGE_KEY, kept);
 	}
 
 	/** The largest summary a block may hold with the model of the newest request: what an edit is checked against. */
@@ -89,7 +116,11 @@ export class SummaryDocuments implements SummaryDocumentStore, vscode.Disposable
 		return vscode.Disposable.from(
 			this.fileSystem,
 			vscode.workspace.registerFileSystemProvider(SUMMARY_SCHEME, this.fileSystem, { isCaseSensitive: true }),
-			watchSummaryDiagnostics(SUMMARY_SCHEME, (uri, text) => this.fileSystem.refusal(uri, text)),
+			watchSummaryDiagnostics(
+				SUMMARY_SCHEME,
+				(uri, text) => this.fileSystem.refusal(uri, text),
+				uri => this.fileSystem.content(uri.query),
+			),
 			vscode.commands.registerCommand(OPEN_SUMMARY_COMMAND, (reference?: SummaryReference) => this.open(reference)),
 			vscode.commands.registerCommand(SAVE_SUMMARY_COMMAND, async () => {
 				const document = vscode.window.activeTextEditor?.document;
@@ -123,6 +154,17 @@ export class SummaryDocuments implements SummaryDocumentStore, vscode.Disposable
 		this.registrations.dispose();
 		this.documents.clear();
 	}
+}
+
+/** The documents a previous window kept (see {@link STORAGE_KEY}); anything malformed is skipped. */
+function storedDocuments(memento: vscode.Memento | undefined): SummaryDocument[] {
+	const stored = memento?.get<unknown>(STORAGE_KEY);
+	return Array.isArray(stored) ? stored.filter(isDocument) : [];
+}
+
+function isDocument(value: unknown): value is SummaryDocument {
+	const v = value as Partial<SummaryDocument> | null;
+	return typeof v === 'object' && v !== null && typeof v.key === 'string' && typeof v.title === 'string' && typeof v.content === 'string';
 }
 
 export function summaryUri(document: Pick<SummaryDocument, 'key' | 'title'>): vscode.Uri {
@@ -178,7 +220,11 @@ export function summaryRecap(stream: ResponseSink, made: readonly SummaryDocumen
 						'Open the newest {0} to read (or correct) what the model now remembers in place of the older rounds; Restore brings the rounds back instead.',
 						shown.length,
 					);
-	stream.markdown(`\n\n*${times} ${which}*\n\n`);
+	// VS Code turns off the buttons of responses restored after a window reload: say so, and what still works.
+	const afterReload = vscode.l10n.t(
+		'After a window reload VS Code turns these buttons off; `@longhaul /context` lists every summary with links that open or restore it.',
+	);
+	stream.markdown(`\n\n*${times} ${which} ${afterReload}*\n\n`);
 	shown.forEach((document, i) =>
 		openButton(
 			stream,
@@ -193,6 +239,16 @@ export function summaryRecap(stream: ResponseSink, made: readonly SummaryDocumen
 export function summaryButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument, title = vscode.l10n.t('Open summary')): void {
 	openButton(stream, document, title);
 	restoreButton(stream, restoreReferenceOf(document), vscode.l10n.t('Restore'));
+}
+
+/** The button under a set-aside notice: opens what the agent sees in place of the rounds set aside. */
+export function setAsideButton(stream: Pick<ResponseSink, 'button'>, document: SummaryDocument): void {
+	stream.button({
+		command: OPEN_SUMMARY_COMMAND,
+		title: vscode.l10n.t('Open what the agent sees'),
+		tooltip: vscode.l10n.t('Show the text the agent sees in place of the rounds set aside while their summary is written'),
+		arguments: [document],
+	});
 }
 
 /** The request number of a summary's block when known, else its anchor round. */

@@ -54,7 +54,9 @@ export class SummaryFileSystem implements vscode.FileSystemProvider {
 
 	stat(uri: vscode.Uri): vscode.FileStat {
 		const time = this.times.get(uri.query) ?? 0;
-		return { type: vscode.FileType.File, ctime: 0, mtime: time, size: Buffer.byteLength(this.content(uri.query), 'utf8') };
+		// What stands in for rounds set aside is shown, never edited: the editor opens it read-only.
+		const readOnly = this.store.get(uri.query)?.readOnly ? { permissions: vscode.FilePermission.Readonly } : {};
+		return { type: vscode.FileType.File, ctime: 0, mtime: time, size: Buffer.byteLength(this.content(uri.query), 'utf8'), ...readOnly };
 	}
 
 	readFile(uri: vscode.Uri): Uint8Array {
@@ -74,6 +76,12 @@ export class SummaryFileSystem implements vscode.FileSystemProvider {
 				message: vscode.l10n.t(
 					'This summary is not loaded in this window: open it from the chat (the Open summary button, or a link in /context), then edit it.',
 				),
+			};
+		}
+		if (this.store.get(key)?.readOnly) {
+			return {
+				kind: 'invalid',
+				message: vscode.l10n.t('This is what the agent sees in place of rounds set aside while their summary is written: it cannot be edited.'),
 			};
 		}
 		return checkSummaryEdit(text, summaryTextOf(this.content(key)) ?? '', this.store.summaryLimit, countTokens);

@@ -212,3 +212,17 @@ function readVisible(response) {
 		};
 	});
 }
+
+/** Scrolls the chat (a list with its own scrolling) until `target` is in view. */
+export async function scrollChatTo(page, target) {
+	const list = page.locator('.interactive-list').first();
+	const box = await list.boundingBox().catch(() => null);
+	if (!box) return;
+	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+	for (let i = 0; i < 40; i++) {
+		const at = await target.boundingBox();
+		if (at && at.y >= box.y && at.y + 20 <= box.y + box.height / 2) return;
+		await page.mouse.wheel(0, at && at.y < box.y ? -150 : 150);
+		await page.waitForTimeout(150);
+	}
+}

@@ -8,7 +8,7 @@
 /* global document, NodeFilter */
 import assert from 'node:assert/strict';
 import { screenshot } from '../harness/browser.mjs';
-import { send, summarizedLongSession } from './chatSession.mjs';
+import { scrollChatTo, send, summarizedLongSession } from './chatSession.mjs';
 
 const toasts = page => page.locator('.notifications-toasts .notification-toast');
 
@@ -43,20 +43,6 @@ async function textOutOfSight(response) {
 		}
 		return out;
 	});
-}
-
-/** Scrolls the chat (a list with its own scrolling) until `target` is in view. */
-async function scrollChatTo(page, target) {
-	const list = page.locator('.interactive-list').first();
-	const box = await list.boundingBox().catch(() => null);
-	if (!box) return;
-	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-	for (let i = 0; i < 40; i++) {
-		const at = await target.boundingBox();
-		if (at && at.y >= box.y && at.y + 20 <= box.y + box.height / 2) return;
-		await page.mouse.wheel(0, at && at.y < box.y ? -150 : 150);
-		await page.waitForTimeout(150);
-	}
 }
 
 export const tests = [

@@ -6,8 +6,8 @@ import * as assert from 'assert';
 import { longhaul, newChat, scriptedModel, sendChat, setHandler, smallWindowSessions, suiteSettings } from './helpers';
 import { DATA_FILE, createSessionScript } from './sessionScript';
 
-const METER = /^\$\(layers\) (\d+)% · (\d+) summar(y|ies)$/;
-const SHARE = /(\d+)% · (\d+) summar/;
+const METER = /^\$\(layers\) (\d+)% · (\d+) summary blocks?$/;
+const SHARE = /(\d+)%(?: · summarizes next)? · (\d+) summary block/;
 
 /** Every text the meter shows while `body` runs, polled as a user would see it (every 100 ms). */
 async function watchMeter<T>(body: () => Promise<T>): Promise<{ result: T; seen: string[] }> {
@@ -47,7 +47,7 @@ describe('Context meter', function () {
 		const shares = new Set(during.flatMap(t => SHARE.exec(t)?.[1] ?? []));
 		assert.ok(shares.size >= 3, `the meter moves with the prompts of the request: ${seen.join(' | ')}`);
 		assert.ok(
-			during.some(t => /· 1 summary/.test(t)),
+			during.some(t => /· 1 summary block/.test(t)),
 			`the summary block shows while the request still runs: ${seen.join(' | ')}`,
 		);
 		const after = METER.exec(api.contextMeter.text);
@@ -56,13 +56,13 @@ describe('Context meter', function () {
 		const share = Number(after[1]);
 		assert.ok(share > 10 && share <= 100, `a share of the 16k window: ${share}%`);
 		const context = await sendChat('@longhaul /context');
-		const used = /, ([\d.]+)% used by the next prompt\./.exec(context.markdown);
+		const used = /the next prompt takes \*\*(\d+)%\*\* of it\./.exec(context.markdown);
 		assert.ok(used, context.markdown.slice(0, 300));
-		assert.strictEqual(Math.round(Number(used[1])), share, `/context (${used[1]}%) and the meter (${share}%) show the same share`);
+		assert.strictEqual(Number(used[1]), share, `/context (${used[1]}%) and the meter (${share}%) show the same share`);
 
 		await (await scriptedModel()).setMaxInputTokens(128_000);
 		await sendChat('@longhaul /restore');
-		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summaries$/, 'after /restore no block is left');
+		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summary blocks$/, 'after /restore no block is left');
 	});
 
 	it('a new chat does not show the previous chat’s figures', async () => {
@@ -71,7 +71,7 @@ describe('Context meter', function () {
 		await setHandler(script.handler);
 		await sendChat('@longhaul read the data file', { timeoutMs: 90_000 });
 		const first = api.contextMeter.text;
-		assert.match(first, /· 1 summary$/, 'the first chat has a summary block');
+		assert.match(first, /· 1 summary block$/, 'the first chat has a summary block');
 
 		await newChat();
 		// A slow first answer in the new chat: what the meter shows while the user waits for it.
@@ -87,7 +87,7 @@ describe('Context meter', function () {
 			!waiting.some(t => t === first || /· [1-9]\d* summar/.test(t)),
 			`the new chat never shows the first chat's figures (${first}): ${waiting.join(' | ')}`,
 		);
-		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summaries$/, 'after its request, the new chat’s own figures');
+		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summary blocks$/, 'after its request, the new chat’s own figures');
 	});
 
 	it('a minute after its last request it says its figures are the last chat’s, until the next request', async function () {
@@ -95,14 +95,14 @@ describe('Context meter', function () {
 		this.timeout(150_000);
 		const { api } = await longhaul();
 		await sendChat('@longhaul hello');
-		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summaries$/, 'right after the request: its own figures, unmarked');
+		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summary blocks$/, 'right after the request: its own figures, unmarked');
 		const started = Date.now();
 		while (!/last chat/.test(api.contextMeter.text) && Date.now() - started < 75_000) await new Promise(r => setTimeout(r, 500));
 		const waited = Date.now() - started;
-		assert.match(api.contextMeter.text, /^\$\(layers\) last chat: \d+% · 0 summaries$/, `after ${waited} ms: ${api.contextMeter.text}`);
+		assert.match(api.contextMeter.text, /^\$\(layers\) last chat: \d+% · 0 summary blocks$/, `after ${waited} ms: ${api.contextMeter.text}`);
 		assert.ok(waited >= 55_000, `not before about a minute: ${waited} ms`);
 		await newChat();
 		await sendChat('@longhaul hi');
-		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summaries$/, 'a request drops the mark');
+		assert.match(api.contextMeter.text, /^\$\(layers\) \d+% · 0 summary blocks$/, 'a request drops the mark');
 	});
 });

@@ -23,7 +23,10 @@ import type { RequestContext } from './requestContext';
 export async function compactCommand(ctx: RequestContext): Promise<vscode.ChatResult> {
 	const { request, state, settings, stream } = ctx;
 	const outcome = await compactNow(ctx);
-	if (ctx.summarizer.notice) stream.markdown(`*${ctx.summarizer.notice}*\n\n`);
+	// The summarizer-model fallback: once per chat, where a summary was written with the chat's model instead.
+	if (ctx.summarizer.notice && outcome.kind !== 'nothing-to-summarize' && ctx.chats.firstFallbackNotice(state.conversation)) {
+		stream.markdown(`*${ctx.summarizer.notice}*\n\n`);
+	}
 	if (outcome.kind === 'nothing-to-summarize') {
 		stream.markdown(vscode.l10n.t('There is nothing to summarize yet: every round is already covered by a summary or must stay verbatim.'));
 		return resultFor(state, settings, { storeLedger: false });

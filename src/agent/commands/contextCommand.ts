@@ -12,7 +12,7 @@ export async function contextCommand(ctx: RequestContext): Promise<vscode.ChatRe
 	const { state, request, settings } = ctx;
 	const report = new vscode.MarkdownString(
 		await contextReport({
-			conversation: state.conversation,
+			conversation: ctx.chats.asLeft(state.conversation),
 			model: request.model,
 			tools: ctx.tools,
 			settings,

@@ -7,6 +7,7 @@ import type { RequestState } from '../requestState';
 import type { ResolvedSummarizer } from '../summarizerModel';
 import type { CarriedJobs, SummarySpeeds } from '../backgroundSummary';
 import type { SummaryDocuments } from '../summaryDocuments';
+import type { ChatMemory } from '../chatMemory';
 import type { SummarizingLines } from '../summarizingProgress';
 import type { LonghaulSettings } from '../settings';
 import type { LonghaulTelemetry } from '../telemetry';
@@ -34,6 +35,8 @@ export interface RequestContext {
 	readonly carried: CarriedJobs;
 	/** The summaries this window can open as documents (summaryDocuments.ts). */
 	readonly documents: SummaryDocuments;
+	/** What the chat's last request left set aside, and the notices it was given once (chatMemory.ts). */
+	readonly chats: ChatMemory;
 	/** The progress lines of this request that say a summary is being written (the context meter spins from them). */
 	readonly summarizing: SummarizingLines;
 	/** Invokes a tool for the agent (vscode.lm.invokeTool, recorded as a part of the response). */

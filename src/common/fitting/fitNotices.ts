@@ -85,10 +85,23 @@ export function fitNotice(event: FitEvent): Message[] | undefined {
 					'Automatic summarization is off (`longhaul.autoSummarize`): instead of asking the model for a summary, Longhaul replaces old tool results with placeholders and removes the oldest rounds to fit the context window. `/compact` still summarizes when you ask.',
 				),
 			];
+		case 'bridged':
+			return [setAsideNotice(event)];
 		case 'mask-declined':
 		case 'ledger-off':
 			return undefined;
 	}
+}
+
+/** The bridge (decision 43) made room without waiting for the summary under way: one line at that step. */
+function setAsideNotice(event: Extract<FitEvent, { kind: 'bridged' }>): Message {
+	return event.setAsideRounds > 0
+		? message('{0} set aside while their summary is written; the agent did not wait.', plural(event.setAsideRounds, '{0} older round', '{0} older rounds'))
+		: message(
+				'Shortened {0} (about {1} tokens) while their summary is written; the agent did not wait, and they come back whole when it is ready.',
+				plural(event.calls, '{0} older tool result', '{0} older tool results'),
+				event.freedTokens,
+			);
 }
 
 /** The oldest blocks were condensed (turn indexes, 0-based). */
@@ -149,4 +162,67 @@ export function fitLogLine(event: FitEvent): string | undefined {
 		default:
 			return undefined;
 	}
+}
+
+/** What a request did to make its prompts fit, for the one line at the end of its response. */
+export interface CompactionFacts {
+	readonly mode: 'half-context' | 'legacy';
+	/** Summaries made (at overflows, in the background, by /compact). */
+	readonly summaries: number;
+	/** The recent rounds each summary kept verbatim. */
+	readonly keptRounds: readonly number[];
+	/** The rounds verbatim in the request's last prompt (said when no summary was made to say what it kept). */
+	readonly verbatimRounds: number;
+	/** Steps that set rounds aside while their summary was written, and the most rounds set aside at once. */
+	readonly setAsideSteps: number;
+	readonly mostSetAside: number;
+	/** Old tool results replaced by placeholders, and tool results or rounds removed without a summary. */
+	readonly masked: number;
+	readonly removed: number;
+	/** Each wait for a summary, ms. */
+	readonly waitsMs: readonly number[];
+}
+
+/**
+ * The one line at the end of a response that compacted (after the final answer, so never folded):
+ * the mode, summaries made, recent rounds kept verbatim, rounds set aside, waits. Undefined when the
+ * request did none of it.
+ */
+export function compactionLine(facts: CompactionFacts): Message | undefined {
+	if (!facts.summaries && !facts.setAsideSteps && !facts.masked && !facts.removed) return undefined;
+	const parts: Message[] = [plural(facts.summaries, '{0} summary made', '{0} summaries made')];
+	if (facts.keptRounds.length) {
+		const least = Math.min(...facts.keptRounds);
+		const most = Math.max(...facts.keptRounds);
+		parts.push(
+			least === most
+				? plural(least, '{0} recent round kept verbatim', '{0} recent rounds kept verbatim')
+				: message('{0}–{1} recent rounds kept verbatim', least, most),
+		);
+	} else {
+		parts.push(plural(facts.verbatimRounds, '{0} recent round kept verbatim', '{0} recent rounds kept verbatim'));
+	}
+	if (facts.setAsideSteps) {
+		parts.push(
+			message(
+				'{0} set aside while their summary was written ({1})',
+				plural(facts.mostSetAside, 'up to {0} round', 'up to {0} rounds'),
+				plural(facts.setAsideSteps, '{0} time', '{0} times'),
+			),
+		);
+	}
+	if (facts.masked) parts.push(plural(facts.masked, '{0} old tool result replaced by a placeholder', '{0} old tool results replaced by placeholders'));
+	if (facts.removed) parts.push(plural(facts.removed, '{0} old tool result or round removed', '{0} old tool results or rounds removed'));
+	const waited = facts.waitsMs.reduce((n, ms) => n + ms, 0);
+	parts.push(
+		facts.waitsMs.length
+			? message(
+					'waited for a summary {0} ({1} s in all)',
+					plural(facts.waitsMs.length, '{0} time', '{0} times'),
+					waited < 100 ? '<0.1' : (waited / 1000).toFixed(1),
+				)
+			: message('no wait for a summary'),
+	);
+	const mode = facts.mode === 'half-context' ? message('Half-context mode') : message('Legacy mode');
+	return parts.slice(1).reduce((line, part) => message('{0}, {1}', line, part), message('{0}: {1}', mode, parts[0]));
 }

@@ -93,3 +93,35 @@ export function setAsideCount(conversation: Conversation): number {
 	while (from >= 0 && (flat[from].round.summary === undefined || flat[from].round.summaryProvisional)) from--;
 	return at - from;
 }
+
+/**
+ * The rounds the provisional blocks stand for, oldest first: what a request leaves set aside when it
+ * ends (the block itself is never stored, decision 43). Empty without one.
+ */
+export function setAsideRoundIds(conversation: Conversation): string[] {
+	const count = setAsideCount(conversation);
+	if (!count) return [];
+	const flat = flattenRounds(conversation);
+	let at = flat.length - 1;
+	while (!flat[at].round.summaryProvisional) at--;
+	return flat.slice(at - count + 1, at + 1).map(f => f.round.id);
+}
+
+/**
+ * `conversation` (rebuilt from the chat's records, without provisional blocks) with `roundIds` set
+ * aside again as the request left them, for what the user reads of the next prompt (/context, the
+ * meter); the input when any of them is gone or summarized since (a /restore, a /compact).
+ */
+export function withSetAside(conversation: Conversation, roundIds: readonly string[]): Conversation {
+	if (!roundIds.length) return conversation;
+	const flat = flattenRounds(conversation);
+	const first = flat.findIndex(f => f.round.id === roundIds[0]);
+	if (first < 0) return conversation;
+	const covered = flat.slice(first, first + roundIds.length);
+	if (covered.length !== roundIds.length || covered.some((f, i) => f.round.id !== roundIds[i] || f.round.summary !== undefined)) return conversation;
+	// The newest real summary before them: a provisional block in its turn continues it, as the summary under way will.
+	let previous = first - 1;
+	while (previous >= 0 && flat[previous].round.summary === undefined) previous--;
+	const previousSummary = previous >= 0 ? { roundId: flat[previous].round.id, text: flat[previous].round.summary! } : undefined;
+	return setAside(conversation, { summarizeRoundIds: [...roundIds], ...(previousSummary ? { previousSummary } : {}) });
+}

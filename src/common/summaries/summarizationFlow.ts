@@ -82,8 +82,19 @@ export function describeAttempts(attempts: readonly SummaryAttempt[]): string {
 
 /** The same for the chat, e.g. `full: summary-too-large, full condensed: ok`. */
 export function describeAttemptsForUser(attempts: readonly SummaryAttempt[]): string {
-	return attempts.map(a => `${a.mode}${a.pass ? ' condensed' : ''}: ${a.outcome}`).join(', ');
+	return attempts.map((a, i) => `${a.pass ? 'shortening it' : `try ${i + 1}`}: ${OUTCOME_WORDS[a.outcome]}`).join('; ');
 }
+
+/** Each outcome in words a user reads (the codes stay in the log and telemetry). */
+const OUTCOME_WORDS: Record<AttemptOutcome, string> = {
+	ok: 'written',
+	'prompt-too-large': "the request for it did not fit the model's window",
+	'model-error': 'the model call failed',
+	empty: 'the model answered nothing',
+	'cut-off': 'the answer stopped before the summary ended',
+	'not-a-summary': 'the answer was not a summary',
+	'summary-too-large': 'the summary came out too long',
+};
 
 export async function produceSummary<P>(deps: SummaryFlowDeps<P>, maxSummaryTokens: number): Promise<SummaryFlowResult> {
 	const attempts: SummaryAttempt[] = [];

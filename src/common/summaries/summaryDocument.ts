@@ -13,6 +13,8 @@ export interface SummaryDocument {
 	readonly content: string;
 	/** The request the block belongs to, 1-based as /context numbers them (what `/restore N` takes), when known. */
 	readonly request?: number;
+	/** What the agent sees in place of rounds set aside while their summary is written: shown, never edited. */
+	readonly readOnly?: boolean;
 }
 
 export interface SummaryToShow {
@@ -30,6 +32,8 @@ export interface SummaryToShow {
 	readonly buildsOnEdit?: boolean;
 	/** The number of the request in progress, for a summary anchored in it (its location has no turn number yet). */
 	readonly currentRequest?: number;
+	/** The text stands in for rounds set aside while their summary is written (decision 43), not a summary. */
+	readonly setAside?: boolean;
 }
 
 /** The line between the header and the summary text. */
@@ -41,6 +45,18 @@ const REQUEST_QUOTE_CHARS = 80;
 export function summaryDocument(summary: SummaryToShow): SummaryDocument {
 	const request = requestNumber(summary.location, summary.currentRequest);
 	const where = describeLocation(summary.location, summary.currentRequest);
+	if (summary.setAside) {
+		const rounds =
+			summary.summarizedRounds === undefined ? 'older rounds' : `${summary.summarizedRounds} older round${summary.summarizedRounds === 1 ? '' : 's'}`;
+		const intro = `While the summary of the conversation up to ${where} is written, the agent sees this text in place of ${rounds}: one line per tool call, and how to bring any of them back. It did not wait for the summary, which takes this text's place when it is ready. This is not a summary and cannot be edited.`;
+		return {
+			key: `${summary.roundId}-${textHash(summary.text)}`,
+			title: `Longhaul rounds set aside (${where}).md`,
+			content: ['# Longhaul: rounds set aside', '', intro, '', SUMMARY_SEPARATOR, '', summary.text, ''].join('\n'),
+			readOnly: true,
+			...(request !== undefined ? { request } : {}),
+		};
+	}
 	const quoted = summary.request?.trim() ? ` (the request "${shorten(summary.request.trim().replace(/\s+/g, ' '))}")` : '';
 	const covered =
 		summary.summarizedRounds === undefined ? '' : ` It was made from ${summary.summarizedRounds} older round${summary.summarizedRounds === 1 ? '' : 's'}.`;
@@ -117,4 +133,19 @@ export function textHash(text: string): string {
 		hash = Math.imul(hash, 0x01000193);
 	}
 	return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * Where an edit broke the document's structure (the separator line gone): the first line, 0-based,
+ * where the edited text differs from the document as shown, up to where the separator was; the line
+ * an error marker belongs on. Undefined when the shown document has no separator either.
+ */
+export function structureBreakLine(shown: string, edited: string): number | undefined {
+	const before = shown.replace(/\r\n?/g, '\n').split('\n');
+	const after = edited.replace(/\r\n?/g, '\n').split('\n');
+	const separator = before.findIndex(line => line.trim() === SUMMARY_SEPARATOR);
+	if (separator < 0) return undefined;
+	let line = 0;
+	while (line < separator && line < after.length && after[line] === before[line]) line++;
+	return Math.min(line, Math.max(0, after.length - 1));
 }
