@@ -13,10 +13,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { type Writable } from 'node:stream';
 import { gitHardeningEnv } from '../common/sandbox/gitHardening';
 import { proxyEnv } from '../common/sandbox/networkPolicy';
 import { bwrapArgs, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
 import { sandboxExecArgs } from '../common/sandbox/seatbeltProfile';
+import { SECCOMP_FD, unixSocketFilter } from '../common/sandbox/unixSocketFilter';
+import { removePlaceholders } from './commandSandbox';
 import { newRunId, RUN_ID_VARIABLE, stopLeftovers } from './processReaper';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -132,6 +135,7 @@ function launch(options: ShellOptions, shell: string): [string, string[], Record
 	const { sandbox, command } = options;
 	if (!sandbox) return [shell, ['-c', command], {}];
 	const { engine, plan } = sandbox;
+	// bwrap starts with the environment the plan lists (`--clearenv`), not this one.
 	if (engine.kind === 'bwrap') return [engine.program, bwrapArgs(plan, command, shell), {}];
 	// Seatbelt (macOS) keeps the host's environment: the temporary folder and the proxy are set here.
 	const env: Record<string, string> = { ...(plan.tmp ? { TMPDIR: plan.tmp } : {}), ...(plan.proxyPort ? proxyEnv(plan.proxyPort) : {}) };
@@ -144,12 +148,20 @@ function launch(options: ShellOptions, shell: string): [string, string[], Record
  */
 function spawnShell(options: ShellOptions, runId: string): ChildProcess {
 	const [program, args, env] = launch(options, options.shell ?? '/bin/sh');
-	return spawn(program, args, {
+	// bwrap reads the seccomp filter from descriptor SECCOMP_FD (a pipe here), then closes it.
+	const filter = options.sandbox?.engine.kind === 'bwrap' && options.sandbox.plan.unixSocketFilter ? unixSocketFilter() : undefined;
+	const child = spawn(program, args, {
 		cwd: options.cwd,
 		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
+		stdio: ['ignore', 'pipe', 'pipe', ...(filter ? (['pipe'] as const) : [])],
 		env: { ...process.env, ...gitHardeningEnv(process.env), ...env, [RUN_ID_VARIABLE]: runId },
 	});
+	if (filter) {
+		const input = child.stdio[SECCOMP_FD] as Writable;
+		input.on('error', () => undefined);
+		input.end(filter);
+	}
+	return child;
 }
 
 /** What a failed start means: Node says "spawn /bin/sh ENOENT" also when the folder is missing. */
@@ -183,7 +195,9 @@ export function runShell(options: ShellOptions): Promise<ShellOutcome> {
 			resolve(failedSpawn(e));
 			return;
 		}
-		new ShellRun(options, child, runId, resolve).watch();
+		// What bwrap made on the host as mount points for absent protected names goes when the command does.
+		const plan = options.sandbox?.engine.kind === 'bwrap' ? options.sandbox.plan : undefined;
+		new ShellRun(options, child, runId, outcome => void (plan ? removePlaceholders(plan) : Promise.resolve()).then(() => resolve(outcome))).watch();
 	});
 }
 
