@@ -27,6 +27,9 @@ export type Availability =
  */
 const WALK_BUDGET_MS = 5_000;
 
+/** How many processes a sandboxed command may have at once: a build's hundreds, not a fork bomb's. */
+const MAX_PROCESSES = 1_024;
+
 /** The folders bwrap may be run from: owned by root, never a folder on PATH the workspace could control. */
 export const TRUSTED_BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
 
@@ -355,6 +358,7 @@ export async function sandboxPlan(
 		tools,
 		env: sandboxEnv(process.env, home, network === 'all'),
 		tmpBytes: tmpBytes(),
+		maxProcesses: MAX_PROCESSES,
 		unixSocketFilter: network === 'off' && unixSocketFilter() !== undefined,
 		links,
 		incomplete: walks.some(w => !w.complete),

@@ -71,6 +71,8 @@ export interface SandboxPlan {
 	readonly tools?: readonly string[];
 	/** The whole environment of the command (bwrap: `--clearenv`, then these). */
 	readonly env?: Readonly<Record<string, string>>;
+	/** At most this many processes at once (a pids cgroup, where Longhaul can make one: processLimit.ts). */
+	readonly maxProcesses?: number;
 	/** The size of /tmp and of the hidden home, each (tmpfs `--size`). */
 	readonly tmpBytes?: number;
 	/** With the network off: the seccomp filter that refuses `socket(AF_UNIX)` is given on SECCOMP_FD. */

@@ -234,6 +234,22 @@ describe('sandbox breaks (issue 38): closed by class, with the real bwrap', func
 		}
 	});
 
+	it('limits: a fork bomb stays inside (a pids cgroup per command, as root too); its cgroup goes afterwards', async function () {
+		const plan = { ...(await sandboxPlan([work], work, 'off', home)), maxProcesses: 30 };
+		const outcome = await runShell({
+			command: 'for i in $(seq 60); do sleep 2 & done; echo started; wait',
+			cwd: work,
+			timeoutMs: 20_000,
+			sandbox: { engine, plan },
+		});
+		if (!/Cannot fork|fork: retry|Resource temporarily unavailable/i.test(outcome.output) && process.getuid?.() !== 0) this.skip(); // no cgroup to make here
+		assert.match(outcome.output, /Cannot fork|fork: retry|Resource temporarily unavailable/i);
+		const cgroups = () =>
+			['/sys/fs/cgroup/pids', '/sys/fs/cgroup'].flatMap(d => (fs.existsSync(d) ? fs.readdirSync(d).filter(n => n.startsWith('longhaul-')) : []));
+		for (let i = 0; i < 60 && cgroups().length > 0; i++) await new Promise(resolve => setTimeout(resolve, 100));
+		assert.deepEqual(cgroups(), []);
+	});
+
 	it('limits: /tmp and the hidden home are bounded tmpfs; a program under the host /tmp on PATH still runs', async () => {
 		const tools = fs.mkdtempSync(path.join('/tmp', 'longhaul-tool-'));
 		const saved = process.env.PATH;
