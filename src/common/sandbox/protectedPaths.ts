@@ -76,39 +76,15 @@ export function gitdirOf(text: string): string | undefined {
 
 /**
  * Names that run code at the top of a workspace folder which, where they do not exist, the sandbox
- * holds with an empty read-only placeholder so that a command cannot create them: folders, and
- * files whose mere presence changes what a tool runs. Names whose empty stand-in would break an
- * ordinary build (package.json, setup.py, a Dockerfile) are not here: a new one is found by the
- * walk after the command and reported.
+ * holds with an empty read-only placeholder so that a command cannot create them: what VS Code, git
+ * and the package managers read on their own (opening the folder, `git status`, `npm install`,
+ * `cargo build`, entering the folder with direnv or mise). Each costs a mount at every command
+ * (bench/sandbox), so the list stops there. Names whose empty stand-in would break an ordinary
+ * build (package.json, setup.py, a Dockerfile), the rest of codeConfigFiles.ts and anything deeper
+ * than the top are found by the walk after the command and reported.
  */
-export const ABSENT_FOLDERS: readonly string[] = [
-	'.git',
-	'.vscode',
-	'.github',
-	'.devcontainer',
-	'.husky',
-	'.githooks',
-	'.idea',
-	'.cargo',
-	'.mise',
-	'.circleci',
-	'.mvn',
-];
-export const ABSENT_FILES: readonly string[] = [
-	'.envrc',
-	'.npmrc',
-	'.yarnrc',
-	'.yarnrc.yml',
-	'.gitattributes',
-	'.gitmodules',
-	'.devcontainer.json',
-	'.pre-commit-config.yaml',
-	'lefthook.yml',
-	'mise.toml',
-	'.mise.toml',
-	'bunfig.toml',
-	'.pnpmfile.cjs',
-];
+export const ABSENT_FOLDERS: readonly string[] = ['.git', '.vscode', '.github', '.devcontainer', '.husky', '.githooks', '.cargo'];
+export const ABSENT_FILES: readonly string[] = ['.envrc', '.npmrc', '.yarnrc.yml', '.pnpmfile.cjs', '.gitmodules', '.devcontainer.json', 'mise.toml'];
 
 /** The placeholders a workspace folder needs: the protected top-level names missing from `present` (compared without case). */
 export function absentNames(present: readonly string[]): { name: string; folder: boolean }[] {
