@@ -74,15 +74,6 @@ function nodeForwarder(program = process.execPath): Forwarder {
 	return { kind: 'node', program, env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
 }
 
-/** The path with its links resolved, or as given; synchronous, for the once-per-kind check only. */
-function realPathNow(p: string): string {
-	try {
-		return fs.realpathSync(p);
-	} catch {
-		return p;
-	}
-}
-
 /**
  * What may run the forwarder, fastest first: Perl starts in milliseconds, node in about 100 ms
  * (proxyForwarder.ts). One in a place the sandbox hides (node from ~/.vscode-server, a cache under
@@ -236,11 +227,6 @@ export async function protectedWalk(root: string, budgetMs = WALK_BUDGET_MS): Pr
 	}
 	const gitdirs = (await Promise.all(gitFiles.map(gitdirTarget))).filter((t): t is string => t !== undefined && isInside(root, t));
 	return { paths, gitdirs, complete: level.length === 0 };
-}
-
-/** The files that run code below one workspace folder (absolute paths). */
-export async function protectedBelow(root: string): Promise<string[]> {
-	return (await protectedWalk(root)).paths;
 }
 
 /** The path with its links resolved, or as given where it does not resolve; asynchronous, like all per-command work here. */

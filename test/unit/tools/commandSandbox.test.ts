@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import {
 	forwarderCandidates,
 	newCodeFiles,
-	protectedBelow,
+	protectedWalk,
 	sandboxAvailability,
 	sandboxMemory,
 	sandboxPlan,
@@ -272,7 +272,7 @@ describe('commandSandbox: commands in bubblewrap', function () {
 		fs.mkdirSync(path.join(work, 'sub'));
 		fs.writeFileSync(path.join(work, 'sub', 'package.json'), '{}');
 		fs.writeFileSync(path.join(work, 'src.ts'), '');
-		const found = (await protectedBelow(work)).map(p => path.relative(work, p)).sort();
+		const found = (await protectedWalk(work)).paths.map(p => path.relative(work, p)).sort();
 		assert.deepEqual(found, ['.git', '.vscode', 'sub/package.json']);
 	});
 });
