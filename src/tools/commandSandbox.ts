@@ -18,8 +18,10 @@ import { SANDBOX_EXEC, sandboxExecArgs } from '../common/sandbox/seatbeltProfile
 import { isInside } from './pathGuard';
 
 /** `forwarder`: with a list of domains under bwrap, what the check found to run the forwarder. */
+/** `tmpSize`: bwrap has `--size` (0.8 and later), so /tmp and the hidden home can be bounded. */
 export type Availability =
-	{ readonly ok: true; readonly engine: SandboxEngine; readonly forwarder?: Forwarder } | { readonly ok: false; readonly why: Unavailable };
+	| { readonly ok: true; readonly engine: SandboxEngine; readonly forwarder?: Forwarder; readonly tmpSize?: boolean }
+	| { readonly ok: false; readonly why: Unavailable };
 
 /**
  * How long the walk for files that run code may take per workspace folder. It has no limit on
@@ -98,15 +100,21 @@ function check(engine: SandboxEngine, args: string[], quiet: boolean): Promise<U
 	});
 }
 
+/** Whether this bwrap takes `--size` for a tmpfs (Ubuntu 22.04's 0.6 does not: /tmp is then unbounded, docs/reliability.md). */
+function hasSizeOption(program: string): Promise<boolean> {
+	return new Promise(resolve => execFile(program, ['--help'], { timeout: 10_000 }, (_error, stdout) => resolve(/--size\b/.test(`${stdout}`))));
+}
+
 async function probe(engine: SandboxEngine, network: CommandNetwork): Promise<Availability> {
 	if (engine.kind === 'seatbelt') {
 		// Longhaul's own profile, so that one this macOS refuses means no sandbox, not every command failing.
 		const why = await check(engine, sandboxExecArgs(PROBE_PLAN, 'exit 0', os.tmpdir()), false);
 		return why ? { ok: false, why } : { ok: true, engine };
 	}
+	const tmpSize = await hasSizeOption(engine.program);
 	if (networkKind(network) !== 'domains') {
 		const why = await check(engine, probeArgs(network), false);
-		return why ? { ok: false, why } : { ok: true, engine };
+		return why ? { ok: false, why } : { ok: true, engine, tmpSize };
 	}
 	// With a list of domains: the first forwarder that starts and listens inside. A Perl that warns
 	// (a locale it lacks) would warn in every command's output: it is passed over.
@@ -116,7 +124,7 @@ async function probe(engine: SandboxEngine, network: CommandNetwork): Promise<Av
 	};
 	for (const forwarder of forwarderCandidates()) {
 		const failed = await check(engine, probeArgs(network, forwarder), forwarder.kind === 'perl');
-		if (!failed) return { ok: true, engine, forwarder };
+		if (!failed) return { ok: true, engine, forwarder, tmpSize };
 		why = failed;
 	}
 	return { ok: false, why };
@@ -310,7 +318,12 @@ export async function sandboxPlan(
 	home = os.homedir(),
 	proxy?: CommandProxy,
 ): Promise<SandboxPlan> {
-	const [writable, realCwd, realHome] = await Promise.all([Promise.all(roots.map(realPath)), realPath(cwd), realPath(home)]);
+	const [writable, realCwd, realHome, available] = await Promise.all([
+		Promise.all(roots.map(realPath)),
+		realPath(cwd),
+		realPath(home),
+		sandboxAvailability(network),
+	]);
 	const [walks, secrets, toolchains, runtime, tops] = await Promise.all([
 		Promise.all(writable.map(root => protectedWalk(root))),
 		existing(homeSecretPaths(realHome)),
@@ -326,7 +339,23 @@ export async function sandboxPlan(
 	const inPlace = writable.flatMap(root =>
 		ancestorsOf(targets.filter(p => isInside(root, p) && p !== root).map(p => path.relative(root, p))).map(rel => path.join(root, rel)),
 	);
-	const absent = writable.flatMap((root, i) => absentNames(tops[i]).map(a => ({ path: path.join(root, a.name), folder: a.folder })));
+	// A placeholder is made in the folder on the host: only where the command could write one.
+	const mayWrite = await Promise.all(
+		writable.map(root =>
+			fs.promises.access(root, fs.constants.W_OK).then(
+				() => true,
+				() => false,
+			),
+		),
+	);
+	const absent = writable.flatMap((root, i) => (mayWrite[i] ? absentNames(tops[i]).map(a => ({ path: path.join(root, a.name), folder: a.folder })) : []));
+	// The home folder is hidden where it is one: not `/`, not missing.
+	const hideHome =
+		realHome !== '/' &&
+		(await fs.promises.stat(realHome).then(
+			s => s.isDirectory(),
+			() => false,
+		));
 	const inWorkspace = (p: string) => writable.some(f => isInside(f, p));
 	// With the home hidden, a secret needs hiding again only where something binds it back: a workspace folder or a toolchain folder.
 	const shown = (p: string) => !isInside(realHome, p) || inWorkspace(p) || toolchains.some(t => isInside(t, p));
@@ -339,11 +368,11 @@ export async function sandboxPlan(
 		absent,
 		hiddenFolders: secrets.folders.filter(shown),
 		hiddenFiles: secrets.files.filter(shown),
-		home: { path: realHome, visible: toolchains },
+		home: hideHome ? { path: realHome, visible: toolchains } : undefined,
 		runtime,
 		tools,
 		env: sandboxEnv(process.env, home, network === 'all'),
-		tmpBytes: tmpBytes(),
+		tmpBytes: available.ok && available.tmpSize ? tmpBytes() : undefined,
 		maxProcesses: MAX_PROCESSES,
 		unixSocketFilter: network === 'off' && unixSocketFilter() !== undefined,
 		links,

@@ -134,7 +134,8 @@ export function bwrapArgs(plan: SandboxPlan, command: string, shell = '/bin/sh')
 		args.push(...size, '--tmpfs', plan.home.path);
 		for (const path of plan.home.visible) args.push('--ro-bind', path, path);
 	}
-	for (const folder of plan.runtime ?? []) args.push('--tmpfs', folder, '--remount-ro', folder);
+	// Writable, so that a workspace or a tool below /run still gets its mount point; private and empty.
+	for (const folder of plan.runtime ?? []) args.push(...size, '--tmpfs', folder);
 	for (const path of plan.tools ?? []) args.push('--ro-bind', path, path);
 	for (const folder of plan.writable) args.push('--bind', folder, folder);
 	const inWorkspace = (path: string) => plan.writable.some(f => isBelow(path, f));

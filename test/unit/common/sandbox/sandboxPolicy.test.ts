@@ -67,7 +67,7 @@ describe('sandboxPolicy: bwrap arguments', () => {
 			at(args, '--size', '1048576', '--tmpfs', '/tmp'),
 			at(args, '--size', '1048576', '--tmpfs', '/home/u'),
 			at(args, '--ro-bind', '/home/u/.cargo/bin', '/home/u/.cargo/bin'),
-			at(args, '--tmpfs', '/run', '--remount-ro', '/run'),
+			at(args, '--size', '1048576', '--tmpfs', '/run'),
 			at(args, '--ro-bind', '/tmp/cache/node', '/tmp/cache/node'),
 			at(args, '--bind', '/w', '/w'),
 			at(args, '--bind', '/w/.github', '/w/.github'),
