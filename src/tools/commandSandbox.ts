@@ -16,6 +16,7 @@ import { type Unavailable } from '../common/sandbox/sandboxNotice';
 import { homeSecretPaths, probeArgs, type ProxyBridge, SANDBOX_TMP, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
 import { SANDBOX_EXEC, sandboxExecArgs } from '../common/sandbox/seatbeltProfile';
 import { isInside } from './pathGuard';
+import { processGroup, type ProcessGroup } from './processLimit';
 
 /** `forwarder`: with a list of domains under bwrap, what the check found to run the forwarder. */
 /** `tmpSize`: bwrap has `--size` (0.8 and later), so /tmp and the hidden home can be bounded. */
@@ -148,8 +149,17 @@ class SandboxMemory {
 	readonly proxies = new Set<CommandProxy>();
 	/** Tests only: where to look for bwrap instead of TRUSTED_BWRAP (a test of the fallback without bwrap). */
 	bwrapCandidates: readonly string[] | undefined;
+	/** The pids cgroup of sandboxed commands per bound (null: none can be made here), made at the first command. */
+	private readonly groups = new Map<number, ProcessGroup | null>();
+
+	processGroup(max: number): ProcessGroup | undefined {
+		if (!this.groups.has(max)) this.groups.set(max, processGroup(max, `${process.pid}-${max}`) ?? null);
+		return this.groups.get(max) ?? undefined;
+	}
 
 	clear(): void {
+		for (const group of this.groups.values()) void group?.remove();
+		this.groups.clear();
 		this.availability.clear();
 		this.noticed.clear();
 		for (const proxy of this.proxies) void proxy.close();

@@ -1,10 +1,12 @@
 // The bound on how many processes a sandboxed command may have at once (docs/decisions.md §46): a
 // fork bomb stays inside. RLIMIT_NPROC cannot do it where it matters most: the kernel exempts uid 0
 // (dev containers, root remotes), and for other users it counts all their processes. A pids cgroup
-// does, wherever Longhaul may make one below its own: root, or a delegated cgroup. Each command gets
-// its own, joined by the shell that then becomes bwrap, so that no process of the command starts
-// outside it; it is removed when the command's processes are gone. Where no cgroup can be made, the
-// command runs without the bound, and docs/reliability.md says so. No vscode import.
+// does, wherever Longhaul may make one below its own: root, or a delegated cgroup. One for the
+// extension host's sandboxed commands (making and removing one per command cost about as much as
+// bwrap's start on a busy machine), joined by the shell that then becomes bwrap, so that no process
+// of a command starts outside it; commands that run at once share the bound. It is removed with the
+// extension (sandboxMemory.clear). Where no cgroup can be made, commands run without the bound, and
+// docs/reliability.md says so. No vscode import.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -26,14 +28,38 @@ function ownPidsCgroup(text: string): string | undefined {
 	return undefined;
 }
 
-/** Makes a pids cgroup of at most `max` processes for one command; undefined where none can be made. */
+/** Whether a process of this pid runs (signal 0 checks, sends nothing). */
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (e) {
+		return (e as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** Removes the empty cgroups an extension host that is gone left (`longhaul-<pid>-<max>`). */
+function removeStale(base: string): void {
+	for (const name of fs.readdirSync(base)) {
+		const pid = /^longhaul-(\d+)-\d+$/.exec(name)?.[1];
+		if (!pid || alive(Number(pid))) continue;
+		try {
+			fs.rmdirSync(path.join(base, name));
+		} catch {
+			// Still has processes, or not ours to remove.
+		}
+	}
+}
+
+/** Makes a pids cgroup of at most `max` processes, named `longhaul-<id>`; undefined where none can be made. */
 export function processGroup(max: number, id: string): ProcessGroup | undefined {
 	let folder: string | undefined;
 	try {
 		const base = ownPidsCgroup(fs.readFileSync('/proc/self/cgroup', 'utf8'));
 		if (!base) return undefined;
+		removeStale(base);
 		folder = path.join(base, `longhaul-${id}`);
-		fs.mkdirSync(folder);
+		fs.mkdirSync(folder, { recursive: true });
 		fs.writeFileSync(path.join(folder, 'pids.max'), String(max));
 	} catch {
 		try {
@@ -46,7 +72,7 @@ export function processGroup(max: number, id: string): ProcessGroup | undefined 
 	const made = folder;
 	return {
 		procs: path.join(made, 'cgroup.procs'),
-		// The kernel ends the command's processes with its PID namespace, a moment after bwrap exits.
+		// The kernel ends a command's processes with its PID namespace, a moment after bwrap exits.
 		remove: async () => {
 			for (let i = 0; i < 40; i++) {
 				try {

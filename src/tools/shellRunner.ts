@@ -19,8 +19,8 @@ import { proxyEnv } from '../common/sandbox/networkPolicy';
 import { bwrapArgs, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
 import { sandboxExecArgs } from '../common/sandbox/seatbeltProfile';
 import { SECCOMP_FD, unixSocketFilter } from '../common/sandbox/unixSocketFilter';
-import { removePlaceholders } from './commandSandbox';
-import { joined, processGroup, type ProcessGroup } from './processLimit';
+import { removePlaceholders, sandboxMemory } from './commandSandbox';
+import { joined, type ProcessGroup } from './processLimit';
 import { newRunId, RUN_ID_VARIABLE, stopLeftovers } from './processReaper';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -193,21 +193,16 @@ export function runShell(options: ShellOptions): Promise<ShellOutcome> {
 	return new Promise(resolve => {
 		const runId = newRunId();
 		const plan = options.sandbox?.engine.kind === 'bwrap' ? options.sandbox.plan : undefined;
-		const group = plan?.maxProcesses ? processGroup(plan.maxProcesses, runId) : undefined;
+		const group = plan?.maxProcesses ? sandboxMemory.processGroup(plan.maxProcesses) : undefined;
 		let child: ChildProcess;
 		try {
 			child = spawnShell(options, runId, group);
 		} catch (e) {
-			void group?.remove();
 			resolve(failedSpawn(e));
 			return;
 		}
-		// What bwrap made on the host as mount points for absent protected names goes when the command
-		// does; its cgroup once the kernel has ended its processes, without holding the answer.
-		const ended = (outcome: ShellOutcome) => {
-			void group?.remove();
-			void (plan ? removePlaceholders(plan) : Promise.resolve()).then(() => resolve(outcome));
-		};
+		// What bwrap made on the host as mount points for absent protected names goes when the command does.
+		const ended = (outcome: ShellOutcome) => void (plan ? removePlaceholders(plan) : Promise.resolve()).then(() => resolve(outcome));
 		new ShellRun(options, child, runId, ended).watch();
 	});
 }

@@ -78,20 +78,38 @@ export function gitdirOf(text: string): string | undefined {
  * Names that run code at the top of a workspace folder which, where they do not exist, the sandbox
  * holds with an empty read-only placeholder so that a command cannot create them: what VS Code, git
  * and the package managers read on their own (opening the folder, `git status`, `npm install`,
- * `cargo build`, entering the folder with direnv or mise). Each costs a mount at every command
- * (bench/sandbox), so the list stops there. Names whose empty stand-in would break an ordinary
- * build (package.json, setup.py, a Dockerfile), the rest of codeConfigFiles.ts and anything deeper
- * than the top are found by the walk after the command and reported.
+ * `cargo build`, entering the folder with direnv or mise). Names whose empty stand-in would break an
+ * ordinary build (package.json, setup.py, a Dockerfile), the rest of codeConfigFiles.ts and anything
+ * deeper than the top are found by the walk after the command and reported.
  */
-export const ABSENT_FOLDERS: readonly string[] = ['.git', '.vscode', '.github', '.devcontainer', '.husky', '.githooks', '.cargo'];
-export const ABSENT_FILES: readonly string[] = ['.envrc', '.npmrc', '.yarnrc.yml', '.pnpmfile.cjs', '.gitmodules', '.devcontainer.json', 'mise.toml'];
+export const ABSENT_NAMES: readonly string[] = [
+	'.git',
+	'.vscode',
+	'.github',
+	'.devcontainer',
+	'.husky',
+	'.githooks',
+	'.cargo',
+	'.envrc',
+	'.npmrc',
+	'.yarnrc.yml',
+	'.pnpmfile.cjs',
+	'.gitmodules',
+	'.devcontainer.json',
+	'mise.toml',
+];
 
-/** The placeholders a workspace folder needs: the protected top-level names missing from `present` (compared without case). */
+/**
+ * The placeholders a workspace folder needs: the protected top-level names missing from `present`
+ * (compared without case). Each is an empty file (`/dev/null` bound read-only: one cheap mount,
+ * where an empty read-only folder costs a tmpfs and a remount, about three times as much in
+ * bench/sandbox), so `mkdir .vscode` and `.vscode/x` both fail; `.git` alone is an empty folder,
+ * since git stops at a `.git` file it cannot read, and a workspace inside a larger repository must
+ * still find that one.
+ */
 export function absentNames(present: readonly string[]): { name: string; folder: boolean }[] {
 	const have = new Set(present.map(n => n.toLowerCase()));
-	return [...ABSENT_FOLDERS.map(name => ({ name, folder: true })), ...ABSENT_FILES.map(name => ({ name, folder: false }))].filter(
-		n => !have.has(n.name.toLowerCase()),
-	);
+	return ABSENT_NAMES.filter(name => !have.has(name.toLowerCase())).map(name => ({ name, folder: name === '.git' }));
 }
 
 /**
