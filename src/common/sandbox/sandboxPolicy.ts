@@ -198,7 +198,7 @@ export function sandboxSummary(network: CommandNetwork, engine: SandboxEngine['k
 	// Seatbelt has no process namespace: the reaper stops what it finds, not everything.
 	const ends =
 		engine === 'bwrap' ? 'nothing it starts outlives it' : 'what it leaves running is stopped when it ends (Seatbelt: as far as Longhaul can find it)';
-	return `Sandboxed: writes only in the workspace and a temporary folder; files that run code, your secrets (~/.ssh, ~/.aws, …) and the rest of the system are out of reach; ${net}; ${ends}.`;
+	return `Sandboxed: writes only in the workspace and a temporary folder; files that run code (the whole .git: no commits), your home folder (but toolchains, read-only), your tokens and the rest of the system are out of reach; ${net}; ${ends}.`;
 }
 
 const READ_ONLY = /read-only file system|\bEROFS\b/i;

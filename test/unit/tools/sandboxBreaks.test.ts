@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { newCodeFiles, sandboxAvailability, sandboxMemory, sandboxPlan } from '../../../src/tools/commandSandbox';
+import { newCodeFiles, protectedWalk, sandboxAvailability, sandboxMemory, sandboxPlan } from '../../../src/tools/commandSandbox';
 import { runShell, type ShellOutcome } from '../../../src/tools/shellRunner';
 import type { CommandNetwork, SandboxEngine, SandboxPlan } from '../../../src/common/sandbox/sandboxPolicy';
 
@@ -116,6 +116,10 @@ describe('sandbox breaks (issue 38): closed by class, with the real bwrap', func
 		const reported = (await newCodeFiles(plan)).map(p => path.relative(work, p));
 		assert.ok(reported.includes(deep), JSON.stringify(reported));
 		assert.ok(reported.includes(`${last}/x/package.json`), JSON.stringify(reported));
+		// Its one bound is time, and running out of it is said, never silent.
+		const hurried = await protectedWalk(work, 0);
+		assert.equal(hurried.complete, false);
+		assert.equal((await protectedWalk(work)).complete, true);
 	});
 
 	it('5: no capabilities inside, whoever runs it (CapEff 0, remount refused)', async () => {
