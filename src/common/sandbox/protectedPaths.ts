@@ -38,7 +38,9 @@ function isBareRepository(entries: readonly DirEntry[]): boolean {
 
 /** Whether an entry is a file that runs code, or a folder (or a link to one) whose files do. */
 function runsCode(path: string, e: DirEntry): boolean {
-	if (e.isLink) return codeConfigFile(path) !== undefined || codeConfigFile(`${path}/x`) !== undefined;
+	// A file or link may stand where a protected folder would be (`.vscode` as an empty file is
+	// another command's placeholder): it counts, so that it cannot be swapped for the folder.
+	if (!e.isDirectory) return codeConfigFile(path) !== undefined || codeConfigFile(`${path}/x`) !== undefined;
 	// A folder counts when any file below it would (`.vscode/`, `.github/workflows/`), not
 	// when it merely holds a gated file: `x` matches no file-name rule.
 	return codeConfigFile(e.isDirectory ? `${path}/x` : path) !== undefined;

@@ -172,8 +172,13 @@ describe('protectedPaths: what stays read-only in the workspace', () => {
 
 	it('a protected name that is a link counts, as a file or a folder; a .git file is named for its gitdir', () => {
 		const link = (name: string) => ({ name, isDirectory: false, isLink: true });
-		const v = folderVerdict('', [link('.vscode'), link('.envrc'), link('docs'), file('.git')]);
+		const v = folderVerdict('', [link('.vscode'), link('.envrc'), link('docs'), file('.git'), file('.github'), file('notes')]);
 		assert.deepEqual(v.readOnly.sort(), ['.envrc', '.git', '.vscode']);
+		assert.deepEqual(
+			folderVerdict('', [file('.cargo'), file('.devcontainer')]).readOnly,
+			['.cargo', '.devcontainer'],
+			'a file where a protected folder would be',
+		);
 		assert.deepEqual(v.gitFiles, ['.git']);
 		assert.deepEqual(v.descend, []);
 		assert.equal(gitdirOf('gitdir: ../.git/modules/sub\n'), '../.git/modules/sub');
