@@ -268,17 +268,12 @@ async function existing(paths: readonly string[]): Promise<{ folders: string[]; 
 	return { folders, files };
 }
 
-/** Which of `paths` exist, in order. */
-async function present(paths: readonly string[]): Promise<string[]> {
-	const found = await Promise.all(
-		paths.map(p =>
-			fs.promises.stat(p).then(
-				() => p,
-				() => undefined,
-			),
-		),
-	);
-	return found.filter((p): p is string => p !== undefined);
+/**
+ * Which of `paths` exist, in order. Synchronous on purpose: a few dozen `stat` calls take well under
+ * a millisecond, where as many promises through libuv's thread pool cost several on a busy machine.
+ */
+function present(paths: readonly string[]): string[] {
+	return paths.filter(p => fs.existsSync(p));
 }
 
 /** The size of the command's /tmp and of its hidden home: a quarter of the memory, at most 2 GiB. */
@@ -313,7 +308,7 @@ async function toolBinds(searchPath: string, home: string, runtime: readonly str
 async function runtimeFolders(network: CommandNetwork): Promise<string[]> {
 	const xdg = process.env.XDG_RUNTIME_DIR;
 	const wanted = [...(network === 'all' ? [] : ['/run', '/var/run']), ...(xdg && path.isAbsolute(xdg) ? [xdg] : [])];
-	const real = await Promise.all((await present(wanted)).map(realPath));
+	const real = await Promise.all(present(wanted).map(realPath));
 	return [...new Set(real)].filter((p, _, all) => !all.some(o => o !== p && isInside(o, p)));
 }
 
@@ -444,18 +439,17 @@ export async function commandTemp(engine: SandboxEngine): Promise<{ readonly pat
  * Removes what bwrap left on the host for the plan's placeholders (absent protected names): an
  * empty folder or an empty file at each, made as the mount point. Anything with content is kept.
  */
-export async function removePlaceholders(plan: SandboxPlan): Promise<void> {
-	await Promise.all(
-		(plan.absent ?? []).map(async a => {
-			try {
-				const stat = await fs.promises.lstat(a.path);
-				if (a.folder && stat.isDirectory()) await fs.promises.rmdir(a.path);
-				else if (!a.folder && stat.isFile() && stat.size === 0) await fs.promises.unlink(a.path);
-			} catch {
-				// Gone already, or not empty: not a placeholder.
-			}
-		}),
-	);
+export function removePlaceholders(plan: SandboxPlan): void {
+	// Synchronous, like `present`: a dozen lstat and unlink calls, cheaper than as many promises.
+	for (const a of plan.absent ?? []) {
+		try {
+			const stat = fs.lstatSync(a.path);
+			if (a.folder && stat.isDirectory()) fs.rmdirSync(a.path);
+			else if (!a.folder && stat.isFile() && stat.size === 0) fs.unlinkSync(a.path);
+		} catch {
+			// Gone already, or not empty: not a placeholder.
+		}
+	}
 }
 
 /** A path's identity: its inode, and for a link where it leads. */
@@ -488,7 +482,7 @@ export async function linkIdentities(paths: readonly string[]): Promise<Map<stri
  * or a swapped link (docs/reliability.md). A walk that ran out of time says so in its last entry.
  */
 export async function newCodeFiles(plan: SandboxPlan): Promise<string[]> {
-	await removePlaceholders(plan);
+	removePlaceholders(plan);
 	const links = plan.links ?? new Map<string, string>();
 	const before = new Set([...plan.readOnly, ...links.keys()]);
 	const walks = await Promise.all(plan.writable.map(root => protectedWalk(root)));

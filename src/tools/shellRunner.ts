@@ -202,7 +202,10 @@ export function runShell(options: ShellOptions): Promise<ShellOutcome> {
 			return;
 		}
 		// What bwrap made on the host as mount points for absent protected names goes when the command does.
-		const ended = (outcome: ShellOutcome) => void (plan ? removePlaceholders(plan) : Promise.resolve()).then(() => resolve(outcome));
+		const ended = (outcome: ShellOutcome) => {
+			if (plan) removePlaceholders(plan);
+			resolve(outcome);
+		};
 		new ShellRun(options, child, runId, ended).watch();
 	});
 }
