@@ -80,26 +80,14 @@ export function gitdirOf(text: string): string | undefined {
  * Names that run code at the top of a workspace folder which, where they do not exist, the sandbox
  * holds with an empty read-only placeholder so that a command cannot create them: what VS Code, git
  * and the package managers read on their own (opening the folder, `git status`, `npm install`,
- * `cargo build`, entering the folder with direnv or mise). Names whose empty stand-in would break an
+ * `cargo build`, `yarn`, entering the folder with direnv). Each costs a mount at every command
+ * (about half a millisecond on a busy machine, bench/sandbox), so the list stops at these; hooks
+ * folders (.husky, .githooks) need a `core.hooksPath` that the read-only `.git/config` cannot get.
+ * Names whose empty stand-in would break an
  * ordinary build (package.json, setup.py, a Dockerfile), the rest of codeConfigFiles.ts and anything
  * deeper than the top are found by the walk after the command and reported.
  */
-export const ABSENT_NAMES: readonly string[] = [
-	'.git',
-	'.vscode',
-	'.github',
-	'.devcontainer',
-	'.husky',
-	'.githooks',
-	'.cargo',
-	'.envrc',
-	'.npmrc',
-	'.yarnrc.yml',
-	'.pnpmfile.cjs',
-	'.gitmodules',
-	'.devcontainer.json',
-	'mise.toml',
-];
+export const ABSENT_NAMES: readonly string[] = ['.git', '.vscode', '.github', '.devcontainer', '.cargo', '.envrc', '.npmrc', '.yarnrc.yml'];
 
 /**
  * The placeholders a workspace folder needs: the protected top-level names missing from `present`
