@@ -232,14 +232,12 @@ export async function protectedWalk(root: string, budgetMs = WALK_BUDGET_MS): Pr
 	while (level.length > 0) {
 		if (Date.now() > deadline) break;
 		const next: string[] = [];
-		// In batches, so that a level of many thousand folders keeps the file descriptors in use bounded.
-		for (let i = 0; i < level.length; i += 256) {
-			const verdicts = await Promise.all(level.slice(i, i + 256).map(async rel => folderVerdict(rel, await entries(path.join(root, rel)))));
-			for (const v of verdicts) {
-				paths.push(...v.readOnly.map(rel => path.join(root, rel)));
-				gitFiles.push(...v.gitFiles.map(rel => path.join(root, rel)));
-				next.push(...v.descend);
-			}
+		// The whole level at once: libuv's thread pool runs four reads at a time, so the open folders stay few.
+		const verdicts = await Promise.all(level.map(async rel => folderVerdict(rel, await entries(path.join(root, rel)))));
+		for (const v of verdicts) {
+			paths.push(...v.readOnly.map(rel => path.join(root, rel)));
+			gitFiles.push(...v.gitFiles.map(rel => path.join(root, rel)));
+			next.push(...v.descend);
 		}
 		level = next;
 	}
