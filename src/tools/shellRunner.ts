@@ -13,10 +13,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { type Writable } from 'node:stream';
 import { gitHardeningEnv } from '../common/sandbox/gitHardening';
 import { proxyEnv } from '../common/sandbox/networkPolicy';
 import { bwrapArgs, type SandboxEngine, type SandboxPlan } from '../common/sandbox/sandboxPolicy';
 import { sandboxExecArgs } from '../common/sandbox/seatbeltProfile';
+import { SECCOMP_FD, unixSocketFilter } from '../common/sandbox/unixSocketFilter';
+import { removePlaceholders, sandboxMemory } from './commandSandbox';
+import { joined, type ProcessGroup } from './processLimit';
 import { newRunId, RUN_ID_VARIABLE, stopLeftovers } from './processReaper';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -128,11 +132,15 @@ export interface ShellOutcome {
 }
 
 /** The program, its arguments and the environment it adds: the shell, or the sandbox running it. */
-function launch(options: ShellOptions, shell: string): [string, string[], Record<string, string>] {
+function launch(options: ShellOptions, shell: string, group: ProcessGroup | undefined): [string, string[], Record<string, string>] {
 	const { sandbox, command } = options;
 	if (!sandbox) return [shell, ['-c', command], {}];
 	const { engine, plan } = sandbox;
-	if (engine.kind === 'bwrap') return [engine.program, bwrapArgs(plan, command, shell), {}];
+	// bwrap starts with the environment the plan lists (`--clearenv`), not this one, in its own pids cgroup where there is one.
+	if (engine.kind === 'bwrap') {
+		const [program, args] = group ? joined(group, engine.program, bwrapArgs(plan, command, shell)) : [engine.program, bwrapArgs(plan, command, shell)];
+		return [program, args, {}];
+	}
 	// Seatbelt (macOS) keeps the host's environment: the temporary folder and the proxy are set here.
 	const env: Record<string, string> = { ...(plan.tmp ? { TMPDIR: plan.tmp } : {}), ...(plan.proxyPort ? proxyEnv(plan.proxyPort) : {}) };
 	return [engine.program, sandboxExecArgs(plan, command, plan.tmp ?? '/nonexistent', plan.proxyPort, shell), env];
@@ -142,14 +150,22 @@ function launch(options: ShellOptions, shell: string): [string, string[], Record
  * The shell (or the sandbox running it), in its own session and process group (detached) so that
  * all of it can be stopped, with git's hardening settings in its environment (gitHardening.ts).
  */
-function spawnShell(options: ShellOptions, runId: string): ChildProcess {
-	const [program, args, env] = launch(options, options.shell ?? '/bin/sh');
-	return spawn(program, args, {
+function spawnShell(options: ShellOptions, runId: string, group: ProcessGroup | undefined): ChildProcess {
+	const [program, args, env] = launch(options, options.shell ?? '/bin/sh', group);
+	// bwrap reads the seccomp filter from descriptor SECCOMP_FD (a pipe here), then closes it.
+	const filter = options.sandbox?.engine.kind === 'bwrap' && options.sandbox.plan.unixSocketFilter ? unixSocketFilter() : undefined;
+	const child = spawn(program, args, {
 		cwd: options.cwd,
 		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
+		stdio: ['ignore', 'pipe', 'pipe', ...(filter ? (['pipe'] as const) : [])],
 		env: { ...process.env, ...gitHardeningEnv(process.env), ...env, [RUN_ID_VARIABLE]: runId },
 	});
+	if (filter) {
+		const input = child.stdio[SECCOMP_FD] as Writable;
+		input.on('error', () => undefined);
+		input.end(filter);
+	}
+	return child;
 }
 
 /** What a failed start means: Node says "spawn /bin/sh ENOENT" also when the folder is missing. */
@@ -176,14 +192,21 @@ function failedSpawn(e: unknown): ShellOutcome {
 export function runShell(options: ShellOptions): Promise<ShellOutcome> {
 	return new Promise(resolve => {
 		const runId = newRunId();
+		const plan = options.sandbox?.engine.kind === 'bwrap' ? options.sandbox.plan : undefined;
+		const group = plan?.maxProcesses ? sandboxMemory.processGroup(plan.maxProcesses) : undefined;
 		let child: ChildProcess;
 		try {
-			child = spawnShell(options, runId);
+			child = spawnShell(options, runId, group);
 		} catch (e) {
 			resolve(failedSpawn(e));
 			return;
 		}
-		new ShellRun(options, child, runId, resolve).watch();
+		// What bwrap made on the host as mount points for absent protected names goes when the command does.
+		const ended = (outcome: ShellOutcome) => {
+			if (plan) removePlaceholders(plan);
+			resolve(outcome);
+		};
+		new ShellRun(options, child, runId, ended).watch();
 	});
 }
 

@@ -17,6 +17,7 @@ import { withSetting } from './helpers';
 import { delay, workspaceRoot } from './faultScript';
 import { recordFaultResult } from './faultResults';
 import { runCommandTool } from '../../src/tools/runCommand';
+import { sandboxMemory } from '../../src/tools/commandSandbox';
 
 const DIR = 'sandbox-data';
 type Input = { command: string; outsideSandbox?: boolean };
@@ -37,14 +38,22 @@ async function confirmation(input: Input): Promise<string> {
 	return (prepared?.confirmationMessages?.message as vscode.MarkdownString).value;
 }
 
-/** Runs `body` with PATH holding no bwrap (nor anything else: the commands use shell builtins). */
+/**
+ * Runs `body` as on a machine without bwrap: Longhaul looks for it at trusted paths only, never on
+ * PATH (issue 38), so the test points that look-up elsewhere; PATH holds nothing either (the
+ * commands use shell builtins).
+ */
 async function withoutBwrap<T>(body: () => Promise<T>): Promise<T> {
 	const saved = process.env.PATH;
 	process.env.PATH = '/nonexistent-longhaul-test';
+	sandboxMemory.clear();
+	sandboxMemory.bwrapCandidates = ['/nonexistent-longhaul-test/bwrap'];
 	try {
 		return await body();
 	} finally {
 		process.env.PATH = saved;
+		sandboxMemory.bwrapCandidates = undefined;
+		sandboxMemory.clear();
 	}
 }
 
@@ -81,7 +90,7 @@ describe('Sandbox: longhaul_runCommand in bubblewrap', function () {
 		assert.strictEqual(fs.existsSync(outside), false);
 	});
 
-	it('.git/config cannot be appended to; a bare repository written by the command does not run its fsmonitor; a build and a git commit work', async () => {
+	it('.git/config cannot be appended to; a bare repository written by the command does not run its fsmonitor; a build works, a git commit does not', async () => {
 		const repo = path.join(data(), 'repo');
 		fs.mkdirSync(repo);
 		git(repo, 'init', '-q');
@@ -97,10 +106,13 @@ describe('Sandbox: longhaul_runCommand in bubblewrap', function () {
 		assert.match(bare, /created files that configure code that runs: .*evil\/config/);
 		const build = await run({
 			command:
-				'cd repo && mkdir -p build && printf "int main(void){return 0;}\\n" > main.c && cp main.c build/ && tar czf build.tgz build && git add main.c && git -c user.email=t@t -c user.name=t commit -qm build && git log --oneline | wc -l',
+				'cd repo && mkdir -p build && printf "int main(void){return 0;}\\n" > main.c && cp main.c build/ && tar czf build.tgz build && git status --short',
 		});
-		assert.match(build, /^exit code 0\n1\n$/);
-		assert.strictEqual(git(repo, 'log', '--format=%s').trim(), 'build');
+		assert.match(build, /^exit code 0\n\?\? build\.tgz\n\?\? build\/\n\?\? main\.c\n$/);
+		// The whole .git is read-only (issue 38): a commit fails on the wall, and the result says so.
+		const commit = await run({ command: 'cd repo && git add main.c' });
+		assert.match(commit, /^exit code [1-9]/);
+		assert.match(commit, /failed on its walls/);
 		recordFaultResult({
 			id: 'T-sandbox-git',
 			fault: 'a sandboxed command appends core.fsmonitor to .git/config, and writes a bare repository and runs git -C on it',
@@ -108,8 +120,33 @@ describe('Sandbox: longhaul_runCommand in bubblewrap', function () {
 			survived: true,
 			requestsLost: 0,
 			writesOutside: 0,
-			detail: `append refused ("${append.split('\n')[0]}"), .git/config unchanged; no PWNED after git -C evil status; a build and a commit in the workspace worked`,
+			detail: `append refused ("${append.split('\n')[0]}"), .git/config unchanged; no PWNED after git -C evil status; a build in the workspace worked, a commit met the read-only .git`,
 		});
+	});
+
+	it('issue 38: no capabilities, no token from the extension host, the home folder hidden, no host Unix socket', async () => {
+		const saved = process.env.GITHUB_TOKEN;
+		process.env.GITHUB_TOKEN = 'ghp_longhaul_test_token';
+		const socketPath = path.join(data(), 'host.sock');
+		let connections = 0;
+		const server = net.createServer(s => {
+			connections++;
+			s.end('hello\n');
+		});
+		await new Promise<void>(resolve => server.listen(socketPath, resolve));
+		try {
+			const text = await run({
+				command: `grep CapEff /proc/self/status; env | grep -c ghp_longhaul_test_token; ls -A ~ | wc -l; perl -e 'use Socket; socket(S, AF_UNIX, SOCK_STREAM, 0) or print "unix socket: $!\\n"'`,
+			});
+			assert.match(text, /^CapEff:\s+0+$/m);
+			assert.match(text, /^0\n/m);
+			assert.match(text, /unix socket: Operation not permitted/);
+			assert.strictEqual(connections, 0);
+		} finally {
+			server.close();
+			if (saved === undefined) delete process.env.GITHUB_TOKEN;
+			else process.env.GITHUB_TOKEN = saved;
+		}
 	});
 
 	it('a key planted under ~/.ssh reads as absent', async () => {

@@ -4,12 +4,16 @@
 //
 // The profile denies everything, then allows what a shell and its programs need to run (processes,
 // signals to its own sandbox, system information, the terminal devices), reading every file but
-// the user's secrets, writing only below the workspace folders and the per-command temporary
-// folder, minus the files that run code inside them, and the network the plan allows. Each
+// the home folder (where the plan hides it: readable are its toolchain folders and the workspace
+// folders in it) and the user's secrets, writing only below the workspace folders and the
+// per-command temporary folder, minus the files that run code inside them (the whole `.git`) and
+// the protected top-level names that do not exist yet, and the network the plan allows. The
+// command starts with the plan's environment only (`env -i`, docs/decisions.md §46). Not translated:
+// the ancestors bound in place, the /tmp and process bounds and the Unix-socket filter of bwrap. Each
 // exception is written inside the rule it limits (require-not), so no rule depends on the order
 // in which Seatbelt weighs them. Paths go in as parameters (`-D NAME=path`), never spliced into the
 // profile's text, so no path can end a string or add a rule.
-import { type CommandNetwork } from './networkPolicy';
+import { type CommandNetwork, proxyEnv } from './networkPolicy';
 import { type SandboxPlan } from './sandboxPolicy';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
@@ -61,18 +65,34 @@ export function seatbeltProfile(plan: SandboxPlan, tmp: string, proxyPort?: numb
 	const readOnly = named('READ_ONLY', plan.readOnly);
 	const hiddenFolders = named('SECRET_DIR', plan.hiddenFolders);
 	const hiddenFiles = named('SECRET_FILE', plan.hiddenFiles);
+	const absent = named(
+		'ABSENT',
+		(plan.absent ?? []).map(a => a.path),
+	);
 	const secrets = `${anyOf('subpath', hiddenFolders)} ${anyOf('literal', hiddenFiles)}`.trim();
-	const read = secrets ? `(allow file-read* (require-not (require-any ${secrets})))` : '(allow file-read*)';
+	// The home folder: unreadable but for its toolchain folders and the workspace folders in it.
+	const home = plan.home ? named('HOME', [plan.home.path]) : [];
+	const shown = named('TOOLCHAIN', plan.home?.visible ?? []);
+	const homeRule = plan.home ? `(require-all ${anyOf('subpath', home)} (require-not (require-any ${anyOf('subpath', [...shown, ...writable])})))` : '';
+	const unreadable = `${secrets} ${homeRule}`.trim();
+	const read = unreadable ? `(allow file-read* (require-not (require-any ${unreadable})))` : '(allow file-read*)';
 	// Secrets stay unwritable too: a workspace folder inside ~/.ssh does not make it writable.
-	const kept = `${anyOf('subpath', readOnly)} ${secrets}`.trim();
+	const kept = `${anyOf('subpath', readOnly)} ${anyOf('subpath', absent)} ${secrets}`.trim();
 	const writableAny = `(require-any ${anyOf('subpath', writable)})`;
 	const write = kept ? `(allow file-write* (require-all ${writableAny} (require-not (require-any ${kept}))))` : `(allow file-write* ${writableAny})`;
-	return { profile: [...BASE, read, write, ...networkRules(plan.network, proxyPort)].join('\n'), params };
+	// Names and sizes stay visible where contents are not: realpath() reads every folder on a path.
+	const metadata = unreadable ? ['(allow file-read-metadata)'] : [];
+	return { profile: [...BASE, ...metadata, read, write, ...networkRules(plan.network, proxyPort)].join('\n'), params };
 }
 
-/** sandbox-exec's arguments that run `shell -c command` under the plan's profile. */
+/**
+ * sandbox-exec's arguments that run `shell -c command` under the plan's profile; with the plan's
+ * environment, `/usr/bin/env -i` starts the shell with that alone, plus its TMPDIR and proxy.
+ */
 export function sandboxExecArgs(plan: SandboxPlan, command: string, tmp: string, proxyPort?: number, shell = '/bin/sh'): string[] {
 	const { profile, params } = seatbeltProfile(plan, tmp, proxyPort);
 	const defines = Object.entries(params).flatMap(([name, value]) => ['-D', `${name}=${value}`]);
-	return ['-p', profile, ...defines, '--', shell, '-c', command];
+	if (!plan.env) return ['-p', profile, ...defines, '--', shell, '-c', command];
+	const env = { ...plan.env, TMPDIR: tmp, ...(proxyPort !== undefined && plan.network !== 'off' && plan.network !== 'all' ? proxyEnv(proxyPort) : {}) };
+	return ['-p', profile, ...defines, '--', '/usr/bin/env', '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), shell, '-c', command];
 }

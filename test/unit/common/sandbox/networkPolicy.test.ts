@@ -46,6 +46,8 @@ describe('networkPolicy: domains a sandboxed command may reach', () => {
 		assert.match(sandboxSummary(network), /network: only example\.com, registry\.npmjs\.org, through Longhaul's proxy.*ignored, not domains: "http:\/\/x"/);
 		assert.match(networkSummary({ domains: [], ignored: [] }), /only none \(longhaul\.commandNetworkDomains is empty\)/);
 		assert.match(sandboxSummary('off'), /no network/);
+		// Issue 38: what the sandbox now hides, in the words the user reads.
+		assert.match(sandboxSummary('off'), /the whole \.git: no commits\), your home folder \(but toolchains, read-only\), your tokens/);
 		const note = refusedNote(['evil.net'], network.domains)!;
 		assert.match(note, /refused evil\.net: not in the setting longhaul\.commandNetworkDomains \(allowed: example\.com, registry\.npmjs\.org\)/);
 		assert.match(note, /Retrying fails the same way/);

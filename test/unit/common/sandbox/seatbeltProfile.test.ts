@@ -117,6 +117,25 @@ describe('seatbeltProfile: the sandbox plan for macOS', () => {
 		assert.deepEqual(args.slice(args.indexOf('--')), ['--', '/bin/sh', '-c', '--x "a b"']);
 	});
 
+	it("issue 38: the home folder unreadable but for toolchains and the workspace; absent protected names not creatable; only the plan's environment", () => {
+		const hidden: SandboxPlan = {
+			...plan,
+			home: { path: '/Users/u', visible: ['/Users/u/.cargo/bin'] },
+			absent: [{ path: '/Users/u/work/.vscode', folder: true }],
+			env: { PATH: '/usr/bin', HOME: '/Users/u' },
+		};
+		const { profile: text, params: values } = seatbeltProfile(hidden, TMP);
+		const [read] = forms(text).filter(r => r.startsWith('(allow file-read* (require-not'));
+		const [home, toolchain, work] = paramsOf(values, ['/Users/u', '/Users/u/.cargo/bin', '/Users/u/work']);
+		assert.ok(read.includes(`(require-all (subpath (param "${home}")) (require-not (require-any (subpath (param "${toolchain}"))`), read);
+		assert.ok(read.includes(`(subpath (param "${work}"))`), read);
+		const [write] = forms(text).filter(r => r.startsWith('(allow file-write* (require-all'));
+		const [absent] = paramsOf(values, ['/Users/u/work/.vscode']);
+		assert.ok(write.split('(require-not')[1].includes(`(subpath (param "${absent}"))`), write);
+		const args = sandboxExecArgs(hidden, 'make', TMP);
+		assert.deepEqual(args.slice(args.indexOf('--')), ['--', '/usr/bin/env', '-i', 'PATH=/usr/bin', 'HOME=/Users/u', `TMPDIR=${TMP}`, '/bin/sh', '-c', 'make']);
+	});
+
 	it('the confirmation does not promise under Seatbelt that nothing outlives the command', () => {
 		assert.match(sandboxSummary('off'), /nothing it starts outlives it\.$/);
 		assert.doesNotMatch(sandboxSummary('off', 'seatbelt'), /nothing it starts outlives it/);
