@@ -103,7 +103,7 @@ describe('Faults: the summarizer fails', () => {
 	it('summarizer throws a plain error: Full → Simple → removal of old tool results', async function () {
 		this.timeout(40_000);
 		const result = await summarizerFault(() => ({ throw: { message: 'summarizer exploded' } }));
-		assertFellBackToTruncation(result, /full: model-error, simple: model-error/);
+		assertFellBackToTruncation(result, /try 1: the model call failed; try 2: the model call failed/);
 		await assertConversationContinues([P1, P2]);
 	});
 
@@ -124,7 +124,7 @@ describe('Faults: the summarizer fails', () => {
 	it('summarizer returns empty text: same fallback', async function () {
 		this.timeout(40_000);
 		const result = await summarizerFault(() => ({ text: '' }));
-		assertFellBackToTruncation(result, /full: empty, simple: empty/);
+		assertFellBackToTruncation(result, /try 1: the model answered nothing; try 2: the model answered nothing/);
 		await assertConversationContinues([P1, P2]);
 	});
 
@@ -135,7 +135,7 @@ describe('Faults: the summarizer fails', () => {
 		const result = await summarizerFault(() => hugeSummary(40_000));
 		assertFellBackToTruncation(
 			result,
-			/full: summary-too-large, full condensed: summary-too-large, simple: summary-too-large, simple condensed: summary-too-large/,
+			/try 1: the summary came out too long; shortening it: the summary came out too long; try 2: the summary came out too long; shortening it: the summary came out too long/,
 		);
 		await assertConversationContinues([P1, P2]);
 	});

@@ -80,9 +80,13 @@ export function describeAttempts(attempts: readonly SummaryAttempt[]): string {
 	return attempts.map(a => `${a.mode}${a.pass ? `/${a.pass}` : ''}:${a.outcome}`).join(', ');
 }
 
-/** The same for the chat, e.g. `full: summary-too-large, full condensed: ok`. */
+/**
+ * The same for the chat, in words: `try 1: the summary came out too long; shortening it: written`.
+ * Tries are numbered on their own; a condense pass belongs to the try before it.
+ */
 export function describeAttemptsForUser(attempts: readonly SummaryAttempt[]): string {
-	return attempts.map((a, i) => `${a.pass ? 'shortening it' : `try ${i + 1}`}: ${OUTCOME_WORDS[a.outcome]}`).join('; ');
+	let tries = 0;
+	return attempts.map(a => `${a.pass ? 'shortening it' : `try ${++tries}`}: ${OUTCOME_WORDS[a.outcome]}`).join('; ');
 }
 
 /** Each outcome in words a user reads (the codes stay in the log and telemetry). */

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import {
 	condensePasses,
 	describeAttempts,
+	describeAttemptsForUser,
 	produceSummary,
 	type SummaryFlowDeps,
 	type SummaryPromptMode,
@@ -247,5 +248,17 @@ describe('produceSummary: a reply that is not a summary is a failed attempt', ()
 		const echo: SummaryReply = { kind: 'echo', echoed: 'the tag <conversation-transcript>' };
 		const result = await produceSummary(deps({ full: { reply: echo }, simple: { reply: echo } }), 5);
 		assert.ok(result.attempts.every(a => a.outcome === 'not-a-summary' && !a.pass));
+	});
+});
+
+describe('describeAttemptsForUser: what the chat says of failed tries', () => {
+	it('numbers the tries on their own, names a condense pass as shortening the try before, in words without codes', () => {
+		const text = describeAttemptsForUser([
+			{ mode: 'full', outcome: 'summary-too-large' },
+			{ mode: 'full', pass: 'condense', outcome: 'summary-too-large' },
+			{ mode: 'simple', outcome: 'not-a-summary' },
+		]);
+		assert.equal(text, 'try 1: the summary came out too long; shortening it: the summary came out too long; try 2: the answer was not a summary');
+		assert.doesNotMatch(text, /full|simple|not-a-summary|too-large/);
 	});
 });
