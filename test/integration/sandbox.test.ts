@@ -124,7 +124,7 @@ describe('Sandbox: longhaul_runCommand in bubblewrap', function () {
 		});
 	});
 
-	it('issue 38: no capabilities, no token from the extension host, the home folder hidden, no host Unix socket', async () => {
+	it('no capabilities, no token from the extension host, the home folder hidden, no host Unix socket', async () => {
 		const saved = process.env.GITHUB_TOKEN;
 		process.env.GITHUB_TOKEN = 'ghp_longhaul_test_token';
 		const socketPath = path.join(data(), 'host.sock');

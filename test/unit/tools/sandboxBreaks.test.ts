@@ -10,7 +10,7 @@ import { newCodeFiles, protectedWalk, sandboxAvailability, sandboxMemory, sandbo
 import { runShell, type ShellOutcome } from '../../../src/tools/shellRunner';
 import type { CommandNetwork, SandboxEngine, SandboxPlan } from '../../../src/common/sandbox/sandboxPolicy';
 
-describe('sandbox breaks (issue 38): closed by class, with the real bwrap', function () {
+describe('sandbox breaks: each way out closed by class, with the real bwrap', function () {
 	this.timeout(30_000);
 	let engine: SandboxEngine;
 	let base = '';

@@ -46,7 +46,7 @@ describe('sandboxPolicy: bwrap arguments', () => {
 		assert.equal(args.includes('/elsewhere/x'), false);
 	});
 
-	it('issue 38: home hidden then toolchains, sockets hidden, tools bound, workspace, ancestors in place, read-only paths, placeholders; no capabilities, only the listed environment', () => {
+	it('home hidden then toolchains, sockets hidden, tools bound, workspace, ancestors in place, read-only paths, placeholders; no capabilities, only the listed environment', () => {
 		const full: SandboxPlan = {
 			...plan,
 			home: { path: '/home/u', visible: ['/home/u/.cargo/bin'] },

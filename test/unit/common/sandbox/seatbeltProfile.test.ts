@@ -117,7 +117,7 @@ describe('seatbeltProfile: the sandbox plan for macOS', () => {
 		assert.deepEqual(args.slice(args.indexOf('--')), ['--', '/bin/sh', '-c', '--x "a b"']);
 	});
 
-	it("issue 38: the home folder unreadable but for toolchains and the workspace; absent protected names not creatable; only the plan's environment", () => {
+	it("the home folder unreadable but for toolchains and the workspace; absent protected names not creatable; only the plan's environment", () => {
 		const hidden: SandboxPlan = {
 			...plan,
 			home: { path: '/Users/u', visible: ['/Users/u/.cargo/bin'] },
