@@ -20,7 +20,8 @@ import { ProviderQueue } from './providerQueue';
 /** The provider's queue of a replay's background jobs (one per replay state), the jobs still being computed, and the jobs' promises. */
 interface Background {
 	readonly queue: ProviderQueue;
-	readonly computing: Set<Promise<unknown>>;
+	/** Jobs started and not computed yet, oldest first. */
+	readonly toCompute: (() => Promise<void>)[];
 	readonly pending: Promise<unknown>[];
 	jobs: number;
 }
@@ -29,16 +30,20 @@ const queues = new WeakMap<ReplayState, Background>();
 function queueOf(r: ReplayState): Background {
 	let entry = queues.get(r);
 	if (!entry) {
-		entry = { queue: new ProviderQueue(r.clock!, r.options.provider ?? 'cloud'), computing: new Set(), pending: [], jobs: 0 };
+		entry = { queue: new ProviderQueue(r.clock!, r.options.provider ?? 'cloud'), toCompute: [], pending: [], jobs: 0 };
 		queues.set(r, entry);
 	}
 	return entry;
 }
 
-/** Every background job started so far has its summary and its calls' durations (awaited before the clock moves). */
+/**
+ * Every background job started so far gets its summary and its calls' durations, one after the
+ * other (awaited after each fit and before the clock moves): no job's work overlaps the fit's or
+ * another job's, whatever the promise timing.
+ */
 export async function computeBackground(r: ReplayState): Promise<void> {
 	const entry = queues.get(r);
-	while (entry && entry.computing.size) await Promise.all([...entry.computing]);
+	for (let job = entry?.toCompute.shift(); job; job = entry?.toCompute.shift()) await job();
 }
 
 /** The clock moved: background jobs whose provider time is over are settled, and the settled jobs record their end. */
@@ -96,30 +101,28 @@ function backgroundJobs(r: ReplayState): BackgroundParts {
 				finish(prepared);
 			});
 			const current = r.request;
-			const computed = ahead({
-				summarize: (c, part) =>
-					inCompaction(r, () => summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text, 'background', meter)),
-				condense: (block, target) => {
-					summaryCalls ??= meter.calls.length;
-					const before = r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens;
-					return inCompaction(r, () => condenseInReplay(r, block, target, meter)).finally(() => {
-						condensed += r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens - before;
-					});
-				},
-			})
-				.then(made => {
-					// The speed learned is the summary's alone: condensing older blocks is not part of it.
-					const summaryMs = meter.calls.slice(0, summaryCalls ?? meter.calls.length).reduce((a, b) => a + b, 0);
-					if (made.blocks) r.speed = observeSummary(r.speed, made.attempts, summaryMs);
-					if (condensed) condenseTokens.set(made, condensed);
-					prepared = made;
+			const compute = () =>
+				ahead({
+					summarize: (c, part) =>
+						inCompaction(r, () => summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text, 'background', meter)),
+					condense: (block, target) => {
+						summaryCalls ??= meter.calls.length;
+						const before = r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens;
+						return inCompaction(r, () => condenseInReplay(r, block, target, meter)).finally(() => {
+							condensed += r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens - before;
+						});
+					},
 				})
-				.catch(() => undefined)
-				.finally(() => {
-					queued.setCalls(meter.calls);
-					entry.computing.delete(computed);
-				});
-			entry.computing.add(computed);
+					.then(made => {
+						// The speed learned is the summary's alone: condensing older blocks is not part of it.
+						const summaryMs = meter.calls.slice(0, summaryCalls ?? meter.calls.length).reduce((a, b) => a + b, 0);
+						if (made.blocks) r.speed = observeSummary(r.speed, made.attempts, summaryMs);
+						if (condensed) condenseTokens.set(made, condensed);
+						prepared = made;
+					})
+					.catch(() => undefined)
+					.finally(() => queued.setCalls(meter.calls));
+			entry.toCompute.push(compute);
 			entry.pending.push(done);
 			return { done, durationMs: () => finishedMs, cancel: () => {} };
 		},

@@ -34,6 +34,14 @@ function chargeCall(r: ReplayState, ms: number, meter: CallMeter | undefined): v
 	else r.timing.callMs += ms;
 }
 
+/** The test hook ReplayOptions.extraTicks: promise timing shifted, figures unchanged. */
+async function extraTicks(r: ReplayState): Promise<void> {
+	for (let i = 0; i < (r.options.extraTicks ?? 0); i++) {
+		await Promise.resolve();
+		await new Promise(resolve => setImmediate(resolve));
+	}
+}
+
 export interface ReplaySummary {
 	readonly summary?: string;
 	readonly attempts: readonly SummaryAttempt[];
@@ -51,6 +59,7 @@ export async function summarizeInReplay(
 	caller: FaultCaller = 'foreground',
 	meter?: CallMeter,
 ): Promise<ReplaySummary> {
+	await extraTicks(r);
 	const { tok } = r;
 	const current = budgetNow(r);
 	const maxSummary = summaryBudget(current);
@@ -102,6 +111,7 @@ export async function summarizeInReplay(
 		}
 		if (attempt.outcome === 'summary-too-large') r.counters.summaryTooLarge++;
 	}
+	await extraTicks(r);
 	for (const hit of call.hits) {
 		const ending = endingOf(hit, result, caller);
 		r.faults.endings[ending]++;
@@ -168,6 +178,7 @@ export function countReferenceCondensePasses(r: ReplayState, result: ReplaySumma
  * product's deterministic cut always follows. The request is rendered and counted as sent.
  */
 export async function condenseInReplay(r: ReplayState, block: string, target: number, meter?: CallMeter): Promise<string> {
+	await extraTicks(r);
 	const rendered = await renderCondenseBlockPrompt({ block, targetTokens: target }, { tokenizer: r.tok, budget: Number.MAX_SAFE_INTEGER });
 	const text = cutToLength(block, Math.round(target * 1.25), r.tok);
 	const output = r.mt.countTokens(text);
@@ -175,5 +186,6 @@ export async function condenseInReplay(r: ReplayState, block: string, target: nu
 	r.counters.summarizerOutputTokens += output;
 	r.counters.summarizerCalls++;
 	if (r.clock) chargeCall(r, r.clock.callMs(rendered.tokenCount, output, meter?.stream), meter);
+	await extraTicks(r);
 	return text;
 }

@@ -187,6 +187,8 @@ export interface ReplayOptions {
 	readonly rateLimits?: number;
 	/** --provider: cloud (default: concurrent calls, one rate-limit budget) or single-slot (a local server: one request at a time, run to its end); providerQueue.ts. */
 	readonly provider?: ProviderModel;
+	/** Tests only: extra microtask and setImmediate ticks before and after every summarizer call (the figures must not move). */
+	readonly extraTicks?: number;
 	/** Background summaries in the product modes when there is a clock (default true). */
 	readonly background?: boolean;
 }

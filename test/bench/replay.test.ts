@@ -358,4 +358,17 @@ describe('replay benchmark on the smallest corpus session', function () {
 			for (const q of perRequest) assert.ok(q.verbatimRounds <= q.limitRounds, `${strategy} request ${q.index}`);
 		}
 	});
+
+	it('figures do not depend on promise timing: extra ticks around every summarizer call change nothing', async function () {
+		if (!existsSync(file)) this.skip();
+		const session = loadSession(file);
+		const strip = (r: ReplayResult) => ({ ...r.metrics, renderMsP50: 0, renderMsP95: 0, planMsP50: 0 });
+		for (const provider of ['cloud', 'single-slot'] as const) {
+			const options = { window: 16_000, strategy: 'half-context' as const, clock: 'field' as const, summaryInformation: 30, rateLimits: 0.02, provider };
+			const plain = strip(await replaySession(session, options));
+			assert.ok(plain.backgroundStarted > 0, `${provider}: background summaries ran`);
+			for (const extraTicks of [1, 3])
+				assert.deepEqual(strip(await replaySession(session, { ...options, extraTicks })), plain, `${provider}, ${extraTicks} extra ticks`);
+		}
+	});
 });
