@@ -367,8 +367,9 @@ describe('replay benchmark on the smallest corpus session', function () {
 			const options = { window: 16_000, strategy: 'half-context' as const, clock: 'field' as const, summaryInformation: 30, rateLimits: 0.02, provider };
 			const plain = strip(await replaySession(session, options));
 			assert.ok(plain.backgroundStarted > 0, `${provider}: background summaries ran`);
-			for (const extraTicks of [1, 3])
+			for (const extraTicks of [1, 3]) {
 				assert.deepEqual(strip(await replaySession(session, { ...options, extraTicks })), plain, `${provider}, ${extraTicks} extra ticks`);
+			}
 		}
 	});
 });
