@@ -3,15 +3,14 @@
 //   npm run bench -- --session FILE --window N --strategy NAME --json
 //                                      one replay; exactly one JSON object on stdout
 // See bench/RESULTS.md for what the numbers mean.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { renderResults, type LatestRun } from './resultsDoc';
-import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type StrategyName } from './replay';
-import { benchBudget, concatSessions, loadSession, type Session } from './session';
-import { stressSession } from './stressSession';
-import { sessionVariant, VARIANTS } from './sessionVariants';
-import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
+import { replaySession, STRATEGIES, WINDOWS, type ReplayMetrics, type ReplayOptions, type StrategyName } from './replay';
+import { withRecall } from './replayTypes';
+import { benchBudget, concatSessions, loadSession } from './session';
+import { VARIANTS, type VariantName } from './sessionVariants';
 import { sessionChart, type ChartSeries } from './svg';
 import { checkGoals, DAY_LONG_STRATEGIES, formatGoals, RECOMMENDED } from './targets';
 import { formatContinuity, ledgerOffComparison, summarizeContinuity } from './continuity';
@@ -23,12 +22,16 @@ import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { DEFAULT_SUMMARY_INFORMATION, SUMMARY_INFORMATION_LEVELS } from './informationSummary';
 import { CLOCKS, type ClockName } from './clock';
 import { PROVIDERS, type ProviderModel } from './providerQueue';
+import { defaultWorkers, runTasks, type ReplayTask, type TaskResult } from './pool';
 import { formatTime, summarizeTime } from './timeTable';
 import { formatFaults, formatRules, summarizeRules } from './rulesTable';
 import { EXIT_OK, parseTokenCount, readCommandLine, stopMessage, UsageError } from '../../src/cli/commandLine';
 
 export interface CliArgs {
-	readonly corpus: string;
+	/** --corpus DIR (repeatable, or DIR,DIR): the corpus folders; the full run reports each and all together. */
+	readonly corpora: readonly string[];
+	/** --workers N: replays at once in the full run (default: the machine's cores; 1: in this thread). */
+	readonly workers: number;
 	readonly session?: string;
 	readonly window?: number;
 	readonly strategy?: StrategyName;
@@ -74,7 +77,11 @@ Replays the corpus sessions through Longhaul's context management and prints the
 (bench/RESULTS.md explains them). Without options: every session, window and strategy; a table on
 stdout, bench/results/latest.json and one SVG chart per session. Options take their value as
 --name value or --name=value.
-  --corpus DIR              the corpus (default $LONGHAUL_CORPUS, else ../shared/corpus)
+  --corpus DIR              a corpus folder; repeat it (or give DIR,DIR) for several (default $LONGHAUL_CORPUS,
+                            else ../shared/corpus and ../shared/corpus-wide where it exists). The run reports
+                            each corpus and all of them together; the targets are judged on all
+  --workers N               replays at once, on worker threads (default: the machine's cores; 1: in this
+                            thread). The figures are the same whatever N
   --session FILE            one session file instead of the corpus
   --window N                one window in tokens (16000 or 16k)
   --strategy NAME           one of ${STRATEGIES.join(', ')}
@@ -130,6 +137,7 @@ export function parseWindow(text: string): number {
 
 const OPTIONS = {
 	corpus: 'string',
+	workers: 'string',
 	session: 'string',
 	window: 'string',
 	strategy: 'string',
@@ -173,10 +181,33 @@ function parseProvider(text: string | undefined): ProviderModel {
 	return text as ProviderModel;
 }
 
+/** Every --corpus value, in order (the option may be repeated, each value a folder or folders joined by commas). */
+function corpusOptions(argv: readonly string[]): string[] {
+	const values: string[] = [];
+	argv.forEach((arg, i) => {
+		if (arg === '--corpus' && argv[i + 1] !== undefined) values.push(argv[i + 1]);
+		else if (arg.startsWith('--corpus=')) values.push(arg.slice('--corpus='.length));
+	});
+	return values.flatMap(v => v.split(',')).filter(v => v !== '');
+}
+
+/** $LONGHAUL_CORPUS (folders joined by commas), else shared/corpus and shared/corpus-wide where it exists. */
+function defaultCorpora(): string[] {
+	if (process.env.LONGHAUL_CORPUS) return process.env.LONGHAUL_CORPUS.split(',').map(dir => resolve(dir));
+	return [resolve('../shared/corpus'), ...(existsSync(resolve('../shared/corpus-wide')) ? [resolve('../shared/corpus-wide')] : [])];
+}
+
+function parseWorkers(text: string | undefined): number {
+	const n = text === undefined ? defaultWorkers() : Number(text);
+	if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--workers must be a whole number from 1 to 64; got ${JSON.stringify(text)}`);
+	return n;
+}
+
 /** The options, or 'help'. Throws UsageError saying what is wrong with them. */
 export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 	const given = readCommandLine(argv, OPTIONS);
 	if (given === 'help') return 'help';
+	const corpora = corpusOptions(argv);
 	const strategy = given.strategy;
 	if (strategy !== undefined && !(STRATEGIES as readonly string[]).includes(strategy)) {
 		throw new UsageError(`--strategy must be one of ${STRATEGIES.join(', ')}; got ${JSON.stringify(strategy)}`);
@@ -199,7 +230,8 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 		throw new UsageError(`--half-split must be tokens or rounds; got ${JSON.stringify(halfSplit)}`);
 	}
 	const args: CliArgs = {
-		corpus: given.corpus !== undefined ? resolve(given.corpus) : (process.env.LONGHAUL_CORPUS ?? resolve('../shared/corpus')),
+		corpora: corpora.length ? corpora.map(dir => resolve(dir)) : defaultCorpora(),
+		workers: parseWorkers(given.workers),
 		session: given.session !== undefined ? resolve(given.session) : undefined,
 		window: given.window !== undefined ? parseWindow(given.window) : undefined,
 		strategy: strategy as StrategyName | undefined,
@@ -303,25 +335,38 @@ function sharedReplayOptions(args: CliArgs) {
 	};
 }
 
-/** What one run plays: the session files, the windows and strategies, and the shared replay options. */
+/** One corpus folder: its name (the folder's) and its session files in name order. */
+interface Corpus {
+	readonly name: string;
+	readonly files: readonly string[];
+}
+
+/** What one run plays: the corpora and their session files, the windows and strategies, and the shared replay options. */
 interface RunPlan {
 	readonly args: CliArgs;
+	readonly corpora: readonly Corpus[];
 	readonly files: readonly string[];
 	readonly windows: readonly number[];
 	readonly strategies: readonly StrategyName[];
 	readonly replayOptions: ReturnType<typeof sharedReplayOptions>;
+	/** Everything: every session, window and strategy, with the curves, the day-long chats and latest.json. */
+	readonly full: boolean;
 }
 
+const sessionFiles = (dir: string) =>
+	readdirSync(dir)
+		.filter(f => f.endsWith('.json'))
+		.sort()
+		.map(f => join(dir, f));
+
 function runPlan(args: CliArgs): RunPlan {
-	const files = args.session
-		? [args.session]
-		: readdirSync(args.corpus)
-				.filter(f => f.endsWith('.json'))
-				.sort()
-				.map(f => join(args.corpus, f));
+	const corpora: Corpus[] = args.session
+		? [{ name: basename(dirname(args.session)), files: [args.session] }]
+		: args.corpora.map(dir => ({ name: basename(dir), files: sessionFiles(dir) }));
 	const windows = args.window !== undefined ? [args.window] : [...WINDOWS];
 	const strategies = args.strategy ? [args.strategy] : [...STRATEGIES];
-	return { args, files, windows, strategies, replayOptions: sharedReplayOptions(args) };
+	const full = !args.session && args.window === undefined && !args.strategy && !args.stress && !args.variants;
+	return { args, corpora, files: corpora.flatMap(c => c.files), windows, strategies, replayOptions: sharedReplayOptions(args), full };
 }
 
 /** --json: one replay of one session (or of the day-long chat), one JSON object on stdout. */
@@ -334,106 +379,173 @@ async function playOneAsJson({ args, files, windows, strategies, replayOptions }
 }
 
 /** --concat without --json: the day-long chat at every window and strategy asked for, as one table. */
-async function playConcat({ files, windows, strategies, replayOptions }: RunPlan): Promise<number> {
-	const chat = concatSessions(files.map(loadSession));
-	const rows: ReplayMetrics[] = [];
-	for (const window of windows) {
-		for (const strategy of strategies) {
-			const t0 = performance.now();
-			rows.push((await replaySession(chat, { window, strategy, ...replayOptions })).metrics);
-			process.stderr.write(`concat ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-		}
-	}
+async function playConcat({ args, files, windows, strategies, replayOptions }: RunPlan): Promise<number> {
+	const tasks: ReplayTask[] = windows.flatMap(window =>
+		strategies.map(strategy => ({ files, chatName: 'concat', options: { window, strategy, ...replayOptions } })),
+	);
+	const done = await runTasks(tasks, args.workers, (task, result) =>
+		process.stderr.write(`concat ${task.options.window} ${task.options.strategy}: ${result.seconds.toFixed(1)} s\n`),
+	);
+	const rows = done.map(d => d.metrics);
 	process.stdout.write(formatTable(rows, CONCAT_COLUMNS) + '\n');
 	process.stdout.write(`\nSame rules for every strategy:\n${formatRules(summarizeRules(rows))}\n`);
 	return 0;
 }
 
-/** The sessions to replay, each loaded only when its turn comes: the stress session, the variants, or the files. */
-function sessionLoaders({ args, files }: RunPlan): (() => Session)[] {
-	return args.stress
-		? [() => ({ name: 'synthetic-stress', conversation: conversationFromSessionJson(JSON.parse(JSON.stringify(stressSession()))) })]
-		: args.variants
-			? files.flatMap(file => VARIANTS.map(variant => () => sessionVariant(loadSession(file), variant)))
-			: files.map(file => () => loadSession(file));
-}
-
-/** One session at every window and strategy: its metrics are added to `results`; returns its chart's series. */
-async function replayEveryWay(session: Session, plan: RunPlan, results: ReplayMetrics[]): Promise<ChartSeries[]> {
-	const { args, windows, strategies, replayOptions } = plan;
-	const series: ChartSeries[] = [];
-	for (const window of windows) {
-		for (const strategy of strategies) {
-			const t0 = performance.now();
-			const { metrics, perRequest } = await replaySession(session, { window, strategy, ...replayOptions });
-			// The done-ledger's effect: the same replay without it (bench/replay/continuity.ts).
-			const off =
-				args.ledger && (strategy === 'legacy' || strategy === 'half-context')
-					? await replaySession(session, { window, strategy, ...replayOptions, doneLedger: false })
-					: undefined;
-			const noBackground = await backgroundOffRun(session, plan, window, strategy, metrics);
-			results.push({ ...metrics, ...(off ? { ledgerOff: ledgerOffComparison(off.metrics) } : {}), ...(noBackground ? { backgroundOff: noBackground } : {}) });
-			series.push({ strategy, window, records: perRequest });
-			process.stderr.write(`${session.name} ${window} ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-		}
-	}
-	return series;
-}
-
-/** The strategies whose summaries the information curves follow (the product modes and keep-head-tail). */
-const CURVE_STRATEGIES: readonly StrategyName[] = ['legacy', 'half-context', 'half-context+mask', 'keep-head-tail'];
+/** The strategies whose summaries the information curves follow (the product modes). */
+const CURVE_STRATEGIES: readonly StrategyName[] = ['legacy', 'half-context'];
 /** The windows where the corpus summarizes (at 64k nothing is). */
 const CURVE_WINDOWS: readonly number[] = [16_000, 32_000];
+/**
+ * The knowledge curves' fixed subset: the sessions of the first corpus (shared/corpus, the eight the
+ * curves were always drawn on), so the full run stays within its time on two cores.
+ */
+const curveSubset = (plan: RunPlan): ReadonlySet<string> => new Set(plan.corpora[0]?.files ?? []);
+/** The comparison replays (ledger off, background off, single-slot) are of these two. */
+const PRODUCT_MODES: readonly StrategyName[] = ['legacy', 'half-context'];
 
-/** legacy and half-context again with background summaries off, where a clock runs them and the window fills: the waits. */
-async function backgroundOffRun(session: Session, { args, replayOptions }: RunPlan, window: number, strategy: StrategyName, on: ReplayMetrics) {
-	if (!args.background || !on.background || (strategy !== 'legacy' && strategy !== 'half-context') || !CURVE_WINDOWS.includes(window)) return undefined;
-	const { metrics } = await replaySession(session, { window, strategy, ...replayOptions, background: false });
+/** What a task of the run is for. */
+type TaskKind = 'main' | 'ledgerOff' | 'backgroundOff' | 'singleSlot' | 'curve' | 'dayLong';
+interface RunTask extends ReplayTask {
+	readonly kind: TaskKind;
+	readonly corpus: string;
+}
+
+/** Every replay of the run, the longest first (the day-long chats, then the sessions by size). */
+function runTasksOf(plan: RunPlan): RunTask[] {
+	const { args, corpora, windows, strategies, replayOptions, full } = plan;
+	const clocked = args.clock !== 'none';
+	const curves = curveSubset(plan);
+	const tasks: RunTask[] = [];
+	const sized: { size: number; tasks: RunTask[] }[] = [];
+	for (const corpus of corpora) {
+		if (full) {
+			for (const strategy of DAY_LONG_STRATEGIES) {
+				const chatName = corpora.length === 1 ? 'concat' : `concat-${corpus.name}`;
+				tasks.push({ kind: 'dayLong', corpus: corpus.name, files: corpus.files, chatName, options: { window: 16_000, strategy, ...replayOptions } });
+			}
+		}
+		const sources: { files: string[]; variant?: VariantName; stress?: boolean; size: number }[] = args.stress
+			? [{ files: [], stress: true, size: 0 }]
+			: corpus.files.flatMap(file =>
+					(args.variants ? VARIANTS.map(variant => ({ variant })) : [{}]).map(extra => ({ files: [file], ...extra, size: statSync(file).size })),
+				);
+		for (const { size, ...source } of sources) {
+			const own: RunTask[] = [];
+			const add = (kind: TaskKind, options: ReplayOptions, perRequest = false) =>
+				own.push({ kind, corpus: corpus.name, ...source, options, ...(perRequest ? { perRequest } : {}) });
+			for (const window of windows) {
+				for (const strategy of strategies) {
+					// The full run's +recall references at the windows where something is left out (at 64k nothing is).
+					if (full && withRecall(strategy) && !CURVE_WINDOWS.includes(window)) continue;
+					const options = { window, strategy, ...replayOptions };
+					add('main', options, full);
+					if (!PRODUCT_MODES.includes(strategy)) continue;
+					// The full run compares ledger and background off at 16k only, where they matter most (time on two cores).
+					const compared = !full || window === 16_000;
+					if (args.ledger && compared) add('ledgerOff', { ...options, doneLedger: false });
+					if (args.background && clocked && compared && CURVE_WINDOWS.includes(window)) add('backgroundOff', { ...options, background: false });
+					if (full && clocked && args.provider !== 'single-slot' && CURVE_WINDOWS.includes(window)) add('singleSlot', { ...options, provider: 'single-slot' });
+				}
+			}
+			if (full && curves.has(source.files[0])) {
+				for (const window of windows.filter(w => CURVE_WINDOWS.includes(w))) {
+					for (const strategy of strategies.filter(s => CURVE_STRATEGIES.includes(s))) {
+						for (const summaryInformation of CURVE_LEVELS) add('curve', { window, strategy, ...replayOptions, summaryInformation });
+					}
+				}
+			}
+			sized.push({ size, tasks: own });
+		}
+	}
+	sized.sort((a, b) => b.size - a.size);
+	return [...tasks, ...sized.flatMap(s => s.tasks)];
+}
+
+/** What every replay of the run gave, sorted so that sums and charts do not depend on the order replays finished in. */
+interface RunRows {
+	/** The main table (provider as asked), each row with its ledger-off and background-off comparisons. */
+	readonly results: ReplayMetrics[];
+	readonly singleSlot: ReplayMetrics[];
+	readonly curves: ReplayMetrics[];
+	readonly dayLong: ReplayMetrics[];
+	/** Per session, its chart's series (full run only). */
+	readonly series: Map<string, ChartSeries[]>;
+}
+
+const rowOrder = (a: ReplayMetrics, b: ReplayMetrics) =>
+	a.window - b.window ||
+	(a.corpus ?? '').localeCompare(b.corpus ?? '') ||
+	a.session.localeCompare(b.session) ||
+	STRATEGIES.indexOf(a.strategy) - STRATEGIES.indexOf(b.strategy) ||
+	String(a.summaryInformation).localeCompare(String(b.summaryInformation));
+
+function assemble(tasks: readonly RunTask[], done: readonly TaskResult[]): RunRows {
+	const key = (m: ReplayMetrics) => `${m.corpus}\u0000${m.session}\u0000${m.window}\u0000${m.strategy}`;
+	const tagged = tasks.map((task, i) => ({ task, metrics: { ...done[i].metrics, corpus: task.corpus } as ReplayMetrics, perRequest: done[i].perRequest }));
+	const of = (kind: TaskKind) => tagged.filter(t => t.task.kind === kind);
+	const ledgerOff = new Map(of('ledgerOff').map(t => [key(t.metrics), t.metrics]));
+	const backgroundOff = new Map(of('backgroundOff').map(t => [key(t.metrics), t.metrics]));
+	const results = of('main').map(({ metrics }) => {
+		const off = ledgerOff.get(key(metrics));
+		const noBackground = backgroundOff.get(key(metrics));
+		return {
+			...metrics,
+			...(off ? { ledgerOff: ledgerOffComparison(off) } : {}),
+			...(noBackground && metrics.background ? { backgroundOff: backgroundOffFigures(noBackground) } : {}),
+		};
+	});
+	const series = new Map<string, ChartSeries[]>();
+	for (const { metrics, perRequest } of of('main')) {
+		if (!perRequest) continue;
+		const list = series.get(metrics.session) ?? [];
+		list.push({ strategy: metrics.strategy, window: metrics.window, records: perRequest });
+		series.set(metrics.session, list);
+	}
+	const sorted = (kind: TaskKind) =>
+		of(kind)
+			.map(t => t.metrics)
+			.sort(rowOrder);
+	return { results: results.sort(rowOrder), singleSlot: sorted('singleSlot'), curves: sorted('curve'), dayLong: sorted('dayLong'), series };
+}
+
+/** The waits of the same replay with background summaries off. */
+function backgroundOffFigures(metrics: ReplayMetrics) {
 	const { compactionOverflows, waitMsP50, waitMsP95, waitMsTotal, sessionMs, summarizerInputTokens } = metrics;
 	return { compactionOverflows, waitMsP50, waitMsP95, waitMsTotal, sessionMs, summarizerInputTokens };
 }
 
-/** The full run's knowledge curves: the summarizing strategies again at the other information levels. */
-async function replayCurves(session: Session, { windows, strategies, replayOptions }: RunPlan, rows: ReplayMetrics[]): Promise<void> {
-	for (const window of windows.filter(w => CURVE_WINDOWS.includes(w))) {
-		for (const strategy of strategies.filter(s => CURVE_STRATEGIES.includes(s))) {
-			const t0 = performance.now();
-			for (const summaryInformation of CURVE_LEVELS) {
-				rows.push((await replaySession(session, { window, strategy, ...replayOptions, summaryInformation })).metrics);
-			}
-			process.stderr.write(`${session.name} ${window} ${strategy} at N = ${CURVE_LEVELS.join(', ')}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-		}
-	}
-}
-
-/** The full run's day-long chat at 16k, for the goals that name it. */
-async function replayDayLong({ files, replayOptions }: RunPlan): Promise<ReplayMetrics[]> {
-	const chat = concatSessions(files.map(loadSession));
-	const rows: ReplayMetrics[] = [];
-	for (const strategy of DAY_LONG_STRATEGIES) {
-		const t0 = performance.now();
-		rows.push((await replaySession(chat, { window: 16_000, strategy, ...replayOptions })).metrics);
-		process.stderr.write(`concat 16000 ${strategy}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-	}
-	return rows;
-}
-
-function writeChart(out: string, session: Session, series: ChartSeries[], windows: readonly number[], budgetTokenizer: TiktokenTokenizer): void {
+function writeCharts(out: string, series: Map<string, ChartSeries[]>, windows: readonly number[]): void {
+	const budgetTokenizer = new TiktokenTokenizer();
 	const budgets = new Map(windows.map(w => [w, benchBudget(w, budgetTokenizer).messages]));
-	writeFileSync(join(out, `${session.name}.svg`), sessionChart(session.name, series, budgets));
+	for (const [session, list] of series) writeFileSync(join(out, `${session}.svg`), sessionChart(session, list, budgets));
 }
 
-/** What the full run replays besides the main table: the information curves and the day-long chat. */
+/** What the full run replays besides the main table: the information curves, the day-long chats and the single-slot replays. */
 interface Extras {
 	readonly curves: readonly ReplayMetrics[];
 	readonly dayLong: readonly ReplayMetrics[];
+	readonly singleSlot: readonly ReplayMetrics[];
+}
+
+/** The scopes the run reports: each corpus, and all of them together when there are several. */
+function scopesOf(corpora: readonly Corpus[]): { name: string; has: (m: ReplayMetrics) => boolean }[] {
+	const each = corpora.map(c => ({ name: c.name, has: (m: ReplayMetrics) => m.corpus === c.name }));
+	return corpora.length > 1 ? [...each, { name: `all ${corpora.length} corpora`, has: () => true }] : each;
 }
 
 /** The tables under the main one, each printed only when it has rows; returned for latest.json. */
-function printSummaries(results: ReplayMetrics[], args: CliArgs, extras: Extras) {
+function printSummaries(results: ReplayMetrics[], plan: RunPlan, extras: Extras) {
+	const { args } = plan;
 	const out = (title: string, table: string) => process.stdout.write(`\n${title}\n${table}\n`);
-	const goals = checkGoals(results, extras.dayLong);
-	out(`Targets: issue 31's goals in these measures (recommended configuration: ${RECOMMENDED}):`, formatGoals(goals));
+	const scopes = scopesOf(plan.corpora).map(scope => {
+		const sessions = new Set(results.filter(scope.has).map(r => r.session)).size;
+		const goals = checkGoals(results.filter(scope.has), extras.dayLong.filter(scope.has), extras.singleSlot.filter(scope.has));
+		return { scope: scope.name, sessions, goals, knowledge: summarizeKnowledge(results.filter(scope.has)) };
+	});
+	for (const s of scopes)
+		{out(`Targets on ${s.scope} (${s.sessions} sessions; issue 39's goals; recommended configuration: ${RECOMMENDED}):`, formatGoals(s.goals));}
+	const goals = scopes[scopes.length - 1].goals;
 	const knowledge = summarizeKnowledge(results);
 	if (knowledge.length) {
 		out(
@@ -441,29 +553,48 @@ function printSummaries(results: ReplayMetrics[], args: CliArgs, extras: Extras)
 			formatKnowledge(knowledge),
 		);
 	}
-	const curves = summarizeCurves([...results.filter(r => CURVE_WINDOWS.includes(r.window) && CURVE_STRATEGIES.includes(r.strategy)), ...extras.curves]);
+	const curves = summarizeCurves([
+		...results.filter(r => CURVE_WINDOWS.includes(r.window) && CURVE_STRATEGIES.includes(r.strategy) && curveSubset(plan).has(fileOf(plan, r))),
+		...extras.curves,
+	]);
 	if (extras.curves.length) {
-		out("Knowledge over the summaries' information N (share of facts the stand-in states; copying: the old stand-in):", formatCurves(curves));
+		out(
+			"Knowledge over the summaries' information N (share of facts the stand-in states; copying: the old stand-in; the first corpus only):",
+			formatCurves(curves),
+		);
 	}
 	const labels = labelCheck();
 	out('The fact oracle against the hand labels (bench/knowledge/labels):', formatLabelCheck(labels));
 	const continuity = summarizeContinuity(results);
-	if (continuity.length) out('Continuity, done-ledger on vs off (corpus):', formatContinuity(continuity));
+	if (continuity.length) out('Continuity, done-ledger on vs off (16k and 32k):', formatContinuity(continuity));
 	const masking = compareMasking(results);
 	if (masking.length) out('Cheap-first compaction (without → with masking, sums over the sessions):', formatMasking(masking));
 	const rules = summarizeRules(results);
 	out('Same rules for every strategy (sums over the sessions):', formatRules(rules));
-	const time = summarizeTime([...results, ...backgroundOffRows(results)]);
+	const time = summarizeTime([
+		...results,
+		...backgroundOffRows(results),
+		...extras.singleSlot.map(r => ({ ...r, strategy: `${r.strategy} (single-slot)` as StrategyName })),
+	]);
 	if (time.length) {
-		out(`Time (clock ${args.clock}, rate limits ${args.rateLimits}, provider ${args.provider}; sums and shares over the sessions):`, formatTime(time));
+		out(
+			`Time (clock ${args.clock}, rate limits ${args.rateLimits}, provider ${args.provider} unless marked; sums and shares over the sessions):`,
+			formatTime(time),
+		);
 	}
 	const dayLong = extras.dayLong.map(dayLongRow);
-	if (dayLong.length) out('The day-long chat at 16k (all sessions as one chat):', formatTable(extras.dayLong, DAY_LONG_COLUMNS));
+	if (dayLong.length) out('The day-long chats at 16k (each corpus as one chat):', formatTable(extras.dayLong, DAY_LONG_COLUMNS));
 	const realModels = summarizeRealModels(results);
 	if (realModels.length) {
 		out('Real models (refusals after recovery, overflows, truncations after a failed summary; sums over the sessions):', formatRealModels(realModels));
 	}
-	return { goals, knowledge, curves: extras.curves.length ? curves : [], labels, continuity, masking, time, dayLong, realModels, rules };
+	const byScope = scopes.map(({ scope, sessions, goals: g, knowledge: k }) => ({ scope, sessions, goals: g, knowledge: k }));
+	return { goals, scopes: byScope, knowledge, curves: extras.curves.length ? curves : [], labels, continuity, masking, time, dayLong, realModels, rules };
+}
+
+/** The session file a row was replayed from (for the curves' subset). */
+function fileOf(plan: RunPlan, row: ReplayMetrics): string {
+	return plan.corpora.find(c => c.name === row.corpus)?.files.find(f => basename(f, '.json') === row.session) ?? '';
 }
 
 const informationName = (n: number | 'copying') => (n === 'copying' ? 'the copying stand-in' : `information-limited, N = ${n}`);
@@ -481,6 +612,12 @@ function backgroundOffRows(results: readonly ReplayMetrics[]): ReplayMetrics[] {
 						waitShare: r.backgroundOff.sessionMs ? r.backgroundOff.waitMsTotal / r.backgroundOff.sessionMs : 0,
 						backgroundDiscardedTokens: 0,
 						backgroundTokensAtEnd: 0,
+						userWaits: 0,
+						userWaitMsTotal: r.backgroundOff.waitMsTotal,
+						userWaitMsMax: 0,
+						userWaitMsP95: r.backgroundOff.waitMsP95,
+						slotWaits: 0,
+						slotWaitMsTotal: 0,
 					},
 				]
 			: [],
@@ -488,6 +625,7 @@ function backgroundOffRows(results: readonly ReplayMetrics[]): ReplayMetrics[] {
 }
 
 const DAY_LONG_COLUMNS: [string, keyof ReplayMetrics][] = [
+	['corpus', 'corpus'],
 	['strategy', 'strategy'],
 	['req', 'requests'],
 	['summ', 'summarizations'],
@@ -509,14 +647,16 @@ function dayLongRow(m: ReplayMetrics) {
 }
 
 /** bench/results/latest.json: the full run's settings, summaries and sorted results. */
-function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<typeof printSummaries>, sorted: ReplayMetrics[]): void {
-	const { args, files, windows, strategies } = plan;
+function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<typeof printSummaries>, rows: RunRows): void {
+	const { args, corpora, windows, strategies } = plan;
 	const report = {
 		generatedAt: new Date().toISOString(),
 		node: process.version,
 		cpus: cpus().length,
+		workers: args.workers,
 		durationMs,
-		corpus: args.corpus,
+		corpora: corpora.map(c => ({ name: c.name, sessions: c.files.length })),
+		curveSessions: curveSubset(plan).size,
 		windows,
 		strategies,
 		recommended: RECOMMENDED,
@@ -529,43 +669,70 @@ function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<ty
 		rateLimits: args.rateLimits,
 		provider: args.provider,
 		...summaries,
-		results: sorted,
+		singleSlot: rows.singleSlot.map(singleSlotRow),
+		results: rows.results,
 	};
 	const json = JSON.stringify(report, null, 2) + '\n';
 	writeFileSync(join(args.out, 'latest.json'), json);
 	// The document is rendered from the JSON as written, as the check in the unit tests reads it.
 	const doc = join(dirname(args.out), 'RESULTS.md');
 	writeFileSync(doc, renderResults(JSON.parse(json) as LatestRun));
-	process.stdout.write(`wrote ${join(args.out, 'latest.json')}, ${files.length} SVG charts and ${doc}\n`);
+	process.stdout.write(`wrote ${join(args.out, 'latest.json')}, ${rows.series.size} SVG charts and ${doc}\n`);
 }
 
-/** The corpus (or --stress, --variants): the table and its summaries; the full run also writes latest.json and one chart per session. */
+/** A single-slot replay's figures kept in latest.json. */
+function singleSlotRow(m: ReplayMetrics) {
+	const {
+		corpus,
+		session,
+		window,
+		strategy,
+		userWaits,
+		userWaitMsTotal,
+		userWaitMsP95,
+		userWaitMsMax,
+		slotWaits,
+		slotWaitMsTotal,
+		waitMsTotal,
+		summarizerTokens,
+	} = m;
+	return {
+		corpus,
+		session,
+		window,
+		strategy,
+		userWaits,
+		userWaitMsTotal,
+		userWaitMsP95,
+		userWaitMsMax,
+		slotWaits,
+		slotWaitMsTotal,
+		waitMsTotal,
+		summarizerTokens,
+	};
+}
+
+/** The corpora (or --stress, --variants): the table and its summaries; the full run also writes latest.json and one chart per session. */
 async function playCorpus(plan: RunPlan): Promise<number> {
-	const { args, windows } = plan;
+	const { args, windows, full } = plan;
 	const started = performance.now();
-	const results: ReplayMetrics[] = [];
-	const sessions = sessionLoaders(plan);
-	const full = !args.session && args.window === undefined && !args.strategy && !args.stress && !args.variants;
 	if (full) mkdirSync(args.out, { recursive: true });
-	const budgetTokenizer = new TiktokenTokenizer();
-	const curves: ReplayMetrics[] = [];
-	for (const load of sessions) {
-		const session = load();
-		const series = await replayEveryWay(session, plan, results);
-		if (full) {
-			writeChart(args.out, session, series, windows, budgetTokenizer);
-			await replayCurves(session, plan, curves);
-		}
-	}
-	const dayLong = full ? await replayDayLong(plan) : [];
+	const tasks = runTasksOf(plan);
+	process.stderr.write(`${tasks.length} replays on ${args.workers} worker${args.workers === 1 ? '' : 's'}\n`);
+	const done = await runTasks(tasks, args.workers, (task, result) => {
+		const m = result.metrics;
+		const what = task.kind === 'curve' ? `at N = ${m.summaryInformation}` : task.kind === 'main' ? '' : `(${task.kind})`;
+		process.stderr.write(`${m.session} ${m.window} ${m.strategy} ${what}: ${result.seconds.toFixed(1)} s\n`);
+	});
+	const rows = assemble(tasks, done);
+	if (full) writeCharts(args.out, rows.series, windows);
 	const durationMs = Math.round(performance.now() - started);
-	const sorted = [...results].sort(
-		(a, b) => a.window - b.window || a.session.localeCompare(b.session) || STRATEGIES.indexOf(a.strategy) - STRATEGIES.indexOf(b.strategy),
+	process.stdout.write(formatTable(rows.results) + '\n');
+	const summaries = printSummaries(rows.results, plan, rows);
+	process.stdout.write(
+		`\n${tasks.length} replays (${rows.results.length} in the main table) in ${(durationMs / 1000).toFixed(1)} s on ${args.workers} worker(s)\n`,
 	);
-	process.stdout.write(formatTable(sorted) + '\n');
-	const summaries = printSummaries(results, args, { curves, dayLong });
-	process.stdout.write(`\n${results.length} replays in ${(durationMs / 1000).toFixed(1)} s\n`);
-	if (full) writeLatest(plan, durationMs, summaries, sorted);
+	if (full) writeLatest(plan, durationMs, summaries, rows);
 	return 0;
 }
 

@@ -26,6 +26,7 @@ import { productSettings } from './masking';
 import type { Session } from './session';
 import { HEAD_ROUNDS, fitHeadTail, fitProduct, fitTruncateHalf } from './strategies';
 import {
+	referenceRecallView,
 	budgetNow,
 	learnRefusal,
 	messageKey,
@@ -40,7 +41,7 @@ import {
 import { replayMetrics } from './replayMetrics';
 import { loadBashParser } from '../../src/common/shell/bashParser';
 import { computeBackground, endBackground, LATEST_SHARE, replayCompactor, settleBackground } from './replayCompactor';
-import type { ReplayOptions, ReplayResult, RequestRecord } from './replayTypes';
+import { referenceRule, withRecall, type ReplayOptions, type ReplayResult, type RequestRecord } from './replayTypes';
 
 // What a replay is asked and answers lives in replayTypes.ts (what replay.ts imports reads it there,
 // so no import runs back here); main.ts takes it from here with replaySession.
@@ -144,7 +145,7 @@ async function fitReference(r: ReplayState, request: string): Promise<Fitted> {
 
 /** One fit of a reference; keep-head-tail's summaries are waits like the product's (the clock's). */
 async function fitReferenceOnce(r: ReplayState, request: string, afterRefusal: boolean): Promise<Fitted> {
-	if (r.strategy === 'truncate-half') return fitTruncateHalf(r, request, afterRefusal);
+	if (referenceRule(r.strategy) === 'truncate-half') return fitTruncateHalf(r, request, afterRefusal);
 	r.timing.fitWaitMs = 0;
 	const fitted = await fitHeadTail(r, request, afterRefusal);
 	if (r.clock && r.counters.summarizationsThisRequest > 0) r.timing.waits.push(r.timing.fitWaitMs);
@@ -163,7 +164,7 @@ async function recordRequest(r: ReplayState, fitted: Fitted, index: number): Pro
 		messages: fitted.prompt.messages,
 		shown: fitted.verbatimRounds,
 		summaries: shownSummaries(r, fitted),
-		conversation: r.conversation,
+		conversation: withRecall(r.strategy) ? referenceRecallView(r) : r.conversation,
 		request: r.request,
 	});
 	const tokenizedNow = r.tok.stats().tokenizedTokens;

@@ -8,8 +8,20 @@ import type { FaultMetrics } from './summarizerFaults';
 import type { ClockName } from './clock';
 import type { ProviderModel } from './providerQueue';
 
-export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head-tail', ...MASKED_STRATEGIES] as const;
+/**
+ * The reference strategies again with what the product adds besides summaries: the longhaul_recall
+ * tool (offered once something is dropped or summarized; it reaches the rounds the reference left
+ * out) and the done-ledger (rendered again at each drop or summary, as the product's at each
+ * summary). The table then shows what summaries add over truncation plus recall.
+ */
+export const RECALL_REFERENCES = ['truncate-half+recall', 'keep-head-tail+recall'] as const;
+export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head-tail', ...MASKED_STRATEGIES, ...RECALL_REFERENCES] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
+
+/** A +recall reference strategy. */
+export const withRecall = (strategy: string): boolean => (RECALL_REFERENCES as readonly string[]).includes(strategy);
+/** The reference rule a strategy follows (itself, or the one it adds recall to). */
+export const referenceRule = (strategy: string): string => strategy.replace(/\+recall$/, '');
 export const WINDOWS = [16_000, 32_000, 64_000] as const;
 
 export interface RequestRecord {
@@ -139,6 +151,8 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	readonly background: boolean;
 	/** The stand-in summarizer: a share N of the facts, or `copying`. */
 	readonly summaryInformation: number | 'copying';
+	/** The corpus folder's name (set by main.ts for the runs over corpora). */
+	readonly corpus?: string;
 	/** The same replay with background summaries off (set by main.ts for the product modes): the waits. */
 	readonly backgroundOff?: BackgroundOffComparison;
 }

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { formatTable } from '../../bench/replay/main';
 import { MASKED_STRATEGIES, productSettings } from '../../bench/replay/masking';
 import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../bench/replay/replay';
+import { withRecall } from '../../bench/replay/replayTypes';
 import { concatSessions, loadSession } from '../../bench/replay/session';
 import { NOT_A_SUMMARY_KINDS } from '../../bench/replay/summarizerFaults';
 
@@ -156,7 +157,17 @@ describe('replay benchmark', function () {
 			const shares = [m.detailsVisible!, m.detailsInSummary!, m.detailsRecalled!, m.detailsLost!];
 			assert.ok(Math.abs(shares.reduce((a, b) => a + b, 0) - 1) <= 0.002, `${strategy}: ${shares}`);
 			assert.ok(Math.abs(m.detailsReachable! - (1 - m.detailsLost!)) <= 0.001, strategy);
-			if (!productSettings(strategy)) assert.equal(m.detailsRecalled, 0, `${strategy} offers no recall`);
+			if (!productSettings(strategy) && !withRecall(strategy)) assert.equal(m.detailsRecalled, 0, `${strategy} offers no recall`);
+		}
+		// The +recall references get back by recall what their plain rule dropped: the same prompt rounds, more reachable.
+		for (const strategy of ['truncate-half', 'keep-head-tail'] as const) {
+			const plain = results.get(strategy)!.metrics;
+			const recall = results.get(`${strategy}+recall`)!.metrics;
+			assert.ok(
+				recall.detailsRecalled! > 0 && recall.detailsReachable! > plain.detailsReachable!,
+				`${strategy}+recall: ${recall.detailsReachable} vs ${plain.detailsReachable}`,
+			);
+			assert.ok(recall.ledgerTokensMean > 0 && plain.ledgerTokensMean === 0, `${strategy}+recall shows the done-ledger`);
 		}
 		// Dropping rounds without a summary or recall loses what they showed; the product keeps it reachable.
 		const truncated = results.get('truncate-half')!.metrics;

@@ -2,6 +2,7 @@
 // and its exit codes, the conventions longhaul-plan shares (src/cli/commandLine.ts). Nothing here
 // replays a session; the replays are tested in test/bench/.
 import * as assert from 'node:assert/strict';
+import { cpus } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../../../src/cli/commandLine';
@@ -27,10 +28,11 @@ const refusal = (argv: string[]): string => {
 describe('replay benchmark command line', () => {
 	it('without options: the whole corpus, every window and strategy, with the ledger and calibration', () => {
 		const saved = process.env.LONGHAUL_CORPUS;
-		process.env.LONGHAUL_CORPUS = '/corpus/from/env';
+		process.env.LONGHAUL_CORPUS = '/corpus/from/env,/wide/from/env';
 		try {
 			assert.deepEqual(parsed(), {
-				corpus: '/corpus/from/env',
+				corpora: ['/corpus/from/env', '/wide/from/env'],
+				workers: cpus().length,
 				session: undefined,
 				window: undefined,
 				strategy: undefined,
@@ -58,12 +60,13 @@ describe('replay benchmark command line', () => {
 
 	it('reads every option, as --name value or --name=value', () => {
 		const spaced = parsed(
-			...['--corpus', 'c', '--session', 's.json', '--window', '16k', '--strategy', 'legacy', '--json', '--no-ledger', '--ledger-live'],
+			...['--corpus', 'c', '--workers', '3', '--session', 's.json', '--window', '16k', '--strategy', 'legacy', '--json', '--no-ledger', '--ledger-live'],
 			...['--stress', '--variants', '--model-token-ratio', '1.25', '--no-calibration', '--out', 'o', '--half-split', 'rounds', '--clock', 'slow'],
 			...['--summarizer-faults', '0.2', '--summary-information', 'copying', '--rate-limits', '0', '--provider', 'single-slot', '--no-background'],
 		);
 		assert.deepEqual(spaced, {
-			corpus: resolve('c'),
+			corpora: [resolve('c')],
+			workers: 3,
 			session: resolve('s.json'),
 			window: 16_000,
 			strategy: 'legacy',
@@ -85,11 +88,16 @@ describe('replay benchmark command line', () => {
 			background: false,
 		});
 		const inline = parsed(
-			...['--corpus=c', '--session=s.json', '--window=16k', '--strategy=legacy', '--json', '--no-ledger', '--ledger-live'],
+			...['--corpus=c', '--workers=3', '--session=s.json', '--window=16k', '--strategy=legacy', '--json', '--no-ledger', '--ledger-live'],
 			...['--stress', '--variants', '--model-token-ratio=1.25', '--no-calibration', '--out=o', '--half-split=rounds', '--clock=slow'],
 			...['--summarizer-faults=0.2', '--summary-information=copying', '--rate-limits=0', '--provider=single-slot', '--no-background'],
 		);
 		assert.equal(parsed('--summary-information', '60').summaryInformation, 60);
+		assert.deepEqual(
+			parsed('--corpus', 'a', '--corpus', 'b,c').corpora,
+			['a', 'b', 'c'].map(d => resolve(d)),
+			'several corpora: repeated, or joined by commas',
+		);
 		assert.deepEqual(inline, spaced);
 		assert.equal(parsed('--concat', '--window', '16k', '--strategy', 'legacy', '--json', '--half-split', 'rounds').halfSplit, 'rounds');
 	});
