@@ -23,6 +23,7 @@ import { DEFAULT_SUMMARY_INFORMATION, SUMMARY_INFORMATION_LEVELS } from './infor
 import { CLOCKS, type ClockName } from './clock';
 import { PROVIDERS, type ProviderModel } from './providerQueue';
 import { defaultWorkers, runTasks, type ReplayTask, type TaskResult } from './pool';
+import { SWEEPABLE, type SweepableName } from './constantOverride';
 import { formatTime, summarizeTime } from './timeTable';
 import { formatFaults, formatRules, summarizeRules } from './rulesTable';
 import { EXIT_OK, parseTokenCount, readCommandLine, stopMessage, UsageError } from '../../src/cli/commandLine';
@@ -32,6 +33,10 @@ export interface CliArgs {
 	readonly corpora: readonly string[];
 	/** --workers N: replays at once in the full run (default: the machine's cores; 1: in this thread). */
 	readonly workers: number;
+	/** --strategy A,B: several strategies (a sweep compares the first two). */
+	readonly strategies?: readonly StrategyName[];
+	/** --sweep NAME=v1,v2: a constant's curve (constantOverride.ts). */
+	readonly sweep?: { readonly name: SweepableName; readonly values: readonly number[] };
 	readonly session?: string;
 	readonly window?: number;
 	readonly strategy?: StrategyName;
@@ -80,6 +85,11 @@ stdout, bench/results/latest.json and one SVG chart per session. Options take th
   --corpus DIR              a corpus folder; repeat it (or give DIR,DIR) for several (default $LONGHAUL_CORPUS,
                             else ../shared/corpus and ../shared/corpus-wide where it exists). The run reports
                             each corpus and all of them together; the targets are judged on all
+  --sweep NAME=V1,V2,...    a constant's curve on each corpus: the replays again with NAME at each value
+                            (${Object.keys(SWEEPABLE).join(', ')}; bench/replay/constantOverride.ts), printing
+                            per corpus and window each strategy's intact horizon and the first minus the
+                            second (e.g. --sweep summaryShare=0.05,0.1,0.2 --window 16k
+                            --strategy half-context,truncate-half); --strategy takes a comma list here
   --workers N               replays at once, on worker threads (default: the machine's cores; 1: in this
                             thread). The figures are the same whatever N
   --session FILE            one session file instead of the corpus
@@ -138,6 +148,7 @@ export function parseWindow(text: string): number {
 const OPTIONS = {
 	corpus: 'string',
 	workers: 'string',
+	sweep: 'string',
 	session: 'string',
 	window: 'string',
 	strategy: 'string',
@@ -197,6 +208,15 @@ function defaultCorpora(): string[] {
 	return [resolve('../shared/corpus'), ...(existsSync(resolve('../shared/corpus-wide')) ? [resolve('../shared/corpus-wide')] : [])];
 }
 
+function parseSweep(text: string): { name: SweepableName; values: number[] } {
+	const m = /^([A-Za-z]+)=(.+)$/.exec(text);
+	const values = m ? m[2].split(',').map(Number) : [];
+	if (!m || !(m[1] in SWEEPABLE) || !values.length || values.some(v => !Number.isFinite(v))) {
+		throw new UsageError(`--sweep must be NAME=V1,V2,... with NAME one of ${Object.keys(SWEEPABLE).join(', ')}; got ${JSON.stringify(text)}`);
+	}
+	return { name: m[1] as SweepableName, values };
+}
+
 function parseWorkers(text: string | undefined): number {
 	const n = text === undefined ? defaultWorkers() : Number(text);
 	if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--workers must be a whole number from 1 to 64; got ${JSON.stringify(text)}`);
@@ -208,10 +228,15 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 	const given = readCommandLine(argv, OPTIONS);
 	if (given === 'help') return 'help';
 	const corpora = corpusOptions(argv);
-	const strategy = given.strategy;
-	if (strategy !== undefined && !(STRATEGIES as readonly string[]).includes(strategy)) {
-		throw new UsageError(`--strategy must be one of ${STRATEGIES.join(', ')}; got ${JSON.stringify(strategy)}`);
+	const sweep = given.sweep !== undefined ? parseSweep(given.sweep) : undefined;
+	const strategyList = given.strategy?.split(',');
+	if (strategyList && strategyList.length > 1 && !sweep) throw new UsageError('--strategy takes one name (a comma list only with --sweep)');
+	for (const name of strategyList ?? []) {
+		if (!(STRATEGIES as readonly string[]).includes(name)) {
+			throw new UsageError(`--strategy must be one of ${STRATEGIES.join(', ')}; got ${JSON.stringify(name)}`);
+		}
 	}
+	const strategy = strategyList?.[0];
 	let modelTokenRatio: number | undefined;
 	if (given['model-token-ratio'] !== undefined) {
 		modelTokenRatio = Number(given['model-token-ratio']);
@@ -232,6 +257,8 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 	const args: CliArgs = {
 		corpora: corpora.length ? corpora.map(dir => resolve(dir)) : defaultCorpora(),
 		workers: parseWorkers(given.workers),
+		...(strategyList && strategyList.length > 1 ? { strategies: strategyList as StrategyName[] } : {}),
+		...(sweep ? { sweep } : {}),
 		session: given.session !== undefined ? resolve(given.session) : undefined,
 		window: given.window !== undefined ? parseWindow(given.window) : undefined,
 		strategy: strategy as StrategyName | undefined,
@@ -364,8 +391,8 @@ function runPlan(args: CliArgs): RunPlan {
 		? [{ name: basename(dirname(args.session)), files: [args.session] }]
 		: args.corpora.map(dir => ({ name: basename(dir), files: sessionFiles(dir) }));
 	const windows = args.window !== undefined ? [args.window] : [...WINDOWS];
-	const strategies = args.strategy ? [args.strategy] : [...STRATEGIES];
-	const full = !args.session && args.window === undefined && !args.strategy && !args.stress && !args.variants;
+	const strategies = args.strategies ?? (args.strategy ? [args.strategy] : [...STRATEGIES]);
+	const full = !args.session && args.window === undefined && !args.strategy && !args.stress && !args.variants && !args.sweep;
 	return { args, corpora, files: corpora.flatMap(c => c.files), windows, strategies, replayOptions: sharedReplayOptions(args), full };
 }
 
@@ -545,8 +572,9 @@ function printSummaries(results: ReplayMetrics[], plan: RunPlan, extras: Extras)
 		const goals = checkGoals(results.filter(scope.has), extras.dayLong.filter(scope.has), extras.singleSlot.filter(scope.has));
 		return { scope: scope.name, sessions, goals, knowledge: summarizeKnowledge(results.filter(scope.has)) };
 	});
-	for (const s of scopes)
-		{out(`Targets on ${s.scope} (${s.sessions} sessions; issue 39's goals; recommended configuration: ${RECOMMENDED}):`, formatGoals(s.goals));}
+	for (const s of scopes) {
+		out(`Targets on ${s.scope} (${s.sessions} sessions; issue 39's goals; recommended configuration: ${RECOMMENDED}):`, formatGoals(s.goals));
+	}
 	const goals = scopes[scopes.length - 1].goals;
 	const knowledge = summarizeKnowledge(results);
 	if (knowledge.length) {
@@ -738,6 +766,63 @@ async function playCorpus(plan: RunPlan): Promise<number> {
 	return 0;
 }
 
+/** Request-weighted intact horizon of `rows`, or null. */
+function horizonOf(rows: readonly ReplayMetrics[]): number | null {
+	const requests = rows.reduce((n, r) => n + r.requests, 0);
+	return requests ? rows.reduce((n, r) => n + r.intactHorizonRounds * r.requests, 0) / requests : null;
+}
+
+/** --sweep: the replays again at each value of one constant; per value, window and corpus (and all), each strategy's intact horizon and the first minus the second. */
+async function playSweep(plan: RunPlan, sweep: NonNullable<CliArgs['sweep']>): Promise<number> {
+	const { args, corpora, windows, strategies, replayOptions } = plan;
+	const tasks: RunTask[] = corpora.flatMap(corpus =>
+		corpus.files.flatMap(file =>
+			windows.flatMap(window =>
+				strategies.map(strategy => ({ kind: 'main' as const, corpus: corpus.name, files: [file], options: { window, strategy, ...replayOptions } })),
+			),
+		),
+	);
+	const head = [
+		'value',
+		'window',
+		'corpus',
+		'sessions',
+		...strategies.map(s => `${s} horizon`),
+		...(strategies.length > 1 ? [`${strategies[0]} − ${strategies[1]}`] : []),
+		`${strategies[0]} continuity`,
+	];
+	const lines: string[][] = [];
+	for (const value of sweep.values) {
+		const started = performance.now();
+		const done = await runTasks(tasks, args.workers, undefined, { [sweep.name]: value });
+		const rows = tasks.map((task, i) => ({ ...done[i].metrics, corpus: task.corpus }) as ReplayMetrics);
+		process.stderr.write(`${sweep.name} = ${value}: ${tasks.length} replays in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+		for (const window of windows) {
+			for (const scope of scopesOf(corpora)) {
+				const scoped = rows.filter(r => r.window === window && scope.has(r));
+				const horizons = strategies.map(s => horizonOf(scoped.filter(r => r.strategy === s)));
+				const continuity = summarizeKnowledge(scoped.filter(r => r.strategy === strategies[0]))[0]?.continuity ?? null;
+				const cellOf = (x: number | null, sign = false) => (x === null ? '-' : `${sign && x >= 0 ? '+' : ''}${x.toFixed(2)}`);
+				lines.push([
+					String(value),
+					String(window),
+					scope.name,
+					String(new Set(scoped.map(r => r.session)).size),
+					...horizons.map(h => cellOf(h)),
+					...(strategies.length > 1 ? [horizons[0] !== null && horizons[1] !== null ? cellOf(horizons[0] - horizons[1], true) : '-'] : []),
+					continuity === null ? '-' : continuity.toFixed(3),
+				]);
+			}
+		}
+	}
+	const widths = head.map((h, i) => Math.max(h.length, ...lines.map(l => l[i].length)));
+	const line = (cells: string[]) => cells.map((c, i) => (i === 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+	process.stdout.write(
+		`${sweep.name} (${SWEEPABLE[sweep.name].module}: ${SWEEPABLE[sweep.name].name}), intact horizon by corpus:\n${[line(head), ...lines.map(line)].join('\n')}\n`,
+	);
+	return 0;
+}
+
 async function main(): Promise<number> {
 	const parsed = parseArgs(process.argv.slice(2));
 	if (parsed === 'help') {
@@ -745,6 +830,7 @@ async function main(): Promise<number> {
 		return EXIT_OK;
 	}
 	const plan = runPlan(parsed);
+	if (plan.args.sweep) return playSweep(plan, plan.args.sweep);
 	if (plan.args.json) return playOneAsJson(plan);
 	if (plan.args.concat) return playConcat(plan);
 	return playCorpus(plan);

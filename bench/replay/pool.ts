@@ -11,6 +11,7 @@ import { replaySession, type ReplayOptions, type ReplayResult } from './replay';
 import { sessionVariant, type VariantName } from './sessionVariants';
 import { stressSession } from './stressSession';
 import { conversationFromSessionJson } from '../../src/common/persistence/corpusFormat';
+import type { ConstantOverrides } from './constantOverride';
 
 export interface ReplayTask {
 	/** Session files: one, or several replayed as one day-long chat named `chatName`. */
@@ -45,15 +46,17 @@ export async function runTask(task: ReplayTask): Promise<TaskResult> {
 
 /**
  * Every task, on `workers` threads (tasks handed out in order, the longest expected first is the
- * caller's choice of order); results in task order. `onDone` is told each as it finishes.
+ * caller's choice of order; with `overrides`, on fresh threads whose constants are moved); results in task order. `onDone` is told each as it finishes.
  */
 export async function runTasks<T extends ReplayTask>(
 	tasks: readonly T[],
 	workers: number,
 	onDone?: (task: T, result: TaskResult) => void,
+	overrides: ConstantOverrides = {},
 ): Promise<TaskResult[]> {
 	const results: TaskResult[] = new Array(tasks.length);
-	if (workers <= 1) {
+	// Overridden constants need modules loaded afresh: always on worker threads.
+	if (workers <= 1 && Object.keys(overrides).length === 0) {
 		for (const [i, task] of tasks.entries()) {
 			results[i] = await runTask(task);
 			onDone?.(task, results[i]);
@@ -63,7 +66,7 @@ export async function runTasks<T extends ReplayTask>(
 	let next = 0;
 	const one = () =>
 		new Promise<void>((resolve, reject) => {
-			const worker = new Worker(join(__dirname, 'poolWorker.js'));
+			const worker = new Worker(join(__dirname, 'poolWorker.js'), { workerData: { overrides } });
 			const give = () => {
 				if (next >= tasks.length) {
 					void worker.terminate().then(() => resolve());

@@ -13,6 +13,7 @@ import { MASKED_STRATEGIES, productSettings } from '../../bench/replay/masking';
 import { replaySession, STRATEGIES, type ReplayResult, type StrategyName } from '../../bench/replay/replay';
 import { withRecall } from '../../bench/replay/replayTypes';
 import { runTasks, type TaskResult } from '../../bench/replay/pool';
+import { SUMMARY_SHARE } from '../../src/common/tokens/budget';
 import { concatSessions, loadSession } from '../../bench/replay/session';
 import { NOT_A_SUMMARY_KINDS } from '../../bench/replay/summarizerFaults';
 
@@ -396,6 +397,25 @@ describe('replay benchmark on the smallest corpus session', function () {
 		const two = (await runTasks(tasks, 2)).map(strip);
 		assert.ok(one.every(m => m.summarizations > 0));
 		assert.deepEqual(two, one);
+	});
+});
+
+describe('--sweep: a constant moved in the worker threads only', function () {
+	this.timeout(300_000);
+	const file = join(process.env.LONGHAUL_CORPUS?.split(',')[0] ?? resolve('../shared/corpus'), 'oh-ponyc-4595.json');
+
+	it('replays with the constant at the value asked; at its own value the figures are the plain ones', async function () {
+		if (!existsSync(file)) this.skip();
+		const task = { files: [file], options: { window: 16_000, strategy: 'half-context' as const, clock: 'none' as const, summaryInformation: 30 } };
+		const [plain] = await runTasks([task], 1);
+		const [larger] = await runTasks([task], 1, undefined, { summaryShare: 0.3 });
+		const [same] = await runTasks([task], 1, undefined, { summaryShare: SUMMARY_SHARE });
+		assert.notDeepEqual(
+			[larger.metrics.summarizerTokens, larger.metrics.intactHorizonRounds],
+			[plain.metrics.summarizerTokens, plain.metrics.intactHorizonRounds],
+			'a summary share of 0.3 changes the replay',
+		);
+		assert.deepEqual([same.metrics.summarizerTokens, same.metrics.intactHorizonRounds], [plain.metrics.summarizerTokens, plain.metrics.intactHorizonRounds]);
 	});
 });
 
