@@ -425,11 +425,24 @@ const CURVE_STRATEGIES: readonly StrategyName[] = ['legacy', 'half-context'];
 const CURVE_WINDOWS: readonly number[] = [16_000, 32_000];
 /**
  * The knowledge curves' fixed subset: the sessions of the first corpus (shared/corpus, the eight the
- * curves were always drawn on), so the full run stays within its time on two cores.
+ * curves were always drawn on) at 16k, so the full run stays within its time on two cores.
  */
 const curveSubset = (plan: RunPlan): ReadonlySet<string> => new Set(plan.corpora[0]?.files ?? []);
 /** The comparison replays (ledger off, background off, single-slot) are of these two. */
 const PRODUCT_MODES: readonly StrategyName[] = ['legacy', 'half-context'];
+
+/**
+ * Sessions per day-long chat: a corpus of more is played as several days of this many sessions in
+ * name order (the knowledge probe checks every detail on every later request, so one chat of all
+ * 24 sessions of corpus-wide would cost the square of its length).
+ */
+const DAY_SESSIONS = 8;
+
+function dayChunks(files: readonly string[]): string[][] {
+	const days: string[][] = [];
+	for (let i = 0; i < files.length; i += DAY_SESSIONS) days.push(files.slice(i, i + DAY_SESSIONS));
+	return days;
+}
 
 /** What a task of the run is for. */
 type TaskKind = 'main' | 'ledgerOff' | 'backgroundOff' | 'singleSlot' | 'curve' | 'dayLong';
@@ -447,10 +460,15 @@ function runTasksOf(plan: RunPlan): RunTask[] {
 	const sized: { size: number; tasks: RunTask[] }[] = [];
 	for (const corpus of corpora) {
 		if (full) {
-			for (const strategy of DAY_LONG_STRATEGIES) {
-				const chatName = corpora.length === 1 ? 'concat' : `concat-${corpus.name}`;
-				tasks.push({ kind: 'dayLong', corpus: corpus.name, files: corpus.files, chatName, options: { window: 16_000, strategy, ...replayOptions } });
-			}
+			const days = dayChunks(corpus.files);
+			days.forEach((files, day) => {
+				// half-context+mask on the first day of the first corpus only (time on two cores).
+				const dayStrategies = corpus === corpora[0] && day === 0 ? DAY_LONG_STRATEGIES : [RECOMMENDED];
+				const chatName = corpora.length === 1 && days.length === 1 ? 'concat' : `concat-${corpus.name}-${day + 1}`;
+				for (const strategy of dayStrategies) {
+					tasks.push({ kind: 'dayLong', corpus: corpus.name, files, chatName, options: { window: 16_000, strategy, ...replayOptions } });
+				}
+			});
 		}
 		const sources: { files: string[]; variant?: VariantName; stress?: boolean; size: number }[] = args.stress
 			? [{ files: [], stress: true, size: 0 }]
@@ -478,7 +496,8 @@ function runTasksOf(plan: RunPlan): RunTask[] {
 				}
 			}
 			if (full && curves.has(source.files[0])) {
-				for (const window of windows.filter(w => CURVE_WINDOWS.includes(w))) {
+				// At 16k, where the corpus summarizes most (time on two cores).
+				for (const window of windows.filter(w => w === 16_000)) {
 					for (const strategy of strategies.filter(s => CURVE_STRATEGIES.includes(s))) {
 						for (const summaryInformation of CURVE_LEVELS) add('curve', { window, strategy, ...replayOptions, summaryInformation });
 					}
@@ -613,7 +632,7 @@ function printSummaries(results: ReplayMetrics[], plan: RunPlan, extras: Extras)
 		);
 	}
 	const dayLong = extras.dayLong.map(dayLongRow);
-	if (dayLong.length) out('The day-long chats at 16k (each corpus as one chat):', formatTable(extras.dayLong, DAY_LONG_COLUMNS));
+	if (dayLong.length) out(`The day-long chats at 16k (${DAY_SESSIONS} sessions each, in name order):`, formatTable(extras.dayLong, DAY_LONG_COLUMNS));
 	const realModels = summarizeRealModels(results);
 	if (realModels.length) {
 		out('Real models (refusals after recovery, overflows, truncations after a failed summary; sums over the sessions):', formatRealModels(realModels));
@@ -656,6 +675,7 @@ function backgroundOffRows(results: readonly ReplayMetrics[]): ReplayMetrics[] {
 
 const DAY_LONG_COLUMNS: [string, keyof ReplayMetrics][] = [
 	['corpus', 'corpus'],
+	['chat', 'session'],
 	['strategy', 'strategy'],
 	['req', 'requests'],
 	['summ', 'summarizations'],

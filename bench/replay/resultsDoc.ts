@@ -72,7 +72,7 @@ function runFacts(run: LatestRun): string {
 	const corpora = run.corpora?.map(c => `\`${c.name}\` (${c.sessions} sessions)`).join(' and ') ?? 'the corpus';
 	return [
 		`Generated from \`bench/results/latest.json\` of the run of ${run.generatedAt.slice(0, 10)} (Node ${run.node}, ${run.cpus} CPUs${run.workers ? `, ${run.workers} worker threads` : ''}): ${replays} replays in the main table`,
-		`(${run.windows.length} windows × ${run.strategies.length} strategies over ${corpora}; 64k on the first corpus only, the +recall references at 16k and 32k), plus the knowledge curves${run.curveSessions ? ` (on the ${run.curveSessions} sessions of the first corpus)` : ''}, the background-off,`,
+		`(${run.windows.length} windows × ${run.strategies.length} strategies over ${corpora}; 64k on the first corpus only, the +recall references at 16k and 32k), plus the knowledge curves${run.curveSessions ? ` (legacy and half-context at 16k on the ${run.curveSessions} sessions of the first corpus)` : ''}, the background-off,`,
 		`ledger-off and single-slot replays and the day-long chats; the whole run took ${sec(run.durationMs)}. Settings: summaries information-limited at`,
 		`N = ${run.summaryInformation} (curves at ${run.curveLevels.join(', ')}), clock \`${run.clock}\` with rate limits on a share ${run.rateLimits} of calls,`,
 		`${run.provider ? `provider ${run.provider}` : `provider concurrency ${run.providerConcurrency}`}. The recommended configuration is \`${run.recommended}\` (with the done-ledger and background summaries).`,
@@ -244,6 +244,7 @@ function dayLong(run: LatestRun): string {
 	return table(
 		[
 			'corpus',
+			'chat',
 			'strategy',
 			'requests',
 			'summaries',
@@ -260,6 +261,7 @@ function dayLong(run: LatestRun): string {
 		],
 		run.dayLong.map(r => [
 			String(r.corpus ?? '–'),
+			String(r.session ?? 'concat'),
 			String(r.strategy),
 			...[
 				'requests',
@@ -449,7 +451,8 @@ The rows marked *background off* are the same replays without background summari
 between them and the plain rows is the background's effect, the rest is the policy's.`,
 	dayLong: `## The day-long chats
 
-All sessions of each corpus as consecutive turns of one chat, at 16k (\`--concat\`).`,
+Each corpus's sessions as consecutive turns of one chat, at 16k (\`--concat\`), eight sessions a
+day in name order (\`corpus-wide\` gives three days); half-context with masking on the first only.`,
 	masking: `## Masking old tool results first
 
 Without → with \`longhaul.maskOldToolResults\`, sums over the corpus.`,
