@@ -30,7 +30,7 @@ export type TaskResult = Pick<ReplayResult, 'metrics'> & Partial<Pick<ReplayResu
 /** The workers a run uses by default: every core. */
 export const defaultWorkers = (): number => Math.max(1, cpus().length);
 
-export function sessionOf(task: ReplayTask): Session {
+function sessionOf(task: ReplayTask): Session {
 	if (task.stress) return { name: 'synthetic-stress', conversation: conversationFromSessionJson(JSON.parse(JSON.stringify(stressSession()))) };
 	if (task.variant) return sessionVariant(loadSession(task.files[0]), task.variant);
 	if (task.chatName === undefined) return loadSession(task.files[0]);
