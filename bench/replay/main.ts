@@ -33,6 +33,10 @@ export interface CliArgs {
 	readonly corpora: readonly string[];
 	/** --workers N: replays at once in the full run (default: the machine's cores; 1: in this thread). */
 	readonly workers: number;
+	/** --window A,B: several windows. */
+	readonly windows?: readonly number[];
+	/** --no-comparisons: no ledger-off and background-off replays. */
+	readonly comparisons: boolean;
 	/** --strategy A,B: several strategies (a sweep compares the first two). */
 	readonly strategies?: readonly StrategyName[];
 	/** --sweep NAME=v1,v2: a constant's curve (constantOverride.ts). */
@@ -93,8 +97,8 @@ stdout, bench/results/latest.json and one SVG chart per session. Options take th
   --workers N               replays at once, on worker threads (default: the machine's cores; 1: in this
                             thread). The figures are the same whatever N
   --session FILE            one session file instead of the corpus
-  --window N                one window in tokens (16000 or 16k)
-  --strategy NAME           one of ${STRATEGIES.join(', ')}
+  --window N                one window in tokens (16000 or 16k), or several: 16k,32k
+  --strategy NAME           one of ${STRATEGIES.join(', ')}; or several, joined by commas
   --json                    one replay (needs --session or --concat, --window, --strategy): one JSON object on stdout
   --no-ledger               the product strategies without the done-ledger (default: with it, plus a
                             ledger-off run of legacy and half-context for comparison)
@@ -134,6 +138,7 @@ stdout, bench/results/latest.json and one SVG chart per session. Options take th
                             model server, one request at a time, a started request runs to its end and the
                             agent's call waits behind it (bench/replay/providerQueue.ts). The full run replays
                             the product modes on both
+  --no-comparisons          no ledger-off and background-off replays of the product modes
   --no-background           the product modes without background summaries (the full run replays legacy and
                             half-context so as well, for comparison)
   --out DIR                 where the full run writes latest.json and the charts (default bench/results)
@@ -168,6 +173,7 @@ const OPTIONS = {
 	'rate-limits': 'string',
 	provider: 'string',
 	'no-background': 'boolean',
+	'no-comparisons': 'boolean',
 } as const;
 
 function parseInformation(text: string | undefined): number | 'copying' {
@@ -230,7 +236,6 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 	const corpora = corpusOptions(argv);
 	const sweep = given.sweep !== undefined ? parseSweep(given.sweep) : undefined;
 	const strategyList = given.strategy?.split(',');
-	if (strategyList && strategyList.length > 1 && !sweep) throw new UsageError('--strategy takes one name (a comma list only with --sweep)');
 	for (const name of strategyList ?? []) {
 		if (!(STRATEGIES as readonly string[]).includes(name)) {
 			throw new UsageError(`--strategy must be one of ${STRATEGIES.join(', ')}; got ${JSON.stringify(name)}`);
@@ -260,7 +265,9 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 		...(strategyList && strategyList.length > 1 ? { strategies: strategyList as StrategyName[] } : {}),
 		...(sweep ? { sweep } : {}),
 		session: given.session !== undefined ? resolve(given.session) : undefined,
-		window: given.window !== undefined ? parseWindow(given.window) : undefined,
+		window: given.window !== undefined ? parseWindow(given.window.split(',')[0]) : undefined,
+		...(given.window?.includes(',') ? { windows: given.window.split(',').map(parseWindow) } : {}),
+		comparisons: given['no-comparisons'] !== true,
 		strategy: strategy as StrategyName | undefined,
 		json: given.json === true,
 		out: resolve(given.out ?? 'bench/results'),
@@ -390,7 +397,7 @@ function runPlan(args: CliArgs): RunPlan {
 	const corpora: Corpus[] = args.session
 		? [{ name: basename(dirname(args.session)), files: [args.session] }]
 		: args.corpora.map(dir => ({ name: basename(dir), files: sessionFiles(dir) }));
-	const windows = args.window !== undefined ? [args.window] : [...WINDOWS];
+	const windows = args.windows ?? (args.window !== undefined ? [args.window] : [...WINDOWS]);
 	const strategies = args.strategies ?? (args.strategy ? [args.strategy] : [...STRATEGIES]);
 	const full = !args.session && args.window === undefined && !args.strategy && !args.stress && !args.variants && !args.sweep;
 	return { args, corpora, files: corpora.flatMap(c => c.files), windows, strategies, replayOptions: sharedReplayOptions(args), full };
@@ -490,9 +497,14 @@ function runTasksOf(plan: RunPlan): RunTask[] {
 					if (!PRODUCT_MODES.includes(strategy)) continue;
 					// The full run compares ledger and background off at 16k only, where they matter most (time on two cores).
 					const compared = !full || window === 16_000;
-					if (args.ledger && compared) add('ledgerOff', { ...options, doneLedger: false });
-					if (args.background && clocked && compared && CURVE_WINDOWS.includes(window)) add('backgroundOff', { ...options, background: false });
-					if (full && clocked && args.provider !== 'single-slot' && CURVE_WINDOWS.includes(window)) add('singleSlot', { ...options, provider: 'single-slot' });
+					if (args.comparisons && args.ledger && compared) add('ledgerOff', { ...options, doneLedger: false });
+					if (args.comparisons && args.background && clocked && compared && CURVE_WINDOWS.includes(window)) {
+						add('backgroundOff', { ...options, background: false });
+					}
+					// Both provider models: the main table's, and the product modes on a single-slot one where the window fills.
+					if (!args.json && args.background && clocked && args.provider !== 'single-slot' && CURVE_WINDOWS.includes(window)) {
+						add('singleSlot', { ...options, provider: 'single-slot' });
+					}
 				}
 			}
 			if (full && curves.has(source.files[0])) {

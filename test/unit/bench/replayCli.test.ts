@@ -33,6 +33,7 @@ describe('replay benchmark command line', () => {
 			assert.deepEqual(parsed(), {
 				corpora: ['/corpus/from/env', '/wide/from/env'],
 				workers: cpus().length,
+				comparisons: true,
 				session: undefined,
 				window: undefined,
 				strategy: undefined,
@@ -67,6 +68,7 @@ describe('replay benchmark command line', () => {
 		assert.deepEqual(spaced, {
 			corpora: [resolve('c')],
 			workers: 3,
+			comparisons: true,
 			session: resolve('s.json'),
 			window: 16_000,
 			strategy: 'legacy',
