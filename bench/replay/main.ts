@@ -3,7 +3,7 @@
 //   npm run bench -- --session FILE --window N --strategy NAME --json
 //                                      one replay; exactly one JSON object on stdout
 // See bench/RESULTS.md for what the numbers mean.
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { renderResults, type LatestRun } from './resultsDoc';
@@ -143,6 +143,7 @@ stdout, bench/results/latest.json and one SVG chart per session. Options take th
                             half-context so as well, for comparison)
   --out DIR                 where the full run writes latest.json and the charts (default bench/results)
   --help, -h                this text
+LONGHAUL_BENCH_ROWS=FILE appends each replay's figures to FILE as it ends (one JSON line).
 LONGHAUL_BENCH_DEBUG=1 prints each fit's events on stderr; =prompt also the prompt when the loop breaker fires.
 Exit codes: 0 done, 1 failure, 2 invalid arguments.`;
 
@@ -781,8 +782,11 @@ async function playCorpus(plan: RunPlan): Promise<number> {
 	if (full) mkdirSync(args.out, { recursive: true });
 	const tasks = runTasksOf(plan);
 	process.stderr.write(`${tasks.length} replays on ${args.workers} worker${args.workers === 1 ? '' : 's'}\n`);
+	const rowsFile = process.env.LONGHAUL_BENCH_ROWS;
 	const done = await runTasks(tasks, args.workers, (task, result) => {
 		const m = result.metrics;
+		// Each replay's figures as it ends, one JSON line (a run cut short still leaves what it measured).
+		if (rowsFile) appendFileSync(rowsFile, JSON.stringify({ kind: task.kind, ...m, corpus: task.corpus }) + '\n');
 		const what = task.kind === 'curve' ? `at N = ${m.summaryInformation}` : task.kind === 'main' ? '' : `(${task.kind})`;
 		process.stderr.write(`${m.session} ${m.window} ${m.strategy} ${what}: ${result.seconds.toFixed(1)} s\n`);
 	});
