@@ -72,8 +72,8 @@ function runFacts(run: LatestRun): string {
 	const corpora = run.corpora?.map(c => `\`${c.name}\` (${c.sessions} sessions)`).join(' and ') ?? 'the corpus';
 	return [
 		`Generated from \`bench/results/latest.json\` of the run of ${run.generatedAt.slice(0, 10)} (Node ${run.node}, ${run.cpus} CPUs${run.workers ? `, ${run.workers} worker threads` : ''}): ${replays} replays in the main table`,
-		`(${run.windows.length} windows × ${run.strategies.length} strategies over ${corpora}; 64k on the first corpus only, the +recall references at 16k and 32k), plus the knowledge curves${run.curveSessions ? ` (legacy and half-context at 16k on the ${run.curveSessions} sessions of the first corpus)` : ''}, the background-off,`,
-		`ledger-off and single-slot replays and the day-long chats; the whole run took ${sec(run.durationMs)}. Settings: summaries information-limited at`,
+		`(${run.windows.length} windows × ${run.strategies.length} strategies over ${corpora}${run.corpora ? '; 64k on the first corpus only, the +recall references at 16k and 32k' : ''}), plus the knowledge curves${run.curveSessions ? ` (legacy and half-context at 16k on the ${run.curveSessions} sessions of the first corpus)` : ''}, the background-off,`,
+		`ledger-off${run.corpora ? ' and single-slot' : ''} replays and the day-long chat${run.corpora ? 's' : ''}; the whole run took ${sec(run.durationMs)}. Settings: summaries information-limited at`,
 		`N = ${run.summaryInformation} (curves at ${run.curveLevels.join(', ')}), clock \`${run.clock}\` with rate limits on a share ${run.rateLimits} of calls,`,
 		`${run.provider ? `provider ${run.provider}` : `provider concurrency ${run.providerConcurrency}`}. The recommended configuration is \`${run.recommended}\` (with the done-ledger and background summaries).`,
 	].join('\n');
