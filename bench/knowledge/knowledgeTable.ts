@@ -25,6 +25,8 @@ export interface KnowledgeSummary {
 	/** The lowest session's continuity. */
 	readonly minSessionContinuity: number | null;
 	readonly detailsChecks: number;
+	/** Headline: what the prompt shows (visible or in a summary), recall apart. */
+	readonly detailsShown: number | null;
 	readonly detailsVisible: number | null;
 	readonly detailsInSummary: number | null;
 	readonly detailsRecalled: number | null;
@@ -71,6 +73,7 @@ export function summarizeKnowledge(rows: readonly KnowledgeRow[]): KnowledgeSumm
 			),
 			minSessionContinuity: continuities.length ? Math.min(...continuities) : null,
 			detailsChecks: group.reduce((s, r) => s + r.detailsChecks, 0),
+			detailsShown: detail(r => (r.detailsVisible === null ? null : r.detailsVisible + (r.detailsInSummary ?? 0))),
 			detailsVisible: detail(r => r.detailsVisible),
 			detailsInSummary: detail(r => r.detailsInSummary),
 			detailsRecalled: detail(r => r.detailsRecalled),
@@ -137,6 +140,7 @@ export function formatKnowledge(summaries: readonly KnowledgeSummary[]): string 
 		'continuity',
 		'(min)',
 		'checks',
+		'shown',
 		'visible',
 		'summary',
 		'recalled',
@@ -153,6 +157,7 @@ export function formatKnowledge(summaries: readonly KnowledgeSummary[]): string 
 		v(s.continuity),
 		`(${v(s.minSessionContinuity)})`,
 		String(s.detailsChecks),
+		v(s.detailsShown),
 		v(s.detailsVisible),
 		v(s.detailsInSummary),
 		v(s.detailsRecalled),

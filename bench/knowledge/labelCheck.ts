@@ -96,7 +96,7 @@ function readLabels(dir: string): LabelFile[] {
 }
 
 /** The oracle against every label file whose session is in `corpus`. */
-export function labelCheck(corpus = process.env.LONGHAUL_CORPUS ?? resolve('../shared/corpus'), dir = resolve(LABELS_DIR)): LabelCheck {
+export function labelCheck(corpus = process.env.LONGHAUL_CORPUS?.split(',')[0] ?? resolve('../shared/corpus'), dir = resolve(LABELS_DIR)): LabelCheck {
 	const counts = { reads: { tp: 0, fp: 0, fn: 0 }, changes: { tp: 0, fp: 0, fn: 0 }, commands: { tp: 0, fp: 0, fn: 0 } };
 	const status = { agrees: 0, disagrees: 0, unknown: 0 };
 	const sessions: LabelCheck['sessions'][number][] = [];

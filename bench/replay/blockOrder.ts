@@ -8,7 +8,12 @@
 // message stands that is no block of the conversation.
 // summariesLost: blocks that were in a prompt and are gone from the next one, where their turn has
 // no block any more, or one whose text changed without being condensed or absorbed (a newer block
-// of the same turn, anchored further on, written from it as plan.previousSummary).
+// of the same turn, anchored further on, written from it as plan.previousSummary). A provisional
+// block (the bridge's set-aside, src/common/fitting/setAside.ts) is no summary: an index of rounds
+// standing in for a summary under way, never stored. When the summary it stood in for arrives it
+// takes the provisional block's place, at the same anchor or an earlier one (the rounds after that
+// come back whole), so its going is no loss; the real blocks it absorbed were checked when it
+// absorbed them.
 import { Raw } from '@vscode/prompt-tsx';
 import type { Conversation } from '../../src/common/conversation/conversation';
 import { summaryBlocks, type SummaryBlock } from '../../src/common/conversation/summaryBlocks';
@@ -52,7 +57,7 @@ function isRequest(message: string, user: string): boolean {
 }
 
 export function blockOrderProbe(enabled: boolean): BlockOrderProbe {
-	let previous: ReadonlyMap<number, SummaryBlock> = new Map();
+	let previous: ReadonlyMap<number, SummaryBlock & { readonly provisional: boolean }> = new Map();
 	let lastCount = 0;
 	let max = 0;
 	let violations = 0;
@@ -96,9 +101,12 @@ export function blockOrderProbe(enabled: boolean): BlockOrderProbe {
 			}
 			if (violated) violations++;
 
+			const flat = flattenRounds(conversation);
 			const now = new Map(blocks.map(b => [b.turnIndex, b]));
-			const position = new Map(flattenRounds(conversation).map((f, i) => [f.round.id, i]));
+			const position = new Map(flat.map((f, i) => [f.round.id, i]));
+			const isProvisional = new Set(flat.filter(f => f.round.summaryProvisional).map(f => f.round.id));
 			for (const [turn, old] of previous) {
+				if (old.provisional) continue;
 				const block = now.get(turn);
 				if (!block) {
 					lost++;
@@ -108,7 +116,7 @@ export function blockOrderProbe(enabled: boolean): BlockOrderProbe {
 					problem(`request ${requestIndex}: the block of turn ${turn} changed without being condensed or absorbed`);
 				}
 			}
-			previous = now;
+			previous = new Map(blocks.map(b => [b.turnIndex, { ...b, provisional: isProvisional.has(b.roundId) }]));
 			lastCount = blocks.length;
 			max = Math.max(max, blocks.length);
 		},

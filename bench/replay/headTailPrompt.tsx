@@ -16,16 +16,26 @@ export interface EntriesPromptProps extends BasePromptElementProps {
 	readonly toolNames: readonly string[];
 	readonly workspace: string;
 	readonly maxToolResultTokens: number;
+	/** keep-head-tail+recall: the done-ledger, as the product renders it. */
+	readonly doneLedger?: string;
 	readonly tokenizer: TextTokenizer;
 }
 
 export class EntriesPrompt extends PromptElement<EntriesPromptProps> {
 	render() {
-		const { entries, request, toolNames, workspace, maxToolResultTokens, tokenizer } = this.props;
+		const { entries, request, toolNames, workspace, maxToolResultTokens, doneLedger, tokenizer } = this.props;
+		const hasDoneLedger = !!doneLedger?.trim();
 		return (
 			<>
-				<SystemMessage priority={PRIORITY.instructions}>{agentInstructions({ toolNames, workspace, hasDoneLedger: false })}</SystemMessage>
-				<SummarizedConversationHistory entries={entries} request={request} references={[]} maxToolResultTokens={maxToolResultTokens} tokenizer={tokenizer} />
+				<SystemMessage priority={PRIORITY.instructions}>{agentInstructions({ toolNames, workspace, hasDoneLedger })}</SystemMessage>
+				<SummarizedConversationHistory
+					entries={entries}
+					request={request}
+					references={[]}
+					doneLedger={hasDoneLedger ? doneLedger : undefined}
+					maxToolResultTokens={maxToolResultTokens}
+					tokenizer={tokenizer}
+				/>
 			</>
 		);
 	}

@@ -26,6 +26,7 @@ import { productSettings } from './masking';
 import type { Session } from './session';
 import { HEAD_ROUNDS, fitHeadTail, fitProduct, fitTruncateHalf } from './strategies';
 import {
+	referenceRecallView,
 	budgetNow,
 	learnRefusal,
 	messageKey,
@@ -39,8 +40,8 @@ import {
 } from './replayState';
 import { replayMetrics } from './replayMetrics';
 import { loadBashParser } from '../../src/common/shell/bashParser';
-import { endBackground, LATEST_SHARE, replayCompactor, settleBackground } from './replayCompactor';
-import type { ReplayOptions, ReplayResult, RequestRecord } from './replayTypes';
+import { computeBackground, endBackground, LATEST_SHARE, replayCompactor, settleBackground } from './replayCompactor';
+import { referenceRule, withRecall, type ReplayOptions, type ReplayResult, type RequestRecord } from './replayTypes';
 
 // What a replay is asked and answers lives in replayTypes.ts (what replay.ts imports reads it there,
 // so no import runs back here); main.ts takes it from here with replaySession.
@@ -70,7 +71,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		for (const [callIndex, round] of turn.rounds.entries()) {
 			const fitted = await fitRequest(r, turn.user, callIndex);
 			records.push(await recordRequest(r, fitted, records.length));
-			addReply(r, round, fitted.prompt.tokenCount);
+			await addReply(r, round, fitted.prompt.tokenCount);
 		}
 		endTurn(r, turn);
 	}
@@ -95,7 +96,10 @@ async function fitRequest(r: ReplayState, request: string, callIndex: number): P
 	if (!settings) return fitReference(r, request);
 	const compactor = (r.compactor ??= replayCompactor(r, settings));
 	let fitted = await fitProduct(r, compactor, request);
+	// A job the fit started (the bridge) is computed before the next decision, and one started now before anything moves on.
+	await computeBackground(r);
 	if (!fitted.overflow) compactor.considerBackground(r.conversation, fitted.prompt.tokenCount, r.fit);
+	await computeBackground(r);
 	if (r.options.modelTokenRatio === undefined || fitted.overflow) return fitted;
 	// The stand-in model's hard limit, and the product's recovery (src/agent/modelRetry.ts): recount
 	// with what the refusal says, refit at the tightened count, send once more.
@@ -141,7 +145,7 @@ async function fitReference(r: ReplayState, request: string): Promise<Fitted> {
 
 /** One fit of a reference; keep-head-tail's summaries are waits like the product's (the clock's). */
 async function fitReferenceOnce(r: ReplayState, request: string, afterRefusal: boolean): Promise<Fitted> {
-	if (r.strategy === 'truncate-half') return fitTruncateHalf(r, request, afterRefusal);
+	if (referenceRule(r.strategy) === 'truncate-half') return fitTruncateHalf(r, request, afterRefusal);
 	r.timing.fitWaitMs = 0;
 	const fitted = await fitHeadTail(r, request, afterRefusal);
 	if (r.clock && r.counters.summarizationsThisRequest > 0) r.timing.waits.push(r.timing.fitWaitMs);
@@ -160,7 +164,7 @@ async function recordRequest(r: ReplayState, fitted: Fitted, index: number): Pro
 		messages: fitted.prompt.messages,
 		shown: fitted.verbatimRounds,
 		summaries: shownSummaries(r, fitted),
-		conversation: r.conversation,
+		conversation: withRecall(r.strategy) ? referenceRecallView(r) : r.conversation,
 		request: r.request,
 	});
 	const tokenizedNow = r.tok.stats().tokenizedTokens;
@@ -233,9 +237,10 @@ function newSummaryTokens(r: ReplayState, fitted: Fitted): number {
 }
 
 /** The model's reply: the recorded round joins the request in progress. */
-function addReply(r: ReplayState, round: Round, promptTokens: number): void {
+async function addReply(r: ReplayState, round: Round, promptTokens: number): Promise<void> {
+	await computeBackground(r);
 	r.clock?.agentRound(promptTokens + budgetNow(r).toolTokens, round, r.mt);
-	settleBackground(r);
+	await settleBackground(r);
 	r.conversation = { turns: r.conversation.turns, activeRounds: [...r.conversation.activeRounds, round] };
 	r.allIds.push(round.id);
 	r.allRounds.push(round);

@@ -4,6 +4,7 @@
 // the same tally the agent keeps).
 import type { Raw } from '@vscode/prompt-tsx';
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
+import { flattenRounds } from '../../src/common/conversation/flatten';
 import { olderRequestsBudget, type PromptEntry } from '../../src/common/conversation/promptLayout';
 import { newFitMemory, type FitMemory } from '../../src/common/fitting/fitMemory';
 import { newFitTally, type FitTally } from '../../src/common/fitting/fitTally';
@@ -25,7 +26,7 @@ import { blockOrderProbe, type BlockOrderProbe } from './blockOrder';
 import { continuityProbe, type ContinuityProbe } from './continuity';
 import type { KnowledgeOptions } from '../knowledge/knowledgeProbe';
 import { maskingCounter, productSettings, type MaskingCounter } from './masking';
-import type { ReplayOptions, StrategyName } from './replayTypes';
+import { withRecall, type ReplayOptions, type StrategyName } from './replayTypes';
 import { benchBudget, capSession, type Session } from './session';
 import { CLOCK_PROFILES, VirtualClock } from './clock';
 import type { Compactor } from '../../src/common/compaction/compactor';
@@ -206,7 +207,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 		faults: newFaultState(options.summarizerFaults ?? 0, session.name),
 		masking: maskingCounter(),
 		continuity: continuityProbe({
-			enabled: productSettings(options.strategy) !== undefined && options.doneLedger !== false,
+			enabled: (productSettings(options.strategy) !== undefined || withRecall(options.strategy)) && options.doneLedger !== false,
 			refresh: options.ledgerRefresh,
 			...doneLedgerCaps(budget.messages),
 			countTokens: text => tok.countTokens(text),
@@ -233,7 +234,7 @@ export function newReplayState(session: Session, options: ReplayOptions): Replay
 
 /** The knowledge probe's setting: the capped session it samples, and recall where the prompt offers it (the product modes). */
 function knowledgeOptions(recorded: Conversation, options: ReplayOptions, budget: PromptBudget, mt: TiktokenTokenizer): KnowledgeOptions {
-	if (productSettings(options.strategy) === undefined) return { recorded };
+	if (productSettings(options.strategy) === undefined && !withRecall(options.strategy)) return { recorded };
 	return { recorded, recall: { messageBudget: budget.messages, countTokens: text => mt.countTokens(text) } };
 }
 
@@ -305,19 +306,46 @@ export function roundTokens(r: ReplayState, round: Round): number {
 	return n;
 }
 
+/**
+ * A +recall reference's conversation as recall and the ledger see it: the rounds it left out
+ * (dropped, or in keep-head-tail's summarized middle) are behind a marker summary on the newest of
+ * them, as the product's summarized rounds are, so recall reaches them and the ledger is rendered
+ * again when that round moves. The marker is never shown: the prompt is the reference's own.
+ */
+export function referenceRecallView(r: ReplayState): Conversation {
+	const left = (id: string) => r.dropped.has(id) || r.summarized.has(id);
+	const flat = flattenRounds(r.conversation);
+	let newest = -1;
+	for (let i = flat.length - 1; i >= 0 && newest < 0; i--) if (left(flat[i].round.id)) newest = i;
+	if (newest < 0) return r.conversation;
+	const id = flat[newest].round.id;
+	const mark = (round: Round): Round => (round.id === id ? { ...round, summary: '(left out by the reference strategy)' } : round);
+	return { turns: r.conversation.turns.map(t => ({ ...t, rounds: t.rounds.map(mark) })), activeRounds: r.conversation.activeRounds.map(mark) };
+}
+
+/** A +recall reference's tool names and done-ledger for its prompt now (the plain references: the tools without recall, no ledger). */
+export function referenceExtras(r: ReplayState): { toolNames: string[]; doneLedger?: string } {
+	if (!withRecall(r.strategy)) return { toolNames: TOOL_NAMES };
+	const view = referenceRecallView(r);
+	const doneLedger = r.continuity.ledgerText(view);
+	return { toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, hasRecallableRounds(view)).map(t => t.name), ...(doneLedger ? { doneLedger } : {}) };
+}
+
 /** The agent prompt's props, as the product fills them (src/agent/promptFitting.ts). */
 export function agentProps(r: ReplayState, conversation: Conversation, request: string): AgentPromptProps {
 	const budget = budgetNow(r);
+	// A +recall reference (truncate-half's prompt): recall and the ledger see the rounds it dropped.
+	const recallView = withRecall(r.strategy) ? referenceRecallView(r) : undefined;
 	return {
 		conversation,
 		request,
 		references: [],
 		// As the product: longhaul_recall is offered (and named in the instructions) once something is summarized, masked or elided.
-		toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, hasRecallableRounds(conversation)).map(t => t.name),
+		toolNames: toolsOfferedNow(BENCH_TOOL_NAMES, hasRecallableRounds(recallView ?? conversation)).map(t => t.name),
 		workspace: WORKSPACE,
 		maxToolResultTokens: toolResultBudget(budget),
 		olderRequestsMaxTokens: r.fit.tight !== 'none' ? 0 : olderRequestsBudget(budget.messages),
-		doneLedger: r.fit.ledgerSuspended ? undefined : r.continuity.ledgerText(conversation, r.fit.tight === 'ledger'),
+		doneLedger: r.fit.ledgerSuspended ? undefined : r.continuity.ledgerText(recallView ?? conversation, r.fit.tight === 'ledger'),
 	};
 }
 

@@ -6,9 +6,22 @@ import type { ContinuityMetrics, LedgerOffComparison } from './continuity';
 import type { BlockOrderMetrics } from './blockOrder';
 import type { FaultMetrics } from './summarizerFaults';
 import type { ClockName } from './clock';
+import type { ProviderModel } from './providerQueue';
 
-export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head-tail', ...MASKED_STRATEGIES] as const;
+/**
+ * The reference strategies again with what the product adds besides summaries: the longhaul_recall
+ * tool (offered once something is dropped or summarized; it reaches the rounds the reference left
+ * out) and the done-ledger (rendered again at each drop or summary, as the product's at each
+ * summary). The table then shows what summaries add over truncation plus recall.
+ */
+export const RECALL_REFERENCES = ['truncate-half+recall', 'keep-head-tail+recall'] as const;
+export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head-tail', ...MASKED_STRATEGIES, ...RECALL_REFERENCES] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
+
+/** A +recall reference strategy. */
+export const withRecall = (strategy: string): boolean => (RECALL_REFERENCES as readonly string[]).includes(strategy);
+/** The reference rule a strategy follows (itself, or the one it adds recall to). */
+export const referenceRule = (strategy: string): string => strategy.replace(/\+recall$/, '');
 export const WINDOWS = [16_000, 32_000, 64_000] as const;
 
 export interface RequestRecord {
@@ -123,12 +136,23 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	/** Model calls that met a rate-limit pause (--rate-limits), and the pauses' time, ms. */
 	readonly rateLimitPauses: number;
 	readonly rateLimitMs: number;
-	/** Calls the provider served at once (null without a clock). */
-	readonly providerConcurrency: number | null;
+	/** The provider model (providerQueue.ts; null without a clock). */
+	readonly provider: ProviderModel | null;
+	/** Every time the user waited: at a compaction (for a summary) or, single-slot, for the provider's slot behind a started background request. */
+	readonly userWaits: number;
+	readonly userWaitMsTotal: number;
+	/** p95 and longest of those waits, ms. */
+	readonly userWaitMsP95: number;
+	readonly userWaitMsMax: number;
+	/** Of them, the waits for the slot (single-slot only): how many and how long in all, ms. */
+	readonly slotWaits: number;
+	readonly slotWaitMsTotal: number;
 	/** Background summaries ran (product modes with a clock and background on). */
 	readonly background: boolean;
 	/** The stand-in summarizer: a share N of the facts, or `copying`. */
 	readonly summaryInformation: number | 'copying';
+	/** The corpus folder's name (set by main.ts for the runs over corpora). */
+	readonly corpus?: string;
 	/** The same replay with background summaries off (set by main.ts for the product modes): the waits. */
 	readonly backgroundOff?: BackgroundOffComparison;
 }
@@ -175,8 +199,10 @@ export interface ReplayOptions {
 	readonly summaryInformation?: number | 'copying';
 	/** --rate-limits P: the share of model calls that meet a rate-limit pause (clock.ts); default 0. */
 	readonly rateLimits?: number;
-	/** --provider-concurrency N: calls the provider serves at once (providerQueue.ts); default 1. */
-	readonly providerConcurrency?: number;
+	/** --provider: cloud (default: concurrent calls, one rate-limit budget) or single-slot (a local server: one request at a time, run to its end); providerQueue.ts. */
+	readonly provider?: ProviderModel;
+	/** Tests only: extra microtask and setImmediate ticks before and after every summarizer call (the figures must not move). */
+	readonly extraTicks?: number;
 	/** Background summaries in the product modes when there is a clock (default true). */
 	readonly background?: boolean;
 }

@@ -19,6 +19,10 @@ export interface LatestRun {
 	readonly node: string;
 	readonly cpus: number;
 	readonly durationMs: number;
+	/** Worker threads the run replayed on, and the corpora (runs before issue 39: one corpus, no workers). */
+	readonly workers?: number;
+	readonly corpora?: readonly { name: string; sessions: number }[];
+	readonly curveSessions?: number;
 	readonly windows: readonly number[];
 	readonly strategies: readonly string[];
 	readonly recommended: string;
@@ -26,8 +30,12 @@ export interface LatestRun {
 	readonly curveLevels: readonly (number | 'copying')[];
 	readonly clock: string;
 	readonly rateLimits: number;
-	readonly providerConcurrency: number;
+	/** The provider model of the main table (runs before issue 39 give providerConcurrency instead). */
+	readonly provider?: string;
+	readonly providerConcurrency?: number;
 	readonly goals: readonly GoalCheck[];
+	/** The goals and knowledge per corpus and for all together (the last). */
+	readonly scopes?: readonly { scope: string; sessions: number; goals: readonly GoalCheck[]; knowledge: readonly KnowledgeSummary[] }[];
 	readonly knowledge: readonly KnowledgeSummary[];
 	readonly curves: readonly CurvePoint[];
 	readonly labels: LabelCheck;
@@ -61,21 +69,71 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
 
 function runFacts(run: LatestRun): string {
 	const replays = run.results.length;
+	const corpora = run.corpora?.map(c => `\`${c.name}\` (${c.sessions} sessions)`).join(' and ') ?? 'the corpus';
 	return [
-		`Generated from \`bench/results/latest.json\` of the run of ${run.generatedAt.slice(0, 10)} (Node ${run.node}, ${run.cpus} CPUs): ${replays} replays in the main table`,
-		`(${run.windows.length} windows × ${run.strategies.length} strategies over the corpus), plus the knowledge curves, the background-off and`,
-		`ledger-off replays and the day-long chat; the whole run took ${sec(run.durationMs)}. Settings: summaries information-limited at`,
+		`Generated from \`bench/results/latest.json\` of the run of ${run.generatedAt.slice(0, 10)} (Node ${run.node}, ${run.cpus} CPUs${run.workers ? `, ${run.workers} worker threads` : ''}): ${replays} replays in the main table`,
+		`(${run.windows.length} windows × ${run.strategies.length} strategies over ${corpora}${run.corpora ? '; 64k on the first corpus only, the +recall references at 16k and 32k' : ''}), plus the knowledge curves${run.curveSessions ? ` (legacy and half-context at 16k on the ${run.curveSessions} sessions of the first corpus)` : ''}, the background-off,`,
+		`ledger-off${run.corpora ? ' and single-slot' : ''} replays and the day-long chat${run.corpora ? 's' : ''}; the whole run took ${sec(run.durationMs)}. Settings: summaries information-limited at`,
 		`N = ${run.summaryInformation} (curves at ${run.curveLevels.join(', ')}), clock \`${run.clock}\` with rate limits on a share ${run.rateLimits} of calls,`,
-		`provider concurrency ${run.providerConcurrency}. The recommended configuration is \`${run.recommended}\` (with the done-ledger and background summaries).`,
+		`${run.provider ? `provider ${run.provider}` : `provider concurrency ${run.providerConcurrency}`}. The recommended configuration is \`${run.recommended}\` (with the done-ledger and background summaries).`,
 	].join('\n');
 }
 
+const metText = (g: GoalCheck) => (g.met === null ? 'n/a' : g.met ? 'met' : '**missed**');
+
 function goals(run: LatestRun): string {
+	const scopes = run.scopes;
+	if (!scopes || scopes.length < 2) {
+		return table(
+			['goal', 'measured', 'met', 'why it is missed (from the run)'],
+			run.goals.map(g => [g.goal, g.measured, metText(g), g.why ?? '']),
+			i => i !== 2,
+		);
+	}
+	const all = scopes[scopes.length - 1];
+	const each = scopes.slice(0, -1);
 	return table(
-		['goal (issue 31)', 'measured', 'met', 'why it is missed (from the run)'],
-		run.goals.map(g => [g.goal, g.measured, g.met === null ? 'n/a' : g.met ? 'met' : '**missed**', g.why ?? '']),
-		i => i !== 2,
+		['goal (issue 39)', ...each.map(s => `${s.scope} (${s.sessions})`), `${all.scope} (${all.sessions})`, 'met (all)', 'why it is missed (all; from the run)'],
+		all.goals.map((g, i) => [
+			g.goal,
+			...each.map(s => `${s.goals[i].measured} (${metText(s.goals[i]).replace(/\*/g, '')})`),
+			g.measured,
+			metText(g),
+			g.why ?? '',
+		]),
+		i => i === 0 || i === each.length + 3,
 	);
+}
+
+/** The headline knowledge figures of each corpus and of all together, side by side. */
+function sideBySide(run: LatestRun): string {
+	const scopes = run.scopes ?? [];
+	if (scopes.length < 2) return '';
+	const keys = scopes[scopes.length - 1].knowledge.map(s => [s.window, s.strategy] as const);
+	const find = (i: number, window: number, strategy: string) => scopes[i].knowledge.find(s => s.window === window && s.strategy === strategy);
+	const per = (f: (s: KnowledgeSummary | undefined) => string) => (window: number, strategy: string) =>
+		scopes.map((_, i) => f(find(i, window, strategy))).join(' / ');
+	const horizon = per(s => v2(s?.intactHorizon));
+	const continuity = per(s => v3(s?.continuity));
+	const shown = per(s => v3(s?.detailsShown));
+	const recalled = per(s => v3(s?.detailsRecalled));
+	const reachable = per(s => v3(s?.detailsReachable));
+	return [
+		`Each cell: ${scopes.map(s => s.scope).join(' / ')}.`,
+		'',
+		table(
+			['window', 'strategy', 'intact horizon', 'continuity', 'details shown (visible + in summary)', 'recalled', 'reachable'],
+			keys.map(([w, strategy]) => [
+				k(w),
+				strategy,
+				horizon(w, strategy),
+				continuity(w, strategy),
+				shown(w, strategy),
+				recalled(w, strategy),
+				reachable(w, strategy),
+			]),
+		),
+	].join('\n');
 }
 
 function knowledge(run: LatestRun): string {
@@ -86,6 +144,7 @@ function knowledge(run: LatestRun): string {
 			'intact horizon',
 			'horizon (masked counted)',
 			'continuity (lowest session)',
+			'shown (visible + in summary)',
 			'visible',
 			'in summary',
 			'recalled',
@@ -99,11 +158,12 @@ function knowledge(run: LatestRun): string {
 			`**${v2(s.intactHorizon)}**`,
 			v2(s.horizonMaskedCounted),
 			`${v3(s.continuity)} (${v3(s.minSessionContinuity)})`,
+			`**${v3(s.detailsShown)}**`,
 			v3(s.detailsVisible),
 			v3(s.detailsInSummary),
 			v3(s.detailsRecalled),
 			v3(s.detailsLost),
-			`**${v3(s.detailsReachable)}**`,
+			v3(s.detailsReachable),
 			v3(s.detailsReachableLineRule),
 		]),
 	);
@@ -154,6 +214,10 @@ function time(run: LatestRun): string {
 			'background discarded (pending at end included)',
 			'pending at end',
 			'session time',
+			'all waits: count',
+			'total',
+			'longest',
+			'p95 (highest session)',
 		],
 		run.time.map(r => [
 			k(r.window),
@@ -167,6 +231,10 @@ function time(run: LatestRun): string {
 			v3(r.backgroundTokensDiscarded),
 			v3(r.backgroundTokensAtEnd),
 			`${(r.sessionMs / 60_000).toFixed(1)} min`,
+			r.userWaits === undefined ? '–' : int(r.userWaits),
+			r.userWaitMsTotal === undefined ? '–' : sec(r.userWaitMsTotal),
+			r.userWaitMsMax === undefined ? '–' : sec(r.userWaitMsMax),
+			r.userWaitMsP95 === undefined ? '–' : sec(r.userWaitMsP95),
 		]),
 	);
 }
@@ -175,6 +243,8 @@ function dayLong(run: LatestRun): string {
 	const n = (x: unknown) => (typeof x === 'number' ? (Number.isInteger(x) ? int(x) : x.toFixed(3)) : x === null ? '–' : String(x));
 	return table(
 		[
+			'corpus',
+			'chat',
 			'strategy',
 			'requests',
 			'summaries',
@@ -190,6 +260,8 @@ function dayLong(run: LatestRun): string {
 			'wait total',
 		],
 		run.dayLong.map(r => [
+			String(r.corpus ?? '–'),
+			String(r.session ?? 'concat'),
 			String(r.strategy),
 			...[
 				'requests',
@@ -274,6 +346,7 @@ export function renderResults(run: LatestRun): string {
 			runFacts(run),
 			PROSE.goals,
 			goals(run),
+			...(run.scopes && run.scopes.length > 1 ? [PROSE.sideBySide, sideBySide(run)] : []),
 			PROSE.knowledge,
 			knowledge(run),
 			PROSE.curves,
@@ -300,7 +373,7 @@ export function renderResults(run: LatestRun): string {
 const PROSE = {
 	head: `# Replay benchmark results
 
-\`npm run bench\` replays every session of \`shared/corpus\` request by request, as the agent would have
+\`npm run bench\` replays every session of \`shared/corpus\` and \`shared/corpus-wide\` request by request, as the agent would have
 lived it, at several windows and with the product's two modes, the same two with old tool results
 masked first, and two references (truncate-half, Cline's rule, and keep-head-tail, OpenHands'
 condenser), and measures what each keeps in the prompt, what the agent can still know,
@@ -310,14 +383,23 @@ the JSON); a unit test checks that the committed two agree. Numbers of earlier r
 real-host and micro-benchmarks are in \`bench/EARLIER-RESULTS.md\`, with their dates.
 
 \`\`\`
-npm run bench                                   # whole corpus: tables on stdout, latest.json, the charts, this file
+npm run bench                                   # both corpora, on every core: tables on stdout, latest.json, the charts, this file
 npm run -s bench -- --session ../shared/corpus/oh-ponyc-4595.json --window 16k --strategy half-context --json
 npm run -s bench -- --help                      # every option
 \`\`\``,
 	goals: `## Targets
 
-Issue 31's goals, in the measures below, checked on this run (\`bench/replay/targets.ts\`). The run
-is on \`shared/corpus\`; the goals are meant for sessions the project does not have.`,
+Issue 39's goals, in the measures below, checked on this run (\`bench/replay/targets.ts\`) for each
+corpus and for all sessions together (judged on all); each cell gives the figure and whether that
+corpus alone meets it. The goals are meant for sessions the project does not have. The cloud goals are
+on the default provider; the single-slot goal compares every wait of the user (compactions, and calls
+behind a started background request) on a single-slot provider; summarizer tokens are in and out,
+work still pending when a session ends included, on the cloud provider (summaries on time).`,
+	sideBySide: `## Both corpora side by side
+
+Headline figures per corpus and for all sessions. *Details shown* is what the prompt itself holds
+(visible word for word or stated in a summary); *recalled* is what one \`longhaul_recall\` call the
+prompt makes possible brings back on top (the product modes and the +recall references).`,
 	knowledge: `## What the agent keeps and can still know
 
 Sums and request-weighted means over the corpus, summaries at the default information share.
@@ -333,8 +415,9 @@ visible word for word; *in summary* when one line of a summary states the line's
 longest words), as the information-limited stand-in writes a fact in its own words; *recalled* when
 one \`longhaul_recall\` call, run through the product's recall, brings the line back with a query the
 prompt makes possible (the call's path or command where the prompt shows it, a key term a summary or
-the ledger states, a round number the prompt names; product modes only); else lost. *Reachable* is
-visible + in summary + recalled. The old rule (the line's own rarest word as a query, which an agent
+the ledger states, a round number the prompt names; the product modes and the +recall references,
+which are truncate-half and keep-head-tail with the recall tool and the done-ledger); else lost.
+**Shown** (the headline) is visible + in summary: what the prompt holds. *Reachable* is shown + recalled. The old rule (the line's own rarest word as a query, which an agent
 that cannot see the line would not know) is reported beside it for this release only.`,
 	curves: `## Knowledge over the summaries' information
 
@@ -356,13 +439,20 @@ The virtual clock (\`bench/replay/clock.ts\`) has rates of its own, written from
 and the product's forecast learns from the durations it observes (nothing is shared). Each call's time
 carries seeded log-normal noise and a heavy tail of stalls; a share of calls meets a rate limit and
 pauses; each summarizer call writes its \`<analysis>\` before the summary, charged at the output rate.
-Background summaries queue behind the agent's own calls on one provider
-(\`bench/replay/providerQueue.ts\`). Work still pending when a session ends counts as discarded.
+The provider (\`bench/replay/providerQueue.ts\`) is a cloud API by default: calls run concurrently,
+so background summaries run beside the agent's calls, and a rate-limit pause the agent's call meets
+holds them too (one account's budget). The rows marked *single-slot* are the same replays on a local
+model server: one request at a time, a started request runs to its end, and the agent's call waits
+behind a started background request; those waits are the user's (*all waits*). A background job
+enters the queue at its virtual start and is computed before the clock moves again, so no figure
+depends on promise timing. Work still pending when a session ends counts as discarded (its tokens are
+in the summarizer tokens).
 The rows marked *background off* are the same replays without background summaries: the difference
 between them and the plain rows is the background's effect, the rest is the policy's.`,
-	dayLong: `## The day-long chat
+	dayLong: `## The day-long chats
 
-All sessions of the corpus as consecutive turns of one chat, at 16k (\`--concat\`).`,
+Each corpus's sessions as consecutive turns of one chat, at 16k (\`--concat\`), eight sessions a
+day in name order (\`corpus-wide\` gives three days); half-context with masking on the first only.`,
 	masking: `## Masking old tool results first
 
 Without → with \`longhaul.maskOldToolResults\`, sums over the corpus.`,

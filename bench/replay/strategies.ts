@@ -24,7 +24,7 @@ import { takePrepared } from './replayCompactor';
 import { observeSummary } from '../../src/common/background/latency';
 import { compactionGain } from '../../src/common/summaries/compactionGain';
 import {
-	TOOL_NAMES,
+	referenceExtras,
 	WORKSPACE,
 	agentProps,
 	budgetNow,
@@ -269,7 +269,7 @@ export async function fitHeadTail(r: ReplayState, request: string, afterRefusal 
 		const tailShare = afterRefusal ? HEAD_TAIL_SHARE_AFTER_REFUSAL : HEAD_TAIL_SHARE;
 		const entries = headTailEntries(r);
 		const prompt = await timedRender(r, () =>
-			renderEntriesPrompt({ entries, request, toolNames: TOOL_NAMES, workspace: WORKSPACE, maxToolResultTokens: r.maxToolResultTokens }, r.tok),
+			renderEntriesPrompt({ entries, request, ...referenceExtras(r), workspace: WORKSPACE, maxToolResultTokens: r.maxToolResultTokens }, r.tok),
 		);
 		const forced = afterRefusal && compactions === 0;
 		if (prompt.tokenCount <= r.budget.messages && !forced) return { prompt, overflow: false, ...verbatimFromLayout(entries) };

@@ -13,6 +13,8 @@ const COLORS: Record<StrategyName, string> = {
 	'half-context': '#1f77b4',
 	'truncate-half': '#7f7f7f',
 	'keep-head-tail': '#2ca02c',
+	'truncate-half+recall': '#bcbd22',
+	'keep-head-tail+recall': '#9467bd',
 	'legacy+mask': '#ff9896',
 	'half-context+mask': '#17becf',
 };

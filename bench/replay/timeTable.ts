@@ -17,6 +17,11 @@ export interface TimeRow {
 	/** Background tokens of jobs pending when the recordings ended, over all summarizer tokens. */
 	readonly backgroundTokensAtEnd: number;
 	readonly sessionMs: number;
+	/** Every wait of the user (compactions that took time, and calls behind a started background request): how many, in all, the longest, the highest session p95. */
+	readonly userWaits: number;
+	readonly userWaitMsTotal: number;
+	readonly userWaitMsMax: number;
+	readonly userWaitMsP95: number;
 }
 
 /** Sums over the sessions; p50/p95 of the sessions' p50/p95 weighted by compactions is not a percentile, so the max p95 is given. */
@@ -49,18 +54,24 @@ export function summarizeTime(rows: readonly ReplayMetrics[]): TimeRow[] {
 			backgroundTokensDiscarded: summarizerTokens ? Math.round((discarded / summarizerTokens) * 1000) / 1000 : 0,
 			backgroundTokensAtEnd: summarizerTokens ? Math.round((sum(r => r.backgroundTokensAtEnd * r.summarizerTokens) / summarizerTokens) * 1000) / 1000 : 0,
 			sessionMs,
+			userWaits: sum(r => r.userWaits ?? 0),
+			userWaitMsTotal: sum(r => r.userWaitMsTotal ?? 0),
+			userWaitMsMax: Math.max(0, ...group.map(r => r.userWaitMsMax ?? 0)),
+			userWaitMsP95: Math.max(0, ...group.map(r => r.userWaitMsP95 ?? 0)),
 		};
 	});
 }
 
 export function formatTime(rows: readonly TimeRow[]): string {
-	const lines = ['window  strategy           compactions  prepared  wait p50  wait p95 (max)  wait total  wait share  bg discarded  bg at end  session'];
+	const lines = [
+		'window  strategy                       compactions  prepared  wait p50  wait p95 (max)  wait total  wait share  bg discarded  bg at end  session   | all waits: count  total      longest  p95 (max)',
+	];
 	const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 	for (const r of rows) {
 		lines.push(
 			[
 				String(r.window).padEnd(7),
-				r.strategy.padEnd(18),
+				r.strategy.padEnd(30),
 				String(r.compactionOverflows).padStart(11),
 				(r.preparedAtOverflow === null ? '–' : r.preparedAtOverflow.toFixed(2)).padStart(8),
 				s(r.waitMsP50).padStart(8),
@@ -70,6 +81,10 @@ export function formatTime(rows: readonly TimeRow[]): string {
 				r.backgroundTokensDiscarded.toFixed(3).padStart(12),
 				r.backgroundTokensAtEnd.toFixed(3).padStart(9),
 				`${(r.sessionMs / 60000).toFixed(1)} min`.padStart(8),
+				`| ${String(r.userWaits).padStart(16)}`,
+				s(r.userWaitMsTotal).padStart(9),
+				s(r.userWaitMsMax).padStart(7),
+				s(r.userWaitMsP95).padStart(9),
 			].join('  '),
 		);
 	}

@@ -2,6 +2,7 @@
 // and its exit codes, the conventions longhaul-plan shares (src/cli/commandLine.ts). Nothing here
 // replays a session; the replays are tested in test/bench/.
 import * as assert from 'node:assert/strict';
+import { cpus } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../../../src/cli/commandLine';
@@ -27,10 +28,12 @@ const refusal = (argv: string[]): string => {
 describe('replay benchmark command line', () => {
 	it('without options: the whole corpus, every window and strategy, with the ledger and calibration', () => {
 		const saved = process.env.LONGHAUL_CORPUS;
-		process.env.LONGHAUL_CORPUS = '/corpus/from/env';
+		process.env.LONGHAUL_CORPUS = '/corpus/from/env,/wide/from/env';
 		try {
 			assert.deepEqual(parsed(), {
-				corpus: '/corpus/from/env',
+				corpora: ['/corpus/from/env', '/wide/from/env'],
+				workers: cpus().length,
+				comparisons: true,
 				session: undefined,
 				window: undefined,
 				strategy: undefined,
@@ -47,7 +50,7 @@ describe('replay benchmark command line', () => {
 				clock: 'field',
 				summaryInformation: 30,
 				rateLimits: 0.02,
-				providerConcurrency: 1,
+				provider: 'cloud',
 				background: true,
 			});
 		} finally {
@@ -58,12 +61,14 @@ describe('replay benchmark command line', () => {
 
 	it('reads every option, as --name value or --name=value', () => {
 		const spaced = parsed(
-			...['--corpus', 'c', '--session', 's.json', '--window', '16k', '--strategy', 'legacy', '--json', '--no-ledger', '--ledger-live'],
+			...['--corpus', 'c', '--workers', '3', '--session', 's.json', '--window', '16k', '--strategy', 'legacy', '--json', '--no-ledger', '--ledger-live'],
 			...['--stress', '--variants', '--model-token-ratio', '1.25', '--no-calibration', '--out', 'o', '--half-split', 'rounds', '--clock', 'slow'],
-			...['--summarizer-faults', '0.2', '--summary-information', 'copying', '--rate-limits', '0', '--provider-concurrency', '2', '--no-background'],
+			...['--summarizer-faults', '0.2', '--summary-information', 'copying', '--rate-limits', '0', '--provider', 'single-slot', '--no-background'],
 		);
 		assert.deepEqual(spaced, {
-			corpus: resolve('c'),
+			corpora: [resolve('c')],
+			workers: 3,
+			comparisons: true,
 			session: resolve('s.json'),
 			window: 16_000,
 			strategy: 'legacy',
@@ -81,15 +86,20 @@ describe('replay benchmark command line', () => {
 			clock: 'slow',
 			summaryInformation: 'copying',
 			rateLimits: 0,
-			providerConcurrency: 2,
+			provider: 'single-slot',
 			background: false,
 		});
 		const inline = parsed(
-			...['--corpus=c', '--session=s.json', '--window=16k', '--strategy=legacy', '--json', '--no-ledger', '--ledger-live'],
+			...['--corpus=c', '--workers=3', '--session=s.json', '--window=16k', '--strategy=legacy', '--json', '--no-ledger', '--ledger-live'],
 			...['--stress', '--variants', '--model-token-ratio=1.25', '--no-calibration', '--out=o', '--half-split=rounds', '--clock=slow'],
-			...['--summarizer-faults=0.2', '--summary-information=copying', '--rate-limits=0', '--provider-concurrency=2', '--no-background'],
+			...['--summarizer-faults=0.2', '--summary-information=copying', '--rate-limits=0', '--provider=single-slot', '--no-background'],
 		);
 		assert.equal(parsed('--summary-information', '60').summaryInformation, 60);
+		assert.deepEqual(
+			parsed('--corpus', 'a', '--corpus', 'b,c').corpora,
+			['a', 'b', 'c'].map(d => resolve(d)),
+			'several corpora: repeated, or joined by commas',
+		);
 		assert.deepEqual(inline, spaced);
 		assert.equal(parsed('--concat', '--window', '16k', '--strategy', 'legacy', '--json', '--half-split', 'rounds').halfSplit, 'rounds');
 	});
@@ -109,7 +119,7 @@ describe('replay benchmark command line', () => {
 		assert.match(refusal(['--clock', 'sundial']), /^--clock must be one of field, fast, slow, test, none/);
 		assert.match(refusal(['--summary-information', '101']), /^--summary-information must be a number between 0 and 100, or copying; got "101"$/);
 		assert.match(refusal(['--rate-limits', '2']), /^--rate-limits must be a number between 0 and 1; got "2"$/);
-		assert.match(refusal(['--provider-concurrency', '0']), /^--provider-concurrency must be a whole number from 1 to 64; got "0"$/);
+		assert.match(refusal(['--provider', 'two']), /^--provider must be one of cloud, single-slot; got "two"$/);
 		assert.match(refusal(['--json', '--window', '16k']), /^--json needs --session FILE \(or --concat\), --window N and --strategy NAME$/);
 		assert.match(refusal(['--concat', '--session', 'a.json']), /^--concat plays the whole corpus/);
 		assert.match(refusal(['--no-calibration']), /^--no-calibration needs --model-token-ratio R$/);
@@ -125,7 +135,7 @@ describe('replay benchmark command line', () => {
 		for (const option of ['--no-calibration', '--summarizer-faults', '--concat', '--half-split', '--stress', '--variants', '--clock', '--out', '--help']) {
 			assert.ok(USAGE.includes(option), option);
 		}
-		for (const option of ['--summary-information', '--rate-limits', '--provider-concurrency', '--no-background']) {
+		for (const option of ['--summary-information', '--rate-limits', '--provider', '--no-background']) {
 			assert.ok(USAGE.includes(option), option);
 		}
 		for (const strategy of STRATEGIES) assert.ok(USAGE.includes(strategy), strategy);
