@@ -743,36 +743,25 @@ function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<ty
 	process.stdout.write(`wrote ${join(args.out, 'latest.json')}, ${rows.series.size} SVG charts and ${doc}\n`);
 }
 
+/** The figures of a single-slot replay that latest.json keeps. */
+const SINGLE_SLOT_FIELDS = [
+	'corpus',
+	'session',
+	'window',
+	'strategy',
+	'userWaits',
+	'userWaitMsTotal',
+	'userWaitMsP95',
+	'userWaitMsMax',
+	'slotWaits',
+	'slotWaitMsTotal',
+	'waitMsTotal',
+	'summarizerTokens',
+] as const;
+
 /** A single-slot replay's figures kept in latest.json. */
-function singleSlotRow(m: ReplayMetrics) {
-	const {
-		corpus,
-		session,
-		window,
-		strategy,
-		userWaits,
-		userWaitMsTotal,
-		userWaitMsP95,
-		userWaitMsMax,
-		slotWaits,
-		slotWaitMsTotal,
-		waitMsTotal,
-		summarizerTokens,
-	} = m;
-	return {
-		corpus,
-		session,
-		window,
-		strategy,
-		userWaits,
-		userWaitMsTotal,
-		userWaitMsP95,
-		userWaitMsMax,
-		slotWaits,
-		slotWaitMsTotal,
-		waitMsTotal,
-		summarizerTokens,
-	};
+function singleSlotRow(m: ReplayMetrics): Pick<ReplayMetrics, (typeof SINGLE_SLOT_FIELDS)[number]> {
+	return Object.fromEntries(SINGLE_SLOT_FIELDS.map(field => [field, m[field]])) as Pick<ReplayMetrics, (typeof SINGLE_SLOT_FIELDS)[number]>;
 }
 
 /** The corpora (or --stress, --variants): the table and its summaries; the full run also writes latest.json and one chart per session. */
