@@ -87,19 +87,44 @@ export class VirtualClock {
 	rateLimitMs = 0;
 	/** Provider time of the agent's own calls and of summaries the user waited for: [start, end) in ms, in order. */
 	readonly busy: [number, number][] = [];
+	/** Rate-limit pauses those calls met, [start, end) in ms, in order (on a cloud provider they hold background calls too). */
+	readonly ratePauses: [number, number][] = [];
+	/** The user's waits for the provider's one slot (single-slot: behind a started background request), ms. */
+	readonly slotWaits: number[] = [];
+	/** The provider's admission of a call the session waits for (providerQueue.ts, single-slot): when it may start. */
+	gate?: (at: number) => number;
+	/** Noise draws by stream (a background job draws from its own, so its calls' noise does not depend on when they are computed). */
+	private streamDraws = new Map<string, number>();
+	/** The rate-limit pause of the last call drawn, ms. */
+	private lastPauseMs = 0;
 	constructor(
 		readonly profile: ClockProfile,
 		readonly settings: ClockSettings = { seed: '', rateLimits: 0 },
 	) {}
 
+	private drawKey = '';
+
 	private draw(what: string): number {
-		return unit(`${this.settings.seed}\u0000${this.draws}\u0000${what}`);
+		return unit(`${this.settings.seed}\u0000${this.drawKey}\u0000${what}`);
 	}
 
-	/** A model call's duration (summarizer, condense or agent), noise and any rate-limit pause included. */
-	callMs(inputTokens: number, outputTokens: number): number {
+	/** The next draw's key: the session's own sequence, or `stream`'s (a background job's). */
+	private nextDraw(stream: string | undefined): void {
+		if (stream === undefined) {
+			this.draws++;
+			this.drawKey = String(this.draws);
+			return;
+		}
+		const n = (this.streamDraws.get(stream) ?? 0) + 1;
+		this.streamDraws.set(stream, n);
+		this.drawKey = `${stream}\u0000${n}`;
+	}
+
+	/** A model call's duration (summarizer, condense or agent), noise and any rate-limit pause included; `stream`: a background job's own draws. */
+	callMs(inputTokens: number, outputTokens: number, stream?: string): number {
 		const p = this.profile;
-		this.draws++;
+		this.nextDraw(stream);
+		this.lastPauseMs = 0;
 		const base = p.firstTokenMs + Math.max(0, inputTokens) * p.msPerInputToken + Math.max(0, outputTokens) * p.msPerOutputToken;
 		// Box–Muller from two draws: a standard normal.
 		const z = Math.sqrt(-2 * Math.log(1 - this.draw('u1'))) * Math.cos(2 * Math.PI * this.draw('u2'));
@@ -110,13 +135,16 @@ export class VirtualClock {
 			const pause = low + (high - low) * this.draw('rate-size');
 			this.rateLimitPauses++;
 			this.rateLimitMs += pause;
+			this.lastPauseMs = pause;
 			ms += pause;
 		}
 		return ms;
 	}
 
 	/** Tokens of the analysis one summarizer call writes (profile mean, ±50 %). */
-	analysisTokens(): number {
+	analysisTokens(stream?: string): number {
+		// The key of the stream's last call (the session's draws: as before streams existed).
+		this.drawKey = stream === undefined ? String(this.draws) : `${stream}\u0000${this.streamDraws.get(stream) ?? 0}`;
 		return Math.round(this.profile.analysisTokens * (0.5 + this.draw('analysis')));
 	}
 
@@ -124,16 +152,33 @@ export class VirtualClock {
 	agentRound(promptTokens: number, round: Round, tokenizer: TextTokenizer): void {
 		let output = tokenizer.countTokens(round.response);
 		for (const call of round.toolCalls) output += tokenizer.countTokens(call.name) + tokenizer.countTokens(call.arguments);
-		this.busyFor(this.callMs(promptTokens, output));
+		const ms = this.callMs(promptTokens, output);
+		this.busyFor(ms, this.lastPauseMs);
 		this.advance(round.toolCalls.length * this.profile.toolMs);
 	}
 
-	/** The provider serves a call the session waits for (the agent's, or a summary at an overflow): busy, and the clock moves on. */
-	busyFor(ms: number): void {
+	/**
+	 * The provider serves a call the session waits for (the agent's, or a summary at an overflow):
+	 * on a single-slot provider it first waits for the slot; then busy, and the clock moves on.
+	 * `pauseMs`: the rate-limit pause at the call's start.
+	 */
+	busyFor(ms: number, pauseMs = 0): void {
 		if (ms <= 0) return;
+		if (this.gate) {
+			const start = this.gate(this.now);
+			if (start > this.now) {
+				this.slotWaits.push(start - this.now);
+				this.advance(start - this.now);
+			}
+		}
+		if (pauseMs > 0) this.ratePauses.push([this.now, this.now + pauseMs]);
 		this.busy.push([this.now, this.now + ms]);
 		this.advance(ms);
+		this.onBusyEnd?.(this.now);
 	}
+
+	/** Told the end of each call busyFor served (the single-slot provider's slot is taken until then). */
+	onBusyEnd?: (end: number) => void;
 
 	advance(ms: number): void {
 		this.now += Math.max(0, ms);

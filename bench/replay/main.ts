@@ -22,6 +22,7 @@ import { formatRealModels, summarizeRealModels } from './realModels';
 import { TiktokenTokenizer } from '../../src/common/tokens/tokenizer';
 import { DEFAULT_SUMMARY_INFORMATION, SUMMARY_INFORMATION_LEVELS } from './informationSummary';
 import { CLOCKS, type ClockName } from './clock';
+import { PROVIDERS, type ProviderModel } from './providerQueue';
 import { formatTime, summarizeTime } from './timeTable';
 import { formatFaults, formatRules, summarizeRules } from './rulesTable';
 import { EXIT_OK, parseTokenCount, readCommandLine, stopMessage, UsageError } from '../../src/cli/commandLine';
@@ -57,8 +58,8 @@ export interface CliArgs {
 	readonly summaryInformation: number | 'copying';
 	/** --rate-limits P: the share of model calls that meet a rate-limit pause (default 0.02). */
 	readonly rateLimits: number;
-	/** --provider-concurrency N: calls the provider serves at once (default 1: background summaries queue behind the agent). */
-	readonly providerConcurrency: number;
+	/** --provider cloud|single-slot: the provider model (providerQueue.ts; default cloud). */
+	readonly provider: ProviderModel;
 	/** --no-background: the product modes without background summaries. */
 	readonly background: boolean;
 }
@@ -111,8 +112,11 @@ stdout, bench/results/latest.json and one SVG chart per session. Options take th
                             copies response lines, arguments and result lines (for comparison only). The full
                             run also replays the summarizing strategies at ${CURVE_LEVELS.join(', ')} for the knowledge curves
   --rate-limits P           a share P (0 to 1, default ${DEFAULT_RATE_LIMITS}) of model calls meets a rate limit and pauses 20-60 s
-  --provider-concurrency N  calls the provider serves at once (default 1: background summaries wait behind the
-                            agent's calls and each other; 2 or more: they run beside them)
+  --provider NAME           cloud (default): a hosted API, calls run concurrently, sharing one rate-limit budget
+                            (a pause the agent's call meets holds background calls too); single-slot: a local
+                            model server, one request at a time, a started request runs to its end and the
+                            agent's call waits behind it (bench/replay/providerQueue.ts). The full run replays
+                            the product modes on both
   --no-background           the product modes without background summaries (the full run replays legacy and
                             half-context so as well, for comparison)
   --out DIR                 where the full run writes latest.json and the charts (default bench/results)
@@ -143,7 +147,7 @@ const OPTIONS = {
 	clock: 'string',
 	'summary-information': 'string',
 	'rate-limits': 'string',
-	'provider-concurrency': 'string',
+	provider: 'string',
 	'no-background': 'boolean',
 } as const;
 
@@ -163,10 +167,10 @@ function parseShare(name: string, text: string | undefined, fallback: number): n
 	return n;
 }
 
-function parseConcurrency(text: string | undefined): number {
-	const n = text === undefined ? 1 : Number(text);
-	if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--provider-concurrency must be a whole number from 1 to 64; got ${JSON.stringify(text)}`);
-	return n;
+function parseProvider(text: string | undefined): ProviderModel {
+	if (text === undefined) return 'cloud';
+	if (!(PROVIDERS as readonly string[]).includes(text)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}; got ${JSON.stringify(text)}`);
+	return text as ProviderModel;
 }
 
 /** The options, or 'help'. Throws UsageError saying what is wrong with them. */
@@ -213,7 +217,7 @@ export function parseArgs(argv: readonly string[]): CliArgs | 'help' {
 		clock,
 		summaryInformation: parseInformation(given['summary-information']),
 		rateLimits: parseShare('rate-limits', given['rate-limits'], DEFAULT_RATE_LIMITS),
-		providerConcurrency: parseConcurrency(given['provider-concurrency']),
+		provider: parseProvider(given.provider),
 		background: given['no-background'] !== true,
 	};
 	if (args.concat && args.session) throw new UsageError('--concat plays the whole corpus; it takes --corpus DIR, not --session');
@@ -294,7 +298,7 @@ function sharedReplayOptions(args: CliArgs) {
 		summarizerFaults: args.summarizerFaults,
 		summaryInformation: args.summaryInformation,
 		rateLimits: args.rateLimits,
-		providerConcurrency: args.providerConcurrency,
+		provider: args.provider,
 		background: args.background,
 	};
 }
@@ -451,10 +455,7 @@ function printSummaries(results: ReplayMetrics[], args: CliArgs, extras: Extras)
 	out('Same rules for every strategy (sums over the sessions):', formatRules(rules));
 	const time = summarizeTime([...results, ...backgroundOffRows(results)]);
 	if (time.length) {
-		out(
-			`Time (clock ${args.clock}, rate limits ${args.rateLimits}, provider concurrency ${args.providerConcurrency}; sums and shares over the sessions):`,
-			formatTime(time),
-		);
+		out(`Time (clock ${args.clock}, rate limits ${args.rateLimits}, provider ${args.provider}; sums and shares over the sessions):`, formatTime(time));
 	}
 	const dayLong = extras.dayLong.map(dayLongRow);
 	if (dayLong.length) out('The day-long chat at 16k (all sessions as one chat):', formatTable(extras.dayLong, DAY_LONG_COLUMNS));
@@ -526,7 +527,7 @@ function writeLatest(plan: RunPlan, durationMs: number, summaries: ReturnType<ty
 		summarizerFaults: args.summarizerFaults,
 		clock: args.clock,
 		rateLimits: args.rateLimits,
-		providerConcurrency: args.providerConcurrency,
+		provider: args.provider,
 		...summaries,
 		results: sorted,
 	};

@@ -39,7 +39,7 @@ import {
 } from './replayState';
 import { replayMetrics } from './replayMetrics';
 import { loadBashParser } from '../../src/common/shell/bashParser';
-import { endBackground, LATEST_SHARE, replayCompactor, settleBackground } from './replayCompactor';
+import { computeBackground, endBackground, LATEST_SHARE, replayCompactor, settleBackground } from './replayCompactor';
 import type { ReplayOptions, ReplayResult, RequestRecord } from './replayTypes';
 
 // What a replay is asked and answers lives in replayTypes.ts (what replay.ts imports reads it there,
@@ -70,7 +70,7 @@ export async function replaySession(session: Session, options: ReplayOptions): P
 		for (const [callIndex, round] of turn.rounds.entries()) {
 			const fitted = await fitRequest(r, turn.user, callIndex);
 			records.push(await recordRequest(r, fitted, records.length));
-			addReply(r, round, fitted.prompt.tokenCount);
+			await addReply(r, round, fitted.prompt.tokenCount);
 		}
 		endTurn(r, turn);
 	}
@@ -95,7 +95,10 @@ async function fitRequest(r: ReplayState, request: string, callIndex: number): P
 	if (!settings) return fitReference(r, request);
 	const compactor = (r.compactor ??= replayCompactor(r, settings));
 	let fitted = await fitProduct(r, compactor, request);
+	// A job the fit started (the bridge) is computed before the next decision, and one started now before anything moves on.
+	await computeBackground(r);
 	if (!fitted.overflow) compactor.considerBackground(r.conversation, fitted.prompt.tokenCount, r.fit);
+	await computeBackground(r);
 	if (r.options.modelTokenRatio === undefined || fitted.overflow) return fitted;
 	// The stand-in model's hard limit, and the product's recovery (src/agent/modelRetry.ts): recount
 	// with what the refusal says, refit at the tightened count, send once more.
@@ -233,9 +236,10 @@ function newSummaryTokens(r: ReplayState, fitted: Fitted): number {
 }
 
 /** The model's reply: the recorded round joins the request in progress. */
-function addReply(r: ReplayState, round: Round, promptTokens: number): void {
+async function addReply(r: ReplayState, round: Round, promptTokens: number): Promise<void> {
+	await computeBackground(r);
 	r.clock?.agentRound(promptTokens + budgetNow(r).toolTokens, round, r.mt);
-	settleBackground(r);
+	await settleBackground(r);
 	r.conversation = { turns: r.conversation.turns, activeRounds: [...r.conversation.activeRounds, round] };
 	r.allIds.push(round.id);
 	r.allRounds.push(round);

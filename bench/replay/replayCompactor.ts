@@ -1,35 +1,53 @@
 // The replay's Compactor (src/common/compaction/compactor.ts): the same object the agent builds per
 // request (src/agent/requestCompactor.ts), built once per replayed session of a product strategy
 // around the stand-in summarizer (replaySummarizer.ts). With a virtual clock it also runs the
-// product's background summaries: a job's summary is written at once, but it is ready only when its
-// calls have had their time on the provider (providerQueue.ts: behind the agent's own calls with one
-// slot) and the clock has passed that; an overflow before that waits for the rest. Work still
-// pending when the recording ends is counted as discarded (the agent would carry it over, but no
-// later request of this session uses it).
+// product's background summaries: a job enters the provider's queue at its virtual start
+// (providerQueue.ts: cloud or single-slot), its summary and its calls' durations are computed at
+// once (computeBackground, awaited before the clock moves again), and it is ready only when its calls
+// have had their time on the provider and the clock has passed that; an overflow before that waits
+// for the rest. So where a job lands depends on virtual time alone, not on promise timing. Work
+// still pending when the recording ends is counted as discarded (the agent would carry it over, but
+// no later request of this session uses it); its tokens are in the summarizer tokens all the same.
 import { observeSummary } from '../../src/common/background/latency';
 import { Compactor, type BackgroundParts, type CompactorSettings } from '../../src/common/compaction/compactor';
 import type { Conversation } from '../../src/common/conversation/conversation';
 import type { PreparedSummary } from '../../src/common/fitting/preparedSummary';
 import { summarizerEntries } from '../../src/common/summaries/summarizerInput';
-import { condenseInReplay, summarizeInReplay } from './replaySummarizer';
+import { condenseInReplay, summarizeInReplay, type CallMeter } from './replaySummarizer';
 import { budgetNow, inCompaction, type ReplayState } from './replayState';
 import { ProviderQueue } from './providerQueue';
 
-/** The provider's queue of a replay's background jobs (one per replay state). */
-const queues = new WeakMap<ReplayState, { queue: ProviderQueue; pending: Promise<unknown>[] }>();
+/** The provider's queue of a replay's background jobs (one per replay state), the jobs still being computed, and the jobs' promises. */
+interface Background {
+	readonly queue: ProviderQueue;
+	readonly computing: Set<Promise<unknown>>;
+	readonly pending: Promise<unknown>[];
+	jobs: number;
+}
+const queues = new WeakMap<ReplayState, Background>();
 
-function queueOf(r: ReplayState) {
+function queueOf(r: ReplayState): Background {
 	let entry = queues.get(r);
 	if (!entry) {
-		entry = { queue: new ProviderQueue(r.clock!, r.options.providerConcurrency ?? 1), pending: [] };
+		entry = { queue: new ProviderQueue(r.clock!, r.options.provider ?? 'cloud'), computing: new Set(), pending: [], jobs: 0 };
 		queues.set(r, entry);
 	}
 	return entry;
 }
 
-/** The clock moved: background jobs whose provider time is over are settled. */
-export function settleBackground(r: ReplayState): void {
-	queues.get(r)?.queue.settle();
+/** Every background job started so far has its summary and its calls' durations (awaited before the clock moves). */
+export async function computeBackground(r: ReplayState): Promise<void> {
+	const entry = queues.get(r);
+	while (entry && entry.computing.size) await Promise.all([...entry.computing]);
+}
+
+/** The clock moved: background jobs whose provider time is over are settled, and the settled jobs record their end. */
+export async function settleBackground(r: ReplayState): Promise<void> {
+	const entry = queues.get(r);
+	if (!entry) return;
+	await computeBackground(r);
+	entry.queue.settle();
+	await new Promise(resolve => setImmediate(resolve));
 }
 
 /** The product's latest point to start (longhaul.backgroundSummarizationThreshold's default, 80 %). */
@@ -58,47 +76,51 @@ export function replayCompactor(r: ReplayState, settings: CompactorSettings): Co
 	});
 }
 
-/** Background jobs on the virtual clock: their model calls take clock time of their own, not the user's. */
+/** Background jobs on the virtual clock: their model calls take provider time of their own (the job's meter), not the user's. */
 function backgroundJobs(r: ReplayState): BackgroundParts {
 	const clock = r.clock!;
 	return {
 		start: ahead => {
+			const entry = queueOf(r);
 			const startedAt = clock.now;
-			let finishedMs = 0;
-			let durationMs = 0;
-			let summaryMs = 0;
+			const meter: CallMeter = { calls: [], stream: `background ${++entry.jobs}` };
+			let summaryCalls: number | undefined;
 			let condensed = 0;
+			let finishedMs = 0;
+			let prepared: PreparedSummary | undefined;
+			let finish!: (made: PreparedSummary | undefined) => void;
+			const done = new Promise<PreparedSummary | undefined>(resolve => (finish = resolve));
+			// The job is in the queue from its virtual start; its calls are known once computed.
+			const queued = entry.queue.add(startedAt, finishedAt => {
+				finishedMs = finishedAt - startedAt;
+				finish(prepared);
+			});
 			const current = r.request;
-			// The job's model calls take clock time of their own, not the user's: moved out of callMs into the job's duration.
-			const onJobClock = <T>(call: () => Promise<T>) =>
-				inCompaction(r, async () => {
-					const before = r.timing.callMs;
-					const made = await call();
-					durationMs += r.timing.callMs - before;
-					r.timing.callMs = before;
-					return made;
-				});
-			const done = ahead({
-				summarize: (c, part) => onJobClock(() => summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text, 'background')),
+			const computed = ahead({
+				summarize: (c, part) =>
+					inCompaction(r, () => summarizeInReplay(r, summarizerEntries(c, part, current), part.previousSummary?.text, 'background', meter)),
 				condense: (block, target) => {
-					summaryMs ||= durationMs;
+					summaryCalls ??= meter.calls.length;
 					const before = r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens;
-					return onJobClock(() => condenseInReplay(r, block, target)).finally(() => {
+					return inCompaction(r, () => condenseInReplay(r, block, target, meter)).finally(() => {
 						condensed += r.counters.summarizerInputTokens + r.counters.summarizerOutputTokens - before;
 					});
 				},
-			}).then(prepared => {
-				// The speed learned is the summary's alone: condensing older blocks is not part of it.
-				if (prepared.blocks) r.speed = observeSummary(r.speed, prepared.attempts, summaryMs || durationMs);
-				if (condensed) condenseTokens.set(prepared, condensed);
-				return new Promise<PreparedSummary>(resolve =>
-					queueOf(r).queue.add(startedAt, durationMs, finishedAt => {
-						finishedMs = finishedAt - startedAt;
-						resolve(prepared);
-					}),
-				);
-			});
-			queueOf(r).pending.push(done);
+			})
+				.then(made => {
+					// The speed learned is the summary's alone: condensing older blocks is not part of it.
+					const summaryMs = meter.calls.slice(0, summaryCalls ?? meter.calls.length).reduce((a, b) => a + b, 0);
+					if (made.blocks) r.speed = observeSummary(r.speed, made.attempts, summaryMs);
+					if (condensed) condenseTokens.set(made, condensed);
+					prepared = made;
+				})
+				.catch(() => undefined)
+				.finally(() => {
+					queued.setCalls(meter.calls);
+					entry.computing.delete(computed);
+				});
+			entry.computing.add(computed);
+			entry.pending.push(done);
 			return { done, durationMs: () => finishedMs, cancel: () => {} };
 		},
 		now: () => clock.now,
@@ -110,7 +132,8 @@ function backgroundJobs(r: ReplayState): BackgroundParts {
 export async function takePrepared(r: ReplayState, compactor: Compactor, conversation: Conversation, wait: boolean): Promise<PreparedSummary | undefined> {
 	if (!compactor.background || !r.clock) return undefined;
 	const state = compactor.background.state();
-	const taken = wait ? await queueOf(r).queue.drainingHead(() => compactor.takePrepared(conversation)) : await takeIfReady(r, compactor, conversation);
+	await computeBackground(r);
+	const taken = wait ? await takeWaiting(r, compactor, conversation) : await takeIfReady(r, compactor, conversation);
 	if (process.env.LONGHAUL_BENCH_DEBUG === 'clock') {
 		process.stderr.write(
 			`overflow at ${Math.round(r.clock.now / 1000)} s: ${state.kind}${state.kind === 'preparing' ? ` for ${Math.round(state.forMs / 1000)} s` : ''}, waited ${Math.round(taken.waitedMs / 1000)} s, ${taken.prepared ? 'used' : 'not used'}\n`,
@@ -124,15 +147,25 @@ export async function takePrepared(r: ReplayState, compactor: Compactor, convers
 
 /** Without waiting (the bridge): jobs whose provider time is over are settled, then the head is taken only if it is done. */
 async function takeIfReady(r: ReplayState, compactor: Compactor, conversation: Conversation) {
-	queueOf(r).queue.settle();
-	await new Promise(resolve => setImmediate(resolve)); // the settled jobs record their end
+	await settleBackground(r);
 	return compactor.takePrepared(conversation, false);
+}
+
+/** Waiting (an overflow): the settled jobs record their end; if the head is still under way the user waits for it, so it runs on to its end (settled at once). */
+async function takeWaiting(r: ReplayState, compactor: Compactor, conversation: Conversation) {
+	await settleBackground(r);
+	let taken = false;
+	const taking = compactor.takePrepared(conversation).finally(() => (taken = true));
+	await new Promise(resolve => setImmediate(resolve));
+	if (!taken) queueOf(r).queue.settle(true);
+	return taking;
 }
 
 /** The recording ends: jobs still pending would go to the next request in the agent; no later request uses them, so they are discarded (and counted apart too). */
 export async function endBackground(r: ReplayState): Promise<void> {
 	const background = r.compactor?.background;
 	if (!background) return;
+	await computeBackground(r);
 	const { queue, pending } = queueOf(r);
 	queue.drainAll();
 	await Promise.all(pending);

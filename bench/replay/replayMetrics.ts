@@ -85,6 +85,19 @@ export function replayMetrics(session: string, r: ReplayState, records: readonly
 	};
 }
 
+/** Every wait of the user: the compaction waits that took time and the waits for the slot. */
+function userWaitMetrics(compactionWaits: readonly number[], slotWaits: readonly number[]) {
+	const all = [...compactionWaits.filter(ms => ms > 0), ...slotWaits];
+	return {
+		userWaits: all.length,
+		userWaitMsTotal: Math.round(all.reduce((a, b) => a + b, 0)),
+		userWaitMsP95: Math.round(percentile(all, 95)),
+		userWaitMsMax: Math.round(Math.max(0, ...all)),
+		slotWaits: slotWaits.length,
+		slotWaitMsTotal: Math.round(slotWaits.reduce((a, b) => a + b, 0)),
+	};
+}
+
 /** What the virtual clock measured (all 0 or null without one). */
 function timeMetrics(r: ReplayState) {
 	const { timing, counters } = r;
@@ -112,7 +125,8 @@ function timeMetrics(r: ReplayState) {
 		analysisTokens: counters.analysisTokens,
 		rateLimitPauses: r.clock?.rateLimitPauses ?? 0,
 		rateLimitMs: Math.round(r.clock?.rateLimitMs ?? 0),
-		providerConcurrency: r.clock ? (r.options.providerConcurrency ?? 1) : null,
+		provider: r.clock ? (r.options.provider ?? 'cloud') : null,
+		...userWaitMetrics(waits, r.clock?.slotWaits ?? []),
 		background: r.compactor?.background !== undefined,
 	};
 }

@@ -22,6 +22,18 @@ import { informationSummary } from './informationSummary';
 import type { TextTokenizer } from '../../src/common/tokens/tokenizer';
 import { budgetNow, learnRefusal, modelCount, promptText, refusedByModel, type ReplayState } from './replayState';
 
+/** Where a background job's calls go: their durations (not the user's time) and the noise stream they draw from. */
+export interface CallMeter {
+	readonly calls: number[];
+	readonly stream: string;
+}
+
+/** A call's time: the job's own with a meter, else the caller's (r.timing.callMs). */
+function chargeCall(r: ReplayState, ms: number, meter: CallMeter | undefined): void {
+	if (meter) meter.calls.push(ms);
+	else r.timing.callMs += ms;
+}
+
 export interface ReplaySummary {
 	readonly summary?: string;
 	readonly attempts: readonly SummaryAttempt[];
@@ -37,6 +49,7 @@ export async function summarizeInReplay(
 	entries: SummarizerEntry[],
 	previousSummary: string | undefined,
 	caller: FaultCaller = 'foreground',
+	meter?: CallMeter,
 ): Promise<ReplaySummary> {
 	const { tok } = r;
 	const current = budgetNow(r);
@@ -82,9 +95,9 @@ export async function summarizeInReplay(
 			r.counters.summarizerCalls++;
 			if (r.clock) {
 				// The <analysis> the prompt asks for is written before the summary: output time, not summary.
-				const analysis = r.clock.analysisTokens();
+				const analysis = r.clock.analysisTokens(meter?.stream);
 				r.counters.analysisTokens += analysis;
-				r.timing.callMs += r.clock.callMs(attempt.promptTokens, (attempt.summaryTokens ?? 0) + analysis);
+				chargeCall(r, r.clock.callMs(attempt.promptTokens, (attempt.summaryTokens ?? 0) + analysis, meter?.stream), meter);
 			}
 		}
 		if (attempt.outcome === 'summary-too-large') r.counters.summaryTooLarge++;
@@ -154,13 +167,13 @@ export function countReferenceCondensePasses(r: ReplayState, result: ReplaySumma
  * that writes a quarter more (the upper end of how far models miss a stated length), so the
  * product's deterministic cut always follows. The request is rendered and counted as sent.
  */
-export async function condenseInReplay(r: ReplayState, block: string, target: number): Promise<string> {
+export async function condenseInReplay(r: ReplayState, block: string, target: number, meter?: CallMeter): Promise<string> {
 	const rendered = await renderCondenseBlockPrompt({ block, targetTokens: target }, { tokenizer: r.tok, budget: Number.MAX_SAFE_INTEGER });
 	const text = cutToLength(block, Math.round(target * 1.25), r.tok);
 	const output = r.mt.countTokens(text);
 	r.counters.summarizerInputTokens += rendered.tokenCount;
 	r.counters.summarizerOutputTokens += output;
 	r.counters.summarizerCalls++;
-	if (r.clock) r.timing.callMs += r.clock.callMs(rendered.tokenCount, output);
+	if (r.clock) chargeCall(r, r.clock.callMs(rendered.tokenCount, output, meter?.stream), meter);
 	return text;
 }

@@ -6,6 +6,7 @@ import type { ContinuityMetrics, LedgerOffComparison } from './continuity';
 import type { BlockOrderMetrics } from './blockOrder';
 import type { FaultMetrics } from './summarizerFaults';
 import type { ClockName } from './clock';
+import type { ProviderModel } from './providerQueue';
 
 export const STRATEGIES = ['legacy', 'half-context', 'truncate-half', 'keep-head-tail', ...MASKED_STRATEGIES] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -123,8 +124,17 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	/** Model calls that met a rate-limit pause (--rate-limits), and the pauses' time, ms. */
 	readonly rateLimitPauses: number;
 	readonly rateLimitMs: number;
-	/** Calls the provider served at once (null without a clock). */
-	readonly providerConcurrency: number | null;
+	/** The provider model (providerQueue.ts; null without a clock). */
+	readonly provider: ProviderModel | null;
+	/** Every time the user waited: at a compaction (for a summary) or, single-slot, for the provider's slot behind a started background request. */
+	readonly userWaits: number;
+	readonly userWaitMsTotal: number;
+	/** p95 and longest of those waits, ms. */
+	readonly userWaitMsP95: number;
+	readonly userWaitMsMax: number;
+	/** Of them, the waits for the slot (single-slot only): how many and how long in all, ms. */
+	readonly slotWaits: number;
+	readonly slotWaitMsTotal: number;
 	/** Background summaries ran (product modes with a clock and background on). */
 	readonly background: boolean;
 	/** The stand-in summarizer: a share N of the facts, or `copying`. */
@@ -175,8 +185,8 @@ export interface ReplayOptions {
 	readonly summaryInformation?: number | 'copying';
 	/** --rate-limits P: the share of model calls that meet a rate-limit pause (clock.ts); default 0. */
 	readonly rateLimits?: number;
-	/** --provider-concurrency N: calls the provider serves at once (providerQueue.ts); default 1. */
-	readonly providerConcurrency?: number;
+	/** --provider: cloud (default: concurrent calls, one rate-limit budget) or single-slot (a local server: one request at a time, run to its end); providerQueue.ts. */
+	readonly provider?: ProviderModel;
 	/** Background summaries in the product modes when there is a clock (default true). */
 	readonly background?: boolean;
 }

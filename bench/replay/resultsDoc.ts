@@ -26,7 +26,9 @@ export interface LatestRun {
 	readonly curveLevels: readonly (number | 'copying')[];
 	readonly clock: string;
 	readonly rateLimits: number;
-	readonly providerConcurrency: number;
+	/** The provider model of the main table (runs before issue 39 give providerConcurrency instead). */
+	readonly provider?: string;
+	readonly providerConcurrency?: number;
 	readonly goals: readonly GoalCheck[];
 	readonly knowledge: readonly KnowledgeSummary[];
 	readonly curves: readonly CurvePoint[];
@@ -66,7 +68,7 @@ function runFacts(run: LatestRun): string {
 		`(${run.windows.length} windows × ${run.strategies.length} strategies over the corpus), plus the knowledge curves, the background-off and`,
 		`ledger-off replays and the day-long chat; the whole run took ${sec(run.durationMs)}. Settings: summaries information-limited at`,
 		`N = ${run.summaryInformation} (curves at ${run.curveLevels.join(', ')}), clock \`${run.clock}\` with rate limits on a share ${run.rateLimits} of calls,`,
-		`provider concurrency ${run.providerConcurrency}. The recommended configuration is \`${run.recommended}\` (with the done-ledger and background summaries).`,
+		`${run.provider ? `provider ${run.provider}` : `provider concurrency ${run.providerConcurrency}`}. The recommended configuration is \`${run.recommended}\` (with the done-ledger and background summaries).`,
 	].join('\n');
 }
 

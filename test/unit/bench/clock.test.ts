@@ -44,34 +44,75 @@ describe('the virtual clock', () => {
 });
 
 describe("the provider's queue", () => {
-	it('with one slot, a background job makes progress only between the agent calls', () => {
+	/** A job whose calls are known at once; returns where its finish lands. */
+	const job = (queue: ProviderQueue, startedAt: number, calls: number[]) => {
+		const seen: { at?: number } = {};
+		queue.add(startedAt, at => (seen.at = at)).setCalls(calls);
+		return seen;
+	};
+
+	it('single-slot: a started background request runs to its end, the agent waits behind it, the next request queues behind the agent', () => {
 		const clock = new VirtualClock(CLOCK_PROFILES.test);
-		const queue = new ProviderQueue(clock, 1);
-		let finished: number | undefined;
-		queue.add(0, 10_000, at => (finished = at));
-		clock.busyFor(4_000); // the agent's call: the job waits
-		clock.advance(2_000); // a tool runs: the job runs
+		const queue = new ProviderQueue(clock, 'single-slot');
+		const seen = job(queue, 0, [10_000, 5_000]);
+		clock.advance(2_000); // a tool runs
+		clock.busyFor(4_000); // the agent's call arrives at 2 s: the summary's first request holds the slot until 10 s
+		assert.deepEqual(clock.slotWaits, [8_000]);
+		assert.equal(clock.now, 14_000);
+		assert.deepEqual(queue.placed, [[0, 10_000]], "the summary's second request arrived (10 s) after the agent's call (2 s)");
 		queue.settle();
-		assert.equal(finished, undefined);
-		clock.busyFor(4_000);
-		clock.advance(10_000);
+		assert.equal(seen.at, undefined);
+		clock.advance(6_000);
 		queue.settle();
-		assert.equal(finished, 4_000 + 2_000 + 4_000 + 8_000);
+		assert.equal(seen.at, 19_000);
+		assert.deepEqual(queue.placed, [
+			[0, 10_000],
+			[14_000, 19_000],
+		]);
 	});
 
-	it('with two slots, it runs beside the agent; at an overflow the head job is settled at once', async () => {
+	it('single-slot: a call that arrives with the slot free does not wait, nor at the moment a job starts', () => {
 		const clock = new VirtualClock(CLOCK_PROFILES.test);
-		const two = new ProviderQueue(clock, 2);
-		let finished: number | undefined;
-		two.add(0, 10_000, at => (finished = at));
-		clock.busyFor(12_000);
-		two.settle();
-		assert.equal(finished, 10_000);
-		const one = new ProviderQueue(clock, 1);
-		let waitedFor: number | undefined;
-		await one.drainingHead(async () => {
-			one.add(clock.now, 5_000, at => (waitedFor = at));
-		});
-		assert.equal(waitedFor, clock.now + 5_000, 'the agent waits: nothing else is on the provider');
+		const queue = new ProviderQueue(clock, 'single-slot');
+		const seen = job(queue, 0, [3_000]);
+		clock.busyFor(4_000); // the agent's call, sent as the job starts, goes first
+		assert.deepEqual(clock.slotWaits, []);
+		clock.advance(10_000);
+		clock.busyFor(1_000);
+		assert.deepEqual(clock.slotWaits, [], 'the summary ran during the tools');
+		queue.settle();
+		assert.equal(seen.at, 7_000);
+	});
+
+	it('cloud: a job runs beside the agent; the agent never waits; a rate-limit pause of the agent holds the job too', () => {
+		const clock = new VirtualClock(CLOCK_PROFILES.test);
+		const queue = new ProviderQueue(clock, 'cloud');
+		const seen = job(queue, 0, [6_000, 4_000]);
+		clock.busyFor(30_000, 20_000); // the agent's call meets a 20 s rate limit at once
+		queue.settle();
+		assert.deepEqual(clock.slotWaits, []);
+		assert.equal(seen.at, 30_000, 'held 20 s by the shared rate-limit budget, then 10 s of work');
+		const free = job(queue, clock.now, [5_000]);
+		clock.busyFor(8_000);
+		queue.settle();
+		assert.equal(free.at, 35_000);
+	});
+
+	it('at an overflow the head job is settled at once, its requests back to back; a job not computed yet is never settled', () => {
+		const clock = new VirtualClock(CLOCK_PROFILES.test);
+		clock.advance(1_000);
+		const queue = new ProviderQueue(clock, 'single-slot');
+		let at: number | undefined;
+		const handle = queue.add(clock.now, t => (at = t));
+		queue.settle(true);
+		assert.equal(at, undefined);
+		assert.equal(queue.uncomputed, 1);
+		handle.setCalls([5_000, 3_000]);
+		queue.settle(true);
+		assert.equal(at, 9_000, 'the user waits: nothing else is on the provider');
+		assert.throws(() => {
+			queue.add(clock.now, () => {});
+			queue.drainAll();
+		}, /not computed/);
 	});
 });

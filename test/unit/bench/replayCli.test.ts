@@ -47,7 +47,7 @@ describe('replay benchmark command line', () => {
 				clock: 'field',
 				summaryInformation: 30,
 				rateLimits: 0.02,
-				providerConcurrency: 1,
+				provider: 'cloud',
 				background: true,
 			});
 		} finally {
@@ -60,7 +60,7 @@ describe('replay benchmark command line', () => {
 		const spaced = parsed(
 			...['--corpus', 'c', '--session', 's.json', '--window', '16k', '--strategy', 'legacy', '--json', '--no-ledger', '--ledger-live'],
 			...['--stress', '--variants', '--model-token-ratio', '1.25', '--no-calibration', '--out', 'o', '--half-split', 'rounds', '--clock', 'slow'],
-			...['--summarizer-faults', '0.2', '--summary-information', 'copying', '--rate-limits', '0', '--provider-concurrency', '2', '--no-background'],
+			...['--summarizer-faults', '0.2', '--summary-information', 'copying', '--rate-limits', '0', '--provider', 'single-slot', '--no-background'],
 		);
 		assert.deepEqual(spaced, {
 			corpus: resolve('c'),
@@ -81,13 +81,13 @@ describe('replay benchmark command line', () => {
 			clock: 'slow',
 			summaryInformation: 'copying',
 			rateLimits: 0,
-			providerConcurrency: 2,
+			provider: 'single-slot',
 			background: false,
 		});
 		const inline = parsed(
 			...['--corpus=c', '--session=s.json', '--window=16k', '--strategy=legacy', '--json', '--no-ledger', '--ledger-live'],
 			...['--stress', '--variants', '--model-token-ratio=1.25', '--no-calibration', '--out=o', '--half-split=rounds', '--clock=slow'],
-			...['--summarizer-faults=0.2', '--summary-information=copying', '--rate-limits=0', '--provider-concurrency=2', '--no-background'],
+			...['--summarizer-faults=0.2', '--summary-information=copying', '--rate-limits=0', '--provider=single-slot', '--no-background'],
 		);
 		assert.equal(parsed('--summary-information', '60').summaryInformation, 60);
 		assert.deepEqual(inline, spaced);
@@ -109,7 +109,7 @@ describe('replay benchmark command line', () => {
 		assert.match(refusal(['--clock', 'sundial']), /^--clock must be one of field, fast, slow, test, none/);
 		assert.match(refusal(['--summary-information', '101']), /^--summary-information must be a number between 0 and 100, or copying; got "101"$/);
 		assert.match(refusal(['--rate-limits', '2']), /^--rate-limits must be a number between 0 and 1; got "2"$/);
-		assert.match(refusal(['--provider-concurrency', '0']), /^--provider-concurrency must be a whole number from 1 to 64; got "0"$/);
+		assert.match(refusal(['--provider', 'two']), /^--provider must be one of cloud, single-slot; got "two"$/);
 		assert.match(refusal(['--json', '--window', '16k']), /^--json needs --session FILE \(or --concat\), --window N and --strategy NAME$/);
 		assert.match(refusal(['--concat', '--session', 'a.json']), /^--concat plays the whole corpus/);
 		assert.match(refusal(['--no-calibration']), /^--no-calibration needs --model-token-ratio R$/);
@@ -125,7 +125,7 @@ describe('replay benchmark command line', () => {
 		for (const option of ['--no-calibration', '--summarizer-faults', '--concat', '--half-split', '--stress', '--variants', '--clock', '--out', '--help']) {
 			assert.ok(USAGE.includes(option), option);
 		}
-		for (const option of ['--summary-information', '--rate-limits', '--provider-concurrency', '--no-background']) {
+		for (const option of ['--summary-information', '--rate-limits', '--provider', '--no-background']) {
 			assert.ok(USAGE.includes(option), option);
 		}
 		for (const strategy of STRATEGIES) assert.ok(USAGE.includes(strategy), strategy);
