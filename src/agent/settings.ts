@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { SummarizationMode } from '../common/planning/plan';
 import { MIN_RECENT_ROUNDS } from '../common/planning/halfContextPlanner';
 import { DEFAULT_THRESHOLD_PERCENT, thresholdFor } from '../common/settings/thresholdByModel';
+import type { OneAtATimeSetting } from '../common/background/providerSlots';
 
 /** Longhaul's settings, read fresh on every request so a change takes effect without a reload. */
 export interface LonghaulSettings {
@@ -23,6 +24,8 @@ export interface LonghaulSettings {
 	readonly instructionFiles: readonly string[];
 	/** `longhaul.summarizerModel` as written: a model selector, a model id or family, or null (summarizerModel.ts). */
 	readonly summarizerModel: unknown;
+	/** Whether the provider serves one request at a time: auto learns it (providerSlots.ts). */
+	readonly providerRunsOneRequestAtATime: OneAtATimeSetting;
 }
 
 /** The settings for a request to `model` (the background threshold may be set per model family). */
@@ -39,12 +42,18 @@ export function readSettings(model: { readonly family: string; readonly id: stri
 		minRecentRounds: minRecentRoundsOf(config.get<number>('minRecentRounds', MIN_RECENT_ROUNDS)),
 		instructionFiles: stringsOf(config.get<unknown>('instructionFiles', [])),
 		summarizerModel: config.get<unknown>('summarizerModel', null),
+		providerRunsOneRequestAtATime: oneAtATimeOf(config.get<unknown>('providerRunsOneRequestAtATime', 'auto')),
 	};
 }
 
 /** The non-empty strings of a list (a hand-edited settings.json may hold anything). */
 function stringsOf(value: unknown): string[] {
 	return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map(v => v.trim()) : [];
+}
+
+/** Anything but yes or no is auto. */
+function oneAtATimeOf(value: unknown): OneAtATimeSetting {
+	return value === 'yes' || value === 'no' ? value : 'auto';
 }
 
 /** A hand-edited settings.json may hold anything: not a number, a fraction, below the floor. */
