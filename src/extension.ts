@@ -14,7 +14,7 @@ import { SummaryDocuments } from './agent/summaryDocuments';
 import { SummaryEditStore } from './agent/summaryEdits';
 import { ContextMeter } from './agent/contextMeter';
 import { ChatMemory } from './agent/chatMemory';
-import { CarriedJobs, SummarySpeeds } from './agent/backgroundSummary';
+import { CarriedJobs, ProviderSlots, SummarySpeeds } from './agent/backgroundSummary';
 import { createTelemetry } from './agent/telemetry';
 import { TokenCalibration } from './agent/tokenCalibration';
 import { registerTools } from './tools/registerTools';
@@ -36,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): LonghaulApi {
 	const meter = new ContextMeter();
 	// Background summaries: each model's learned speed, and the job a request hands to the next one.
 	const speeds = new SummarySpeeds();
+	const slots = new ProviderSlots();
 	const carried = new CarriedJobs();
 	// The summaries this window can open as documents (longhaul-summary:), with their commands.
 	const documents = new SummaryDocuments(edits, context.workspaceState);
@@ -47,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): LonghaulApi {
 		meter,
 		carried,
 		documents,
-		createParticipant(context, { telemetry, calibration, edits, meter, speeds, carried, documents, chats }, h => handled.fire(h)),
+		createParticipant(context, { telemetry, calibration, edits, meter, speeds, slots, carried, documents, chats }, h => handled.fire(h)),
 		...registerTools(),
 	);
 	return {

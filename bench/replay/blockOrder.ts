@@ -8,16 +8,16 @@
 // message stands that is no block of the conversation.
 // summariesLost: blocks that were in a prompt and are gone from the next one, where their turn has
 // no block any more, or one whose text changed without being condensed or absorbed (a newer block
-// of the same turn, anchored further on, written from it as plan.previousSummary). A provisional
-// block (the bridge's set-aside, src/common/fitting/setAside.ts) is no summary: an index of rounds
-// standing in for a summary under way, never stored. When the summary it stood in for arrives it
-// takes the provisional block's place, at the same anchor or an earlier one (the rounds after that
-// come back whole), so its going is no loss; the real blocks it absorbed were checked when it
-// absorbed them.
+// of the same turn, anchored further on, written from it as plan.previousSummary).
+// Only real summaries count: a provisional block of the bridge (setAside.ts) is an index of rounds
+// set aside, not a summary, and its real summary replaces it at the same anchor. So blocks are
+// compared with the bridge's blocks stripped, and a provisional block must show the real block of
+// its turn it continues (else that summary is hidden: a violation).
 import { Raw } from '@vscode/prompt-tsx';
 import type { Conversation } from '../../src/common/conversation/conversation';
 import { summaryBlocks, type SummaryBlock } from '../../src/common/conversation/summaryBlocks';
 import { flattenRounds } from '../../src/common/conversation/flatten';
+import { stripProvisional } from '../../src/common/fitting/setAside';
 import { currentRequestText } from '../../src/prompts/currentRequestMessage';
 import { summaryMessageText } from '../../src/prompts/summaryMessage';
 import { shortenedRequestNote } from '../../src/common/conversation/promptLayout';
@@ -57,7 +57,7 @@ function isRequest(message: string, user: string): boolean {
 }
 
 export function blockOrderProbe(enabled: boolean): BlockOrderProbe {
-	let previous: ReadonlyMap<number, SummaryBlock & { readonly provisional: boolean }> = new Map();
+	let previous: ReadonlyMap<number, SummaryBlock> = new Map();
 	let lastCount = 0;
 	let max = 0;
 	let violations = 0;
@@ -99,14 +99,21 @@ export function blockOrderProbe(enabled: boolean): BlockOrderProbe {
 				violated = true;
 				problem(`request ${requestIndex}: ${rendered} summary messages for ${blocks.length} blocks`);
 			}
+			// A provisional block stands in the place of its turn's real block: it must start with it.
+			const shown = new Map(blocks.map(b => [b.turnIndex, b]));
+			const real = summaryBlocks(stripProvisional(conversation));
+			for (const block of real) {
+				const instead = shown.get(block.turnIndex);
+				if (instead && instead.roundId !== block.roundId && !instead.text.startsWith(block.text)) {
+					violated = true;
+					problem(`request ${requestIndex}: the block of turn ${block.turnIndex} is hidden behind a provisional block`);
+				}
+			}
 			if (violated) violations++;
 
-			const flat = flattenRounds(conversation);
-			const now = new Map(blocks.map(b => [b.turnIndex, b]));
-			const position = new Map(flat.map((f, i) => [f.round.id, i]));
-			const isProvisional = new Set(flat.filter(f => f.round.summaryProvisional).map(f => f.round.id));
+			const now = new Map(real.map(b => [b.turnIndex, b]));
+			const position = new Map(flattenRounds(conversation).map((f, i) => [f.round.id, i]));
 			for (const [turn, old] of previous) {
-				if (old.provisional) continue;
 				const block = now.get(turn);
 				if (!block) {
 					lost++;
@@ -116,7 +123,7 @@ export function blockOrderProbe(enabled: boolean): BlockOrderProbe {
 					problem(`request ${requestIndex}: the block of turn ${turn} changed without being condensed or absorbed`);
 				}
 			}
-			previous = new Map(blocks.map(b => [b.turnIndex, { ...b, provisional: isProvisional.has(b.roundId) }]));
+			previous = now;
 			lastCount = blocks.length;
 			max = Math.max(max, blocks.length);
 		},

@@ -128,6 +128,8 @@ function backgroundJobs(r: ReplayState): BackgroundParts {
 		},
 		now: () => clock.now,
 		onUnused: prepared => (r.timing.discardedTokens += summaryTokens(prepared)),
+		// The single-slot provider as the product knows it once told or once it learned it (providerSlots.ts).
+		oneAtATime: () => r.options.provider === 'single-slot',
 	};
 }
 

@@ -59,6 +59,7 @@ export async function runAgentLoop(ctx: RequestContext, additions: PromptAdditio
 		currentRequest: request.prompt,
 		summarizerModel: ctx.summarizer.model,
 		speeds: ctx.speeds,
+		slots: ctx.slots,
 		background: {
 			carried: ctx.carried,
 			stats: state.background,
@@ -99,19 +100,21 @@ async function agentSteps(run: AgentRun): Promise<void> {
 			const calls = modelCalls;
 			void ctx.calibration.sample(ctx.request.model, prompt.messages, toolDefinitions, ctx.token).then(() => noteRatio(ctx, calls));
 		}
-		const reply = await askModel(
-			{
-				model: ctx.request.model,
-				tools: toolsOffered(run, state.conversation),
-				stream: ctx.stream,
-				token: ctx.token,
-				calibration: ctx.calibration,
-				budget: () => run.compactor.budget,
-				refit: messageBudget => renderFitting(run, messageBudget),
-				onRatioChanged: () => noteRatio(ctx, undefined),
-				onRetry: () => state.recoveries++,
-			},
-			prompt,
+		const reply = await ctx.slots.agentCall(ctx.request.model.id, () =>
+			askModel(
+				{
+					model: ctx.request.model,
+					tools: toolsOffered(run, state.conversation),
+					stream: ctx.stream,
+					token: ctx.token,
+					calibration: ctx.calibration,
+					budget: () => run.compactor.budget,
+					refit: messageBudget => renderFitting(run, messageBudget),
+					onRatioChanged: () => noteRatio(ctx, undefined),
+					onRetry: () => state.recoveries++,
+				},
+				prompt,
+			),
 		);
 		noteRatio(ctx, modelCalls);
 		clock.replied();

@@ -13,6 +13,7 @@ import {
 	type CarriedJob,
 } from '../common/background/backgroundJob';
 import { observeSummary, UNLEARNED_SPEED, type LearnedSpeed } from '../common/background/latency';
+import { NO_SLOT_EVIDENCE, observeAgentCall, runsOneAtATime, type OneAtATimeSetting, type SlotEvidence } from '../common/background/providerSlots';
 import type { Conversation } from '../common/conversation/conversation';
 import type { PreparedSummary } from '../common/fitting/preparedSummary';
 import { log } from './log';
@@ -37,6 +38,57 @@ export class SummarySpeeds {
 	/** Learns the model's speed from a summary it made (each request's input and output). */
 	learn(modelId: string, prepared: PreparedSummary): void {
 		this.speeds.set(modelId, observeSummary(this.of(modelId), prepared.attempts, prepared.durationMs));
+	}
+}
+
+/** A summary call's span on the performance clock; `endedAt` once it ended. */
+interface SummaryCall {
+	readonly startedAt: number;
+	endedAt?: number;
+}
+
+/**
+ * Whether each model's provider runs one request at a time (src/common/background/providerSlots.ts):
+ * the background summary calls are timed, and each agent call is checked against those that ran
+ * while it was sent. For this window, per model.
+ */
+export class ProviderSlots {
+	private readonly evidence = new Map<string, SlotEvidence>();
+	private readonly calls = new Map<string, SummaryCall[]>();
+
+	/** Runs one summary call of a background job, timed. */
+	async summaryCall<T>(modelId: string, call: () => Promise<T>): Promise<T> {
+		const span: SummaryCall = { startedAt: performance.now() };
+		const list = this.calls.get(modelId) ?? [];
+		this.calls.set(modelId, [...list, span]);
+		try {
+			return await call();
+		} finally {
+			span.endedAt = performance.now();
+		}
+	}
+
+	/** Runs one agent call, and learns from how long it took while summary calls ran (or none). */
+	async agentCall<T>(modelId: string, call: () => Promise<T>): Promise<T> {
+		const sentAt = performance.now();
+		// Summary calls that ended before this one was sent say nothing about it.
+		const open = (this.calls.get(modelId) ?? []).filter(s => s.endedAt === undefined || s.endedAt > sentAt);
+		this.calls.set(modelId, open);
+		const reply = await call();
+		const repliedAt = performance.now();
+		const overlapping = (this.calls.get(modelId) ?? []).filter(s => s.startedAt < repliedAt).map(s => ({ ...s }));
+		const before = this.evidence.get(modelId) ?? NO_SLOT_EVIDENCE;
+		const after = observeAgentCall(before, { sentAt, repliedAt }, overlapping);
+		this.evidence.set(modelId, after);
+		if (runsOneAtATime('auto', after) !== runsOneAtATime('auto', before)) {
+			log().info(`model ${modelId}: its provider ${runsOneAtATime('auto', after) ? 'runs one request at a time' : 'serves requests concurrently'}`);
+		}
+		return reply;
+	}
+
+	/** Whether the model's provider runs one request at a time: the setting, or what was learned. */
+	oneAtATime(modelId: string, setting: OneAtATimeSetting): boolean {
+		return runsOneAtATime(setting, this.evidence.get(modelId) ?? NO_SLOT_EVIDENCE);
 	}
 }
 

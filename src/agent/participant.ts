@@ -40,7 +40,7 @@ import { newRequestState } from './requestState';
 import { readSettings } from './settings';
 import type { LonghaulTelemetry } from './telemetry';
 import type { TokenCalibration } from './tokenCalibration';
-import type { CarriedJobs, SummarySpeeds } from './backgroundSummary';
+import type { CarriedJobs, ProviderSlots, SummarySpeeds } from './backgroundSummary';
 import { countTokens } from '../common/tokens/tokenizer';
 import type { SummaryDocuments } from './summaryDocuments';
 import type { SummaryEditStore } from './summaryEdits';
@@ -69,6 +69,7 @@ export interface Services {
 	readonly meter: ContextMeter;
 	/** The learned speed of each model's summaries (backgroundSummary.ts). */
 	readonly speeds: SummarySpeeds;
+	readonly slots: ProviderSlots;
 	/** The background job a request handed over to the next one of its chat (backgroundSummary.ts). */
 	readonly carried: CarriedJobs;
 	/** The summaries this window can open as documents (summaryDocuments.ts). */
@@ -209,6 +210,7 @@ async function requestContext(
 		invokeTool,
 		calibration: services.calibration,
 		speeds: services.speeds,
+		slots: services.slots,
 		carried: services.carried,
 		documents: services.documents,
 		chats: services.chats,

@@ -9,7 +9,7 @@ import type { BackgroundStats, TakenSummary } from '../common/background/backgro
 import { Compactor, type BackgroundParts, type CompactOutcome, type CompactorSettings } from '../common/compaction/compactor';
 import type { Conversation } from '../common/conversation/conversation';
 import { countTokens } from '../common/tokens/tokenizer';
-import { waitingLine, type CarriedJobs, type SummarySpeeds, type UnusedSummary } from './backgroundSummary';
+import { waitingLine, type CarriedJobs, type ProviderSlots, type SummarySpeeds, type UnusedSummary } from './backgroundSummary';
 import type { RequestContext } from './commands/requestContext';
 import { log } from './log';
 import { requestBudget } from './requestBudget';
@@ -35,6 +35,8 @@ export interface CompactorRequest {
 	readonly focus?: string;
 	readonly summarizerModel?: SummarizerModel;
 	readonly speeds: SummarySpeeds;
+	/** Whether the provider runs one request at a time; without it, taken as concurrent. */
+	readonly slots?: ProviderSlots;
 	/** With it, summaries are prepared in the background and a job under way at the end is carried over. */
 	readonly background?: { readonly carried: CarriedJobs; readonly stats: BackgroundStats; readonly onUnused: UnusedSummary };
 }
@@ -103,7 +105,9 @@ function backgroundJobs(
 		start: ahead => {
 			const job = new vscode.CancellationTokenSource();
 			jobs.add(job);
-			const done = ahead(modelSteps({ ...input, onWait: undefined }, job.token))
+			const slots = request.slots;
+			const timed = slots ? { onCall: <T>(call: () => Promise<T>) => slots.summaryCall(request.model.id, call) } : {};
+			const done = ahead(modelSteps({ ...input, onWait: undefined, ...timed }, job.token))
 				.then(prepared => {
 					logSummary('background', prepared);
 					if (prepared.blocks) request.speeds.learn(request.model.id, prepared);
@@ -123,6 +127,7 @@ function backgroundJobs(
 		onUnused: background.onUnused,
 		log: line => log().info(line),
 		stats: background.stats,
+		oneAtATime: () => request.slots?.oneAtATime(request.model.id, request.settings.providerRunsOneRequestAtATime) === true,
 	};
 }
 

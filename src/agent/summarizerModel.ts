@@ -4,7 +4,7 @@
 // an id or a family. The model is looked up at each request; when none matches, the request's
 // model writes the summaries and the response says why. The summarizer prompt is sized by the
 // summarizer's own window and token ratio; the summary itself must still fit the chat model's
-// prompt, so its length stays a tenth of that model's room for messages (budget.ts SUMMARY_SHARE).
+// prompt, so its length stays a share of that model's room for messages (budget.ts SUMMARY_SHARE).
 import * as vscode from 'vscode';
 import { computeBudget, summarizerPromptBudget } from '../common/tokens/budget';
 import type { TelemetryEvent } from '../common/stats/telemetryEvents';

@@ -34,6 +34,13 @@ export interface SummarizerInput {
 	readonly summarizerModel?: SummarizerModel;
 	/** Where a wait for a rate limit is shown: the chat request's progress (none for a background job). */
 	readonly onWait?: (text: string) => void;
+	/** Wraps each model call (a background job's calls are timed, ProviderSlots). */
+	readonly onCall?: <T>(call: () => Promise<T>) => Promise<T>;
+}
+
+/** The model call itself, wrapped as the input asks. */
+function sent<T>(ctx: SummarizerInput, call: () => Promise<T>): Promise<T> {
+	return ctx.onCall ? ctx.onCall(call) : call();
 }
 
 /** A model other than the request's that writes summaries, and what a summarizer prompt may take with it. */
@@ -73,7 +80,7 @@ function modelSummarizer(ctx: SummarizerInput, token: vscode.CancellationToken):
 				renderCondense: async summary => asPrompt(await renderCondense({ summary, length }, promptBudget)),
 				send: async prompt => {
 					try {
-						return summaryOfReply(await callModelQuietly(model, prompt.messages, token, ctx.onWait));
+						return summaryOfReply(await sent(ctx, () => callModelQuietly(model, prompt.messages, token, ctx.onWait)));
 					} catch (error) {
 						// The provider counted the summarizer prompt over its limit: the next ones are counted tighter.
 						const tooLong = token.isCancellationRequested ? undefined : recognizePromptTooLong(error);
@@ -102,7 +109,7 @@ function modelCondenser(ctx: SummarizerInput, token: vscode.CancellationToken): 
 		if (token.isCancellationRequested) throw new vscode.CancellationError();
 		try {
 			const rendered = await renderCondenseBlock(block, targetTokens, ctx.summarizerModel?.promptBudget() ?? summarizerPromptBudget(ctx.budget()));
-			const text = extractSummary(await callModelQuietly(ctx.summarizerModel?.model ?? ctx.model, rendered.messages, token, ctx.onWait));
+			const text = extractSummary(await sent(ctx, () => callModelQuietly(ctx.summarizerModel?.model ?? ctx.model, rendered.messages, token, ctx.onWait)));
 			if (token.isCancellationRequested) throw new vscode.CancellationError();
 			return text;
 		} catch (error) {

@@ -5,7 +5,7 @@ import type * as vscode from 'vscode';
 import type { InstructionFilesRead } from '../instructionFiles';
 import type { RequestState } from '../requestState';
 import type { ResolvedSummarizer } from '../summarizerModel';
-import type { CarriedJobs, SummarySpeeds } from '../backgroundSummary';
+import type { CarriedJobs, ProviderSlots, SummarySpeeds } from '../backgroundSummary';
 import type { SummaryDocuments } from '../summaryDocuments';
 import type { ChatMemory } from '../chatMemory';
 import type { SummarizingLines } from '../summarizingProgress';
@@ -32,6 +32,8 @@ export interface RequestContext {
 	readonly instructions: InstructionFilesRead;
 	/** The learned speed of each model's summaries, and the background job handed from request to request (both live as long as the extension). */
 	readonly speeds: SummarySpeeds;
+	/** Whether each model's provider runs one request at a time, as learned (backgroundSummary.ts). */
+	readonly slots: ProviderSlots;
 	readonly carried: CarriedJobs;
 	/** The summaries this window can open as documents (summaryDocuments.ts). */
 	readonly documents: SummaryDocuments;

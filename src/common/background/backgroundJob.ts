@@ -39,6 +39,11 @@ export interface BackgroundSteps {
 	/** A prepared summary made for nothing: every attempt failed, or it no longer applied (or was never needed). */
 	onUnused?(prepared: PreparedSummary, outcome: 'failed' | 'discarded'): void;
 	log?(line: string): void;
+	/**
+	 * True while the provider runs one request at a time (providerSlots.ts): a summary started ahead
+	 * would hold the agent's next call, so none is started ahead; the bridge starts one at an overflow.
+	 */
+	oneAtATime?(): boolean;
 }
 
 export interface BackgroundStats {
@@ -159,7 +164,7 @@ export class BackgroundSummaries {
 	consider(conversation: Conversation, now: ConsiderInput): 'threshold' | 'forecast' | undefined {
 		this.history.push({ tokens: now.promptTokens, atMs: this.steps.now() });
 		if (this.history.length > PACE_WINDOW + 1) this.history.shift();
-		if (this.disposed || !(now.latestShare > 0)) return undefined;
+		if (this.disposed || !(now.latestShare > 0) || this.steps.oneAtATime?.()) return undefined;
 		const done = this.doneChain();
 		if (done.length < this.jobs.length) return undefined; // one is still running (or failed: taken at the overflow)
 		const freed = done.reduce((n, job) => n + freedTokens(job.result!), 0);

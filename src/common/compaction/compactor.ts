@@ -50,6 +50,8 @@ export interface BackgroundParts {
 	log?(line: string): void;
 	/** Where the jobs are counted (the request's record in the agent). */
 	readonly stats?: BackgroundStats;
+	/** True while the provider runs one request at a time (background/providerSlots.ts): no summary is started ahead. */
+	oneAtATime?(): boolean;
 }
 
 export interface CompactorParts {
@@ -110,6 +112,7 @@ export class Compactor {
 					now: () => background.now(),
 					...(background.onUnused ? { onUnused: background.onUnused } : {}),
 					...(background.log ? { log: background.log } : {}),
+					...(background.oneAtATime ? { oneAtATime: background.oneAtATime } : {}),
 				},
 				background.stats,
 			);
@@ -139,6 +142,7 @@ export class Compactor {
 			autoSummarize: settings.autoSummarize,
 			minRecentRounds: settings.minRecentRounds,
 			...(this.bridges ? { bridge: true } : {}),
+			...(this.bridges && this.parts.background?.oneAtATime?.() ? { deferSummary: true } : {}),
 			...(settings.halfContextSplit ? { halfContextSplit: settings.halfContextSplit } : {}),
 		};
 	}

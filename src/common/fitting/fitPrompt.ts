@@ -122,6 +122,13 @@ export interface FitOptions {
 	 * its rounds must go. Only when neither can make room does the fit wait.
 	 */
 	readonly bridge?: boolean;
+	/**
+	 * With the bridge, on a provider that runs one request at a time (background/providerSlots.ts,
+	 * decision 47): a summary holds the agent's next call whenever it runs, so fewer, larger ones
+	 * cost the user less. The bridge sets rounds aside with no summary under way, within the older
+	 * part the planner would summarize now, and starts that summary only once all of it is set aside.
+	 */
+	readonly deferSummary?: boolean;
 }
 
 /** The planner options the pipeline plans with (also for masking and dropping older rounds). */
@@ -301,17 +308,21 @@ class FitRun<P> {
 	async bridge(): Promise<boolean> {
 		const { options, steps } = this;
 		if (!options.bridge || !this.autoSummarize || this.memory.modelSummariesStopped || !steps.prepareLater) return false;
-		this.bridging = steps.prepareLater(this.conversation);
+		const real = stripProvisional(this.conversation);
+		const held = setAsideCount(this.conversation);
+		// One slot: while no summary is under way, the rounds the planner would summarize now are set
+		// aside as they must go, and their summary is started once all of them are.
+		const deferred = options.deferSummary === true && !steps.underWay?.() ? this.plan(real) : undefined;
+		this.bridging = deferred !== undefined || steps.prepareLater(this.conversation);
 		if (!this.bridging) return false;
 		const total = await this.measure();
 		// First the oldest rounds that must go, behind one line per call, until their summary is ready
 		// (again, further back, while the prompt still overflows); then, if still needed, elision.
 		// The set-aside stays between overflows (the prompt's beginning does not change, so a provider's
 		// cache of it is reused); at an overflow it is made again from the real rounds, further back.
-		const real = stripProvisional(this.conversation);
-		const held = setAsideCount(this.conversation);
 		const need = held ? beyondWithMargin(total, options.messageBudget, SET_ASIDE_MARGIN_SHARE) : await this.realNeed(real);
-		const aside = this.setAsidePlan(real, held, need);
+		const aside = this.setAsidePlan(real, held, need, deferred);
+		if (deferred && (!aside || aside.summarizeRoundIds.length >= deferred.summarizeRoundIds.length)) steps.prepareLater(real);
 		if (aside && aside.summarizeRoundIds.length > held) {
 			this.conversation = setAside(real, aside);
 			this.events.push({ kind: 'bridged', setAsideRounds: aside.summarizeRoundIds.length, calls: 0, freedTokens: 0, neededTokens: total });
@@ -346,8 +357,12 @@ class FitRun<P> {
 	 * would summarize now (which holds the rounds of the summary under way, planned earlier on fewer
 	 * rounds, and those the next one will take). Only what must go goes: the rest stays verbatim.
 	 */
-	private setAsidePlan(real: Conversation, held: number, beyond: number): Pick<SummarizationPlan, 'summarizeRoundIds' | 'previousSummary'> | undefined {
-		const underWay = this.steps.underWay?.();
+	private setAsidePlan(
+		real: Conversation,
+		held: number,
+		beyond: number,
+		underWay = this.steps.underWay?.(),
+	): Pick<SummarizationPlan, 'summarizeRoundIds' | 'previousSummary'> | undefined {
 		if (!underWay || !summaryPlanApplicability(real, underWay).ok) return undefined;
 		const now = this.plan(real);
 		const covers =

@@ -157,8 +157,13 @@ function mergedCalls(calls: readonly LedgerCall[], what: readonly [one: string, 
 // ---- sections ----
 
 type Category = 'edits' | 'commands' | 'others' | 'searches' | 'reads';
-/** Which entries keep their own line longest: edits, then commands (the facts), then the rest. */
-const PRIORITY: readonly Category[] = ['edits', 'commands', 'others', 'searches', 'reads'];
+/**
+ * Which entries keep their own line longest: the facts, files before commands (a file is one short
+ * path, a command a longer line), then the rest.
+ */
+const PRIORITY: readonly Category[] = ['edits', 'reads', 'commands', 'others', 'searches'];
+/** The facts: every distinct file and command, once, with its latest outcome. */
+const FACTS: ReadonlySet<Category> = new Set(['edits', 'reads', 'commands']);
 const TITLES: Record<Category, string> = {
 	edits: 'Files created or edited:',
 	commands: 'Commands run (outcome of the latest run):',
@@ -356,10 +361,10 @@ function allMerged(plan: SectionPlan, layout: Layout, cost: LineCost): { readonl
 function factsCost(ledger: DoneLedger, plans: readonly SectionPlan[], layout: Layout, limit: number, cost: LineCost): number {
 	let total = cost.sum(fixedLines(ledger, layout)) + cost.sum(planLines(ledger, layout));
 	const minimumLine = 2; // "- x" and its line break
-	const facts = plans.filter(p => p.category === 'edits' || p.category === 'commands').reduce((n, p) => n + p.entries.length, 0);
+	const facts = plans.filter(p => FACTS.has(p.category)).reduce((n, p) => n + p.entries.length, 0);
 	if (total + facts * minimumLine > limit) return Infinity;
 	for (const plan of plans) {
-		if (plan.category !== 'edits' && plan.category !== 'commands') {
+		if (!FACTS.has(plan.category)) {
 			total += allMerged(plan, layout, cost).cost;
 			if (total > limit) return Infinity;
 			continue;
@@ -423,8 +428,11 @@ export function renderDoneLedger(ledger: DoneLedger, options: LedgerRenderOption
 	const target = Math.min(maxTokens, options.targetTokens ?? Math.round(maxTokens * TARGET_SHARE));
 	const cost = new LineCost(countTokens);
 	const commandOrder = new Map(ledger.commands.map((c, i) => [c, i]));
-	const plans: readonly SectionPlan[] = PRIORITY.map(category => ({ category, entries: newestFirst(ledger[category] as readonly Entry[]) }));
-	const isFact = (p: SectionPlan) => p.category === 'edits' || p.category === 'commands';
+	// A file read and edited is named once, among the edits.
+	const edited = new Set(ledger.edits.map(e => e.path));
+	const entriesOf = (category: Category): readonly Entry[] => (category === 'reads' ? ledger.reads.filter(r => !edited.has(r.path)) : ledger[category]);
+	const plans: readonly SectionPlan[] = PRIORITY.map(category => ({ category, entries: newestFirst(entriesOf(category)) }));
+	const isFact = (p: SectionPlan) => FACTS.has(p.category);
 	const allFactsSingle = (singles: Singles) => plans.every((p, i) => !isFact(p) || singles[i] === p.entries.length);
 	const texts = new Map<Detail, ReadonlyMap<LedgerCommand, string>>();
 	// Group lines do not depend on the detail: computed once per render.

@@ -5,6 +5,7 @@
 import type { SummarizationMode } from '../planning/plan';
 import { MIN_RECENT_ROUNDS } from '../planning/halfContextPlanner';
 import { DEFAULT_THRESHOLD_PERCENT, thresholdFor } from './thresholdByModel';
+import type { OneAtATimeSetting } from '../background/providerSlots';
 
 /** Longhaul's settings, read fresh on every request so a change takes effect without a reload. */
 export interface LonghaulSettings {
@@ -26,6 +27,8 @@ export interface LonghaulSettings {
 	readonly instructionFiles: readonly string[];
 	/** `longhaul.summarizerModel` as written: a model selector, a model id or family, or null (summarizerModel.ts). */
 	readonly summarizerModel: unknown;
+	/** Whether the provider serves one request at a time: auto learns it (providerSlots.ts). */
+	readonly providerRunsOneRequestAtATime: OneAtATimeSetting;
 }
 
 /** The part of a configuration the reader uses: the value of `key` (without `longhaul.`), or `fallback` when it is not set. */
@@ -46,12 +49,18 @@ export function settingsFrom(config: SettingsSource, model: { readonly family: s
 		minRecentRounds: minRecentRoundsOf(config.get<number>('minRecentRounds', MIN_RECENT_ROUNDS)),
 		instructionFiles: stringsOf(config.get<unknown>('instructionFiles', [])),
 		summarizerModel: config.get<unknown>('summarizerModel', null),
+		providerRunsOneRequestAtATime: oneAtATimeOf(config.get<unknown>('providerRunsOneRequestAtATime', 'auto')),
 	};
 }
 
 /** The non-empty strings of a list (a hand-edited settings.json may hold anything). */
 function stringsOf(value: unknown): string[] {
 	return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map(v => v.trim()) : [];
+}
+
+/** Anything but yes or no is auto. */
+function oneAtATimeOf(value: unknown): OneAtATimeSetting {
+	return value === 'yes' || value === 'no' ? value : 'auto';
 }
 
 /** A hand-edited settings.json may hold anything: not a number, a fraction, below the floor. */

@@ -9,6 +9,7 @@ import { summaryBlocks, type SummaryBlock } from '../conversation/summaryBlocks'
 import type { StoredSummaryBlock } from './applySummary';
 import { updateRounds, withSummary } from './applySummary';
 import { describeLocation, summaryTextOf, textHash } from './summaryDocument';
+import { SUMMARY_SHARE } from '../tokens/budget';
 
 export interface SummaryEdit {
 	/** The block's anchor round. */
@@ -36,7 +37,7 @@ export function checkSummaryEdit(content: string, shown: string, maxTokens: numb
 	if (maxTokens !== undefined && tokens > maxTokens) {
 		return {
 			kind: 'invalid',
-			message: `The summary was not saved: it is ${tokens.toLocaleString('en-US')} tokens, and a summary may take at most ${maxTokens.toLocaleString('en-US')} (a tenth of the room for messages with the chat's model). Shorten it and save again.`,
+			message: `The summary was not saved: it is ${tokens.toLocaleString('en-US')} tokens, and a summary may take at most ${maxTokens.toLocaleString('en-US')} (${Math.round(SUMMARY_SHARE * 100)} % of the room for messages with the chat's model). Shorten it and save again.`,
 		};
 	}
 	return { kind: 'ok', text };

@@ -48,12 +48,12 @@ export function windowTokensUsed(messageTokens: number, budget: PromptBudget): n
 }
 
 /**
- * What summaries may hold, each and all blocks together: a tenth of the message budget (decision
- * 44). The done-ledger lists every edit and command, and a round set aside or summarized comes back
- * word for word with longhaul_recall, so summaries carry what was learned and decided; a larger
- * share would crowd out the rounds kept whole.
+ * What summaries may hold, each and all blocks together: 7 % of the message budget (decisions 44
+ * and 49). The done-ledger lists every file and command, and a round set aside or summarized comes
+ * back word for word with longhaul_recall, so summaries carry what was learned and decided; a larger
+ * share would crowd out the rounds kept whole (on the sessions nobody tuned for, a tenth already did).
  */
-export const SUMMARY_SHARE = 0.1;
+export const SUMMARY_SHARE = 0.07;
 
 /** The largest summary we accept, and the bound of all summary blocks together ({@link SUMMARY_SHARE}). */
 export function summaryBudget(budget: PromptBudget): number {

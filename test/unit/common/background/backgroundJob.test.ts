@@ -16,7 +16,7 @@ function rounds(n: number, from = 0): Round[] {
 	return Array.from({ length: n }, (_, i) => round(`a${from + i}`));
 }
 
-function harness(durationMs: number) {
+function harness(durationMs: number, oneAtATime = false) {
 	let now = 0;
 	const unused: string[] = [];
 	const steps: BackgroundSteps = {
@@ -31,6 +31,7 @@ function harness(durationMs: number) {
 		}),
 		now: () => now,
 		onUnused: (prepared, outcome) => unused.push(`${outcome}:${prepared.plan.anchorRoundId}`),
+		oneAtATime: () => oneAtATime,
 	};
 	return { core: new BackgroundSummaries(steps), unused, at: (ms: number) => (now = ms) };
 }
@@ -76,6 +77,17 @@ describe('background summaries: the job rule shared by the agent and the benchma
 		assert.ok(second.prepared, 'the chained summary applies once the first is attached');
 		assert.ok(second.prepared.plan.summarizeRoundIds.every(id => !first.prepared!.plan.summarizeRoundIds.includes(id)));
 		assert.equal(h.core.stats.used, 2);
+	});
+
+	it('on a provider that runs one request at a time, nothing is started ahead: only the overflow (the bridge) starts a summary', async () => {
+		const conversation: Conversation = { turns: [], activeRounds: rounds(40) };
+		const serial = harness(1000, true);
+		// Past the threshold, and growing fast enough for the forecast: still no start.
+		for (const promptTokens of [4500, 4700, 9000]) assert.equal(serial.core.consider(conversation, { ...consider, promptTokens }), undefined);
+		assert.equal(serial.core.stats.started, 0);
+		assert.equal(serial.core.start(conversation), true, 'the bridge starts one at the overflow');
+		const concurrent = harness(1000);
+		assert.equal(concurrent.core.consider(conversation, { ...consider, promptTokens: 9000 }), 'threshold');
 	});
 
 	it('an early (forecast) start needs a slice worth a model request: a tenth of the message budget', () => {

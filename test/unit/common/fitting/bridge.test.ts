@@ -117,6 +117,27 @@ describe('the bridge: no wait for a summary at an overflow', () => {
 		assert.ok(after.every(at => at.round.toolCalls.every(c => c.result === 'x'.repeat(400))));
 	});
 
+	it('one slot (deferSummary): rounds are set aside with no summary started until the whole older part is set aside', async () => {
+		const start = conversationOf(12, 400);
+		const oneSlot = { ...options(0), deferSummary: true };
+		// A small overflow: a few of the older rounds go, and no summary is started for them yet.
+		const small = size(start) - 600;
+		const b: Bridge = { calls: [], canPrepare: true };
+		const result = await fitPrompt(start, newFitMemory(), steps(small, b), { ...oneSlot, messageBudget: small });
+		assert.equal(result.kind, 'fits');
+		assert.deepEqual(kinds(result.events), ['bridged']);
+		assert.deepEqual(b.calls, ['take-ready'], 'no summary started, none waited for');
+		const aside = (result.events[0] as Extract<FitEvent, { kind: 'bridged' }>).setAsideRounds;
+		assert.ok(aside >= 1 && aside < plan(start)!.summarizeRoundIds.length, `${aside}`);
+		// An overflow that needs the whole older part: now its summary is started (and the request goes on).
+		const large = Math.floor(size(start) / 5);
+		const c: Bridge = { calls: [], canPrepare: true };
+		const later = await fitPrompt(start, newFitMemory(), steps(large, c), { ...oneSlot, messageBudget: large });
+		assert.equal(later.kind, 'fits');
+		assert.ok(c.calls.includes('prepare-later') && !c.calls.includes('summarize') && !c.calls.includes('take-waiting'), c.calls.join(', '));
+		assert.ok(!kinds(later.events).includes('summarized'));
+	});
+
 	it('sets aside further back while the prompt still overflows, before eliding anything', async () => {
 		const start = conversationOf(12, 400);
 		const budget = Math.floor(size(start) / 2);

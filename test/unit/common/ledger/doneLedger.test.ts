@@ -447,16 +447,22 @@ describe('done-ledger', () => {
 			assert.equal(renderDoneLedger(emptyLedger(), { maxTokens: 1000, countTokens }), '');
 		});
 
-		it('over the target, merges the oldest reads into directory groups first and keeps every edit and command named', () => {
+		it('over the target, every file (edited or read, named once) keeps its line before commands; the oldest commands merge first', () => {
 			const l = bigLedger();
 			const full = renderDoneLedger(l, { maxTokens: 1e9, countTokens });
 			const cap = Math.floor(countTokens(full) * 0.6);
 			const text = renderDoneLedger(l, { maxTokens: cap, countTokens });
 			assert.ok(countTokens(text) <= cap, `${countTokens(text)} > ${cap}`);
-			assert.match(text, /^- \d+ files under (src\/parser|test\/unit)\/ \(\d+ reads\)$/m);
 			const read = readLedger(text);
 			assert.deepEqual([...read.edits].sort(), l.edits.map(e => e.path).sort());
-			assert.equal(namedCommands(read, l.commands).size, l.commands.length);
+			const edited = new Set(l.edits.map(e => e.path));
+			const readOnly = l.reads.filter(r => !edited.has(r.path)).map(r => r.path);
+			assert.deepEqual([...read.reads].sort(), readOnly.sort(), 'a file read and edited is listed once, among the edits');
+			const named = namedCommands(read, l.commands);
+			assert.ok(named.size > 0 && named.size < l.commands.length, `${named.size} commands named`);
+			const newest = l.commands.at(-1)!;
+			assert.ok(named.has(`${newest.command}\u0000${newest.outcome}`), 'the newest commands keep their lines');
+			assert.match(text, /other commands? starting with `npm`/);
 			for (const [i, r] of l.requests.entries()) assert.ok(text.includes(`${i + 1}. ${r.slice(0, 20)}`), `request ${i + 1}`);
 		});
 
@@ -497,17 +503,22 @@ describe('done-ledger', () => {
 			return addUserRequest(extendLedger(emptyLedger(), round('r', ...calls)), 'Make the test suite pass.');
 		}
 
-		it('stays within the target when only reads overflow, and grows towards the bound only for edits and commands', () => {
-			const readsOnly = factLedger(3, 3, 400);
-			const text = renderDoneLedger(readsOnly, { maxTokens: 2000, countTokens });
-			assert.ok(countTokens(text) <= 2000 * TARGET_SHARE, `${countTokens(text)} tokens for a ledger of reads`);
-			const manyFacts = factLedger(40, 30, 400);
+		it('grows past the target towards the bound only to name the facts (files and commands), never for searches', () => {
+			const few = factLedger(3, 3, 3);
+			const searches = extendLedger(
+				few,
+				round('s', ...Array.from({ length: 300 }, (_, i) => call('grep_search', { query: `symbol_number_${i}`, includePattern: `pkg/mod${i % 9}` }, 'hits'))),
+			);
+			const text = renderDoneLedger(searches, { maxTokens: 2000, countTokens });
+			assert.ok(countTokens(text) <= 2000 * TARGET_SHARE, `${countTokens(text)} tokens for a ledger of searches`);
+			assert.equal(readLedger(text).reads.size, 3);
+			const manyFacts = factLedger(40, 30, 60);
 			const grown = renderDoneLedger(manyFacts, { maxTokens: 2000, countTokens });
 			assert.ok(countTokens(grown) > 2000 * TARGET_SHARE && countTokens(grown) <= 2000, `${countTokens(grown)}`);
 			const read = readLedger(grown);
 			assert.equal(read.edits.size, 30);
+			assert.equal(read.reads.size, 60);
 			assert.equal(namedCommands(read, manyFacts.commands).size, 40);
-			assert.match(grown, /^- \d+ files under pkg\/ \(\d+ reads\)$/m, 'the reads are merged to make room');
 		});
 
 		it('when the bound is short, lines lose detail (counts, the middle of long commands) before any fact is merged', () => {

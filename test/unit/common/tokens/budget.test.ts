@@ -14,7 +14,7 @@ describe('prompt budgets', () => {
 		assert.equal(b.reserve, 1_000);
 		assert.equal(b.providerTokens, PROVIDER_INSTRUCTIONS_TOKENS);
 		assert.equal(b.messages, 16_000 - 4_000 - 1_000 - 300);
-		assert.equal(summaryBudget(b), 1_070);
+		assert.equal(summaryBudget(b), 749); // 7 % of 10,700 (decision 49)
 		assert.equal(toolResultBudget(b), 5_350);
 	});
 
