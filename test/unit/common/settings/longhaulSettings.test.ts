@@ -51,6 +51,7 @@ describe('settings reader: the keys package.json declares', () => {
 				minRecentRounds: 5,
 				instructionFiles: ['docs/RULES.md'],
 				summarizerModel: 'gpt-4o-mini',
+				providerRunsOneRequestAtATime: 'yes',
 			}),
 			model,
 		);
@@ -65,6 +66,7 @@ describe('settings reader: the keys package.json declares', () => {
 			minRecentRounds: 5,
 			instructionFiles: ['docs/RULES.md'],
 			summarizerModel: 'gpt-4o-mini',
+			providerRunsOneRequestAtATime: 'yes',
 		});
 	});
 
