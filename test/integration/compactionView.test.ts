@@ -100,8 +100,9 @@ describe('What a user sees of compaction', function () {
 	it('over the window, /context and the meter say in words that the next request summarizes first, with one share', async () => {
 		const { api } = await longhaul();
 		await readSession();
-		// The same chat on a smaller window: its next prompt no longer fits.
-		await (await scriptedModel()).setMaxInputTokens(8_000);
+		// The same chat on a much smaller window: its next prompt no longer fits (at 8,000 tokens it
+		// takes about 82 % since summaries take 7 % of the room, decision 49).
+		await (await scriptedModel()).setMaxInputTokens(5_000);
 		const context = await sendChat('@longhaul /context');
 		const share = contextShare(context.markdown);
 		assert.ok(share > 100, `over the window: ${context.markdown.slice(0, 200)}`);

@@ -60,9 +60,10 @@ describe('Older summary blocks condensed in the background', function () {
 		assert.ok(count >= 1, 'the blocks of several requests pass the summary budget, so older ones are condensed');
 		assert.ok(ahead >= 1, 'at least one older block was condensed by a background job, before the overflow that attached its summary');
 		assert.ok(ahead <= count);
-		// Each block the model condensed at an overflow costs a condense request then; a block condensed
-		// ahead cost one in its job. A block condensed again is cut to its first lines: no request.
-		assert.ok(byModel >= ahead, `${byModel} blocks condensed by the model, ${ahead} of them ahead`);
+		// Each block the model condensed costs a condense request, at an overflow or in a job. A block
+		// condensed again is cut to its first lines, with no request: with summaries at 7 % of the
+		// room (decision 49) a job may cut a block it condensed before, so `ahead` may exceed `byModel`.
+		assert.ok(byModel >= 1, `${byModel} blocks condensed by the model, ${ahead} ahead`);
 		assert.ok(condenseRequests >= byModel, `${condenseRequests} condense requests for ${byModel} blocks condensed by the model`);
 	});
 });
