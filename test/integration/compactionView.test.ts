@@ -88,7 +88,7 @@ describe('What a user sees of compaction', function () {
 		const legacy = await withSetting('halfContextSummarization', false, () => readSession());
 		assert.match(
 			afterAnswer(legacy),
-			/\*\*Legacy mode: \d+ summar(y|ies) made, \d+(–\d+)? recent rounds? kept verbatim, (no wait for a summary|waited for a summary \d+ times? \([\d.]+ s in all\))\.\*\*/,
+			/\*\*Legacy mode: \d+ summar(y|ies) made, \d+(–\d+)? recent rounds? kept verbatim, (no wait for a summary|waited for a summary \d+ times? \(<?[\d.]+ s in all\))\.\*\*/,
 			afterAnswer(legacy),
 		);
 		await newChat();
