@@ -111,6 +111,24 @@ export async function sendChat(query: string, options: SendChatOptions = {}): Pr
 	}
 }
 
+/**
+ * {@link sendChat}, pressing "Allow" on every tool confirmation the chat shows until the request
+ * ends, as a user who allows everything would.
+ */
+export async function sendChatAllowingTools(query: string, options: SendChatOptions = {}): Promise<HandledRequest> {
+	let done = false;
+	const pending = sendChat(query, options).finally(() => (done = true));
+	const accepting = (async () => {
+		while (!done) {
+			await vscode.commands.executeCommand('workbench.action.chat.acceptTool').then(undefined, () => undefined);
+			await new Promise(resolve => setTimeout(resolve, 200));
+		}
+	})();
+	const handled = await pending;
+	await accepting;
+	return handled;
+}
+
 /** What workbench.action.chat.open returns with blockOnResponse: the ChatResult, more or less. */
 interface ChatCommandResult {
 	readonly errorDetails?: { readonly message: string };

@@ -13,7 +13,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ScriptedReply, ScriptedRequest } from '../fixtures/scripted-model/src/api';
-import { resetSession, sendChat, setHandler, withSetting } from './helpers';
+import { resetSession, sendChatAllowingTools, setHandler, withSetting } from './helpers';
 import { delay, isSummarizerRequest, toolResults, workspaceRoot } from './faultScript';
 import { recordFaultResult } from './faultResults';
 
@@ -71,17 +71,8 @@ async function agentTurn(pick: (offered: readonly string[]) => string, input: (n
 		const name = pick(request.tools);
 		return { text: 'Step.', toolCalls: [{ callId: `${id}-0`, name, input: input(name) }] };
 	});
-	let done = false;
-	const pending = sendChat(`@longhaul run something (${id})`, { timeoutMs: 45_000 }).finally(() => (done = true));
 	// Allow on every confirmation, as the user would.
-	const accepting = (async () => {
-		while (!done) {
-			await vscode.commands.executeCommand('workbench.action.chat.acceptTool').then(undefined, () => undefined);
-			await delay(200);
-		}
-	})();
-	const handled = await pending;
-	await accepting;
+	const handled = await sendChatAllowingTools(`@longhaul run something (${id})`, { timeoutMs: 45_000 });
 	assert.strictEqual(handled.errorMessage, undefined, `got error: ${handled.errorMessage}`);
 	assert.ok(agentRequests.length >= 2, 'the model should get the tool result back');
 	return { offered: agentRequests[0].tools, results: toolResults(agentRequests[agentRequests.length - 1]) };

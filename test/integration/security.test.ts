@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { resetSession, sendChat, setHandler, withSetting } from './helpers';
+import { resetSession, sendChat, sendChatAllowingTools, setHandler, withSetting } from './helpers';
 import { delay, removeDataFiles } from './faultScript';
 import { DATA_DIR, agentScript, createDataFiles, toolResults, workspaceRoot } from './faultScript';
 import { recordFaultResult } from './faultResults';
@@ -178,17 +178,8 @@ describe('Security: file tools stay inside the workspace', () => {
 			call: i => ({ name: 'longhaul_editFile', input: { path: targets[i], newText: 'written by the security test\n' } }),
 		});
 		await setHandler(script.handler);
-		let done = false;
-		const pending = sendChat('@longhaul write some files', { timeoutMs: 25_000 }).finally(() => (done = true));
 		// Press "Allow" on every confirmation the chat shows, as the user would.
-		const accepting = (async () => {
-			while (!done) {
-				await vscode.commands.executeCommand('workbench.action.chat.acceptTool').then(undefined, () => undefined);
-				await delay(200);
-			}
-		})();
-		const handled = await pending;
-		await accepting;
+		const handled = await sendChatAllowingTools('@longhaul write some files', { timeoutMs: 25_000 });
 		assert.strictEqual(handled.errorMessage, undefined, `got error: ${handled.errorMessage}`);
 		assert.match(handled.markdown, /Done \(write\)\./);
 		const results = toolResults(script.agentRequests[script.agentRequests.length - 1]).filter(r => r.callId.startsWith('write-'));
@@ -229,16 +220,8 @@ describe('Security: file tools stay inside the workspace', () => {
 			call: i => ({ name: 'longhaul_editFile', input: { ...targets[i], newText: 'EVIL written through a link\n' } }),
 		});
 		await setHandler(script.handler);
-		let done = false;
-		const pending = sendChat('@longhaul write notes', { timeoutMs: 35_000 }).finally(() => (done = true));
-		const accepting = (async () => {
-			while (!done) {
-				await vscode.commands.executeCommand('workbench.action.chat.acceptTool').then(undefined, () => undefined);
-				await delay(200);
-			}
-		})();
-		const handled = await pending;
-		await accepting;
+		// Press "Allow" on every confirmation the chat shows, as the user would.
+		const handled = await sendChatAllowingTools('@longhaul write notes', { timeoutMs: 35_000 });
 		assert.strictEqual(handled.errorMessage, undefined, `got error: ${handled.errorMessage}`);
 		const results = toolResults(script.agentRequests[script.agentRequests.length - 1]).filter(r => r.callId.startsWith('dangling-'));
 		assert.strictEqual(results.length, targets.length);
