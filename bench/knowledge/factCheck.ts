@@ -5,12 +5,13 @@
 //             line cut with "…"). A file or command: a round that made one of the fact's calls is
 //             shown with that call's result as recorded (not masked, not elided).
 //   ledger    the done-ledger in the prompt lists the file (a read among its reads or edits, a change
-//             among its edits; the same path, or one path ending in "/" + the other) or the command
-//             that read or changed it (as below: `cp a b` names b), or the
-//             command with a status that agrees with the oracle's (`exit N` for exit N; shortened
-//             with "…" only where exactly one of the session's commands has those pieces in order;
-//             a command of several lines on one line, its line breaks as ` ; ` and its comment
-//             lines left out; a leading
+//             among its edits; the same path, or one path ending in "/" + the other), or the command
+//             that read or changed it (as below: `cp a b` names b), or the search line of the call
+//             that read it (`grep -n x a.py` under "Searches and listings", naming the file; whole,
+//             or cut with "…" at its end); or the command with a status that agrees with the
+//             oracle's (`exit N` for exit N; shortened with "…" only where exactly one of the
+//             session's commands has those pieces in order; a command of several lines on one
+//             line, its line breaks as ` ; ` and its comment lines left out; a leading
 //             `cd DIR && ` may be left out). A command whose status the oracle cannot read
 //             (`unknown`) is neither agreed with nor contradicted: named only there, the fact
 //             is `unknown` and left out of the share (knowledgeProbe.ts counts it apart).
@@ -18,7 +19,7 @@
 //             boundary) or the command by its text (word for word, or on one line with its line
 //             breaks as ` ; `; not as JSON string text, which no real summary writes).
 import type { Round } from '../../src/common/conversation/conversation';
-import { callFacts, type Fact } from './factOracle';
+import { callFacts, shellLine, type Fact } from './factOracle';
 import type { CommandStatus } from './commandStatus';
 import { flatten, type PromptView } from './promptView';
 
@@ -108,11 +109,14 @@ function summaryNamesCommand(summary: string, command: string): boolean {
 	return summary.includes(command) || (command.includes('\n') && summary.includes(oneLine(command)));
 }
 
-/** A file fact whose call ran a command the ledger names (`cp a b`: exit 0 names b). */
+/** A file fact whose call ran a command the ledger names (`cp a b`: exit 0 names b), or a search the ledger lists that names the file (`grep -n x a.py`). */
 function fileCommandInLedger(view: PromptView, fact: Fact, recorded: ReadonlyMap<string, Round>, commands: readonly string[]): boolean {
 	return fact.calls.some(ref => {
-		const command = callFacts(recorded.get(ref.roundId)?.toolCalls[ref.call] ?? { id: '', name: '', arguments: '' }).command;
-		return command !== undefined && ledgerNamesCommand(view, { kind: 'command', text: command.text, status: command.status, calls: [] }, commands) === true;
+		const call = recorded.get(ref.roundId)?.toolCalls[ref.call] ?? { id: '', name: '', arguments: '' };
+		const command = callFacts(call).command;
+		if (command !== undefined) return ledgerNamesCommand(view, { kind: 'command', text: command.text, status: command.status, calls: [] }, commands) === true;
+		const line = shellLine(call);
+		return line !== undefined && view.ledger.searchLines.some(shown => namesPath(shown, fact.text) && commandForm(shown, line));
 	});
 }
 

@@ -17,8 +17,9 @@ export interface ShellFiles {
 	readonly changes: readonly string[];
 	/**
 	 * The line runs something beyond looking at files and writing them with a redirection: false
-	 * when every command in it only inspects (INSPECTORS, `sed` without -i, `find` without -exec or
-	 * -delete, `git status/diff/log/show`) or writes its output to a file (`cat > f <<EOF`, `echo … > f`,
+	 * when every command in it only inspects (INSPECTORS, `sed` without -i, `find` without -delete
+	 * whose -exec programs only inspect, `xargs` running a program that only inspects,
+	 * `git status/diff/log/show`) or writes its output to a file (`cat > f <<EOF`, `echo … > f`,
 	 * a redirection alone). An empty line runs nothing.
 	 */
 	readonly runs: boolean;
@@ -108,9 +109,46 @@ function inspects(command: SimpleCommand): boolean {
 	if (!command.words.length) return command.inner.every(inspects);
 	const name = programName(command);
 	if (name === 'sed') return !hasOption(command, o => o.includes('i'));
-	if (name === 'find') return !command.words.some(w => /^-(exec|execdir|delete|ok)$/.test(w));
+	if (name === 'find') return findInspects(command);
+	if (name === 'xargs') return carried(command, xargsProgramAt(command.words)).every(inspects) && command.inner.every(inspects);
 	if (name === 'git') return GIT_INSPECTORS.has(command.words[1] ?? '');
 	return INSPECTORS.has(name) && command.inner.every(inspects);
+}
+
+/** The command another one runs from `words[from]` on (find's -exec, xargs), as a simple command of its own; none when `from` is past the end. */
+function carried(command: SimpleCommand, from: number, to = command.words.length): SimpleCommand[] {
+	if (from >= to) return [];
+	return [{ words: command.words.slice(from, to), literal: command.literal.slice(from, to), redirects: [], inner: [], heredocs: [] }];
+}
+
+/**
+ * find only looks unless it deletes, or runs a program (-exec, -execdir, -ok, -okdir, up to `;` or
+ * `+`) that does more than look: `find . -exec grep -l x {} ;` only looks, as `grep -rl x .` does.
+ */
+function findInspects(command: SimpleCommand): boolean {
+	const words = command.words;
+	for (let i = 1; i < words.length; i++) {
+		if (words[i] === '-delete') return false;
+		if (!/^-(exec|execdir|ok|okdir)$/.test(words[i])) continue;
+		let end = i + 1;
+		while (end < words.length && words[end] !== ';' && words[end] !== '+') end++;
+		if (!carried(command, i + 1, end).every(inspects)) return false;
+		i = end;
+	}
+	return command.inner.every(inspects);
+}
+
+/** xargs options that take a value as the next word. */
+const XARGS_VALUED = new Set(['-I', '-n', '-P', '-d', '-L', '-s', '-a', '-E', '-e', '-i']);
+
+/** Where the program xargs runs starts (past its options); words.length when it names none (it runs echo). */
+function xargsProgramAt(words: readonly string[]): number {
+	let i = 1;
+	while (i < words.length && words[i].startsWith('-')) {
+		if (words[i] === '--') return i + 1;
+		i += XARGS_VALUED.has(words[i]) ? 2 : 1;
+	}
+	return i;
 }
 
 /** sed's file operands: after the script, unless the script came with -e/-f. */

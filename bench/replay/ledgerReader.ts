@@ -9,6 +9,8 @@
 //     those pieces in that order (the first at its start, the last at its end), a shared start
 //     written once on a "followed by:" line counting for each command under it; the outcome word
 //     for word, or cut with "…" at its end (a long "last line" of output);
+//   - a search is named by its line under "Searches and listings:" (the call's text, cut with "…"
+//     at its end when long; a group line "N older searches …" names none);
 //   - a request is named when its line shows it in full.
 import { LEDGER_HEADING } from '../../src/common/ledger/doneLedgerRender';
 
@@ -19,6 +21,8 @@ export interface ReadLedger {
 	readonly reads: ReadonlySet<string>;
 	/** The text after "- `" of each single command line (command, backtick, colon, outcome, maybe a run count). */
 	readonly commandLines: readonly string[];
+	/** The text after "- " of each single line of "Searches and listings:" (a search as the call wrote it), without its count. */
+	readonly searchLines: readonly string[];
 }
 
 const SECTIONS = {
@@ -38,8 +42,9 @@ export function readLedger(text: string): ReadLedger {
 	const edits = new Set<string>();
 	const reads = new Set<string>();
 	const commandLines: string[] = [];
+	const searchLines: string[] = [];
 	const start = text.indexOf(LEDGER_HEADING);
-	if (start === -1) return { requests, edits, reads, commandLines };
+	if (start === -1) return { requests, edits, reads, commandLines, searchLines };
 	const endTag = text.indexOf('</done-ledger>', start);
 	const lines = text.slice(start + LEDGER_HEADING.length, endTag === -1 ? undefined : endTag).split('\n');
 	let section: Section;
@@ -77,9 +82,13 @@ export function readLedger(text: string): ReadLedger {
 				prefix = undefined;
 				commandLines.push(top[1]);
 			} else prefix = undefined;
+		} else if (section === 'searches') {
+			// "- N older searches and listings: …" is a group line and names no search.
+			const m = /^- (.*?)(?: \(\d+ times\))?$/.exec(line);
+			if (m && !/^\d+ older /.test(m[1])) searchLines.push(m[1]);
 		}
 	}
-	return { requests, edits, reads, commandLines };
+	return { requests, edits, reads, commandLines, searchLines };
 }
 
 /** A path line's path: the text before its ` (detail)`, when it has one. */

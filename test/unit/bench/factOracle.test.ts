@@ -63,6 +63,18 @@ describe('the knowledge probe fact oracle', () => {
 		assert.equal(shellFiles('echo $(rm -rf build)').runs, true, 'a substitution that runs something');
 	});
 
+	it('judges find -exec and xargs by the program they run', () => {
+		assert.equal(shellFiles('find . -name "*.py" -exec grep -l "class Foo" {} \\;').runs, false, 'find -exec grep only looks');
+		assert.equal(shellFiles('find . -name "*.py" -exec grep -l x {} + | head -5').runs, false);
+		assert.equal(shellFiles('find tests -name "*.py" | xargs grep -l "order_by" | head -10').runs, false);
+		assert.equal(shellFiles('find . -print0 | xargs -0 -n 1 wc -l').runs, false, 'options before the program');
+		assert.equal(shellFiles('find . -name "*.pyc" | xargs').runs, false, 'xargs alone echoes');
+		assert.equal(shellFiles('find . -name "*.pyc" -exec rm {} \\;').runs, true, 'find -exec rm changes files');
+		assert.equal(shellFiles('find . -exec grep -q x {} \\; -exec python fix.py {} \\;').runs, true, 'the second program runs');
+		assert.equal(shellFiles('find . -name "*.py" | xargs python -m pytest').runs, true);
+		assert.equal(shellFiles('find . -name "*.py" | xargs -I {} sh -c "python {}"').runs, true);
+	});
+
 	it("reads a command's status where each harness writes it, and nowhere else", () => {
 		assert.deepEqual(commandStatus('<returncode>0</returncode>\n<output>\nok\n</output>'), { text: 'exit 0', code: 0 });
 		assert.deepEqual(commandStatus('<returncode>2</returncode>\n<output>\n</output>'), { text: 'exit 2', code: 2 });

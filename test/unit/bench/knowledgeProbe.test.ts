@@ -76,6 +76,20 @@ describe('the knowledge probe', () => {
 		assert.equal(seen(ledger('Commands run (outcome of the latest run):\n- `sed -i …`: exit 0'))(fact('command', "sed -i 's/1/2/' src/app/main.py")), 'ledger');
 	});
 
+	it('counts a file read by a search when the ledger lists that search naming the file, not another search', () => {
+		const grep: Round = { id: 'g1', response: 'Look.', toolCalls: [bash('cd /testbed && grep -n "def main" src/app/util.py -A3', '<returncode>0</returncode>\n3:def main():')] };
+		const oracle = factOracle();
+		oracle.addRound(grep);
+		const read = oracle.facts().find(f => f.kind === 'read')!;
+		assert.equal(read.text, 'src/app/util.py');
+		const at = (body: string) => factSeen(promptView([message(ledger(body))], [], []), read, new Map([[grep.id, grep]]), []);
+		assert.equal(at('Searches and listings:\n- grep -n "def main" src/app/util.py -A3'), 'ledger');
+		assert.equal(at('Searches and listings:\n- grep -n "def main" src/app/util.py -A3 (2 times)'), 'ledger');
+		assert.equal(at('Searches and listings:\n- grep -n "def main" src/app/u…'), undefined, 'cut before the path: the file is not named');
+		assert.equal(at('Searches and listings:\n- grep -n "def helper" src/app/util.py'), undefined, 'another search of the same file');
+		assert.equal(at('Searches and listings:\n- 14 older searches and listings: grep ×14'), undefined);
+	});
+
 	it('reads summaries: a file by its path, a command by its text', () => {
 		assert.equal(seen('s', [], ['We edited app/main.py to print 2.'])(fact('changed', 'src/app/main.py')), 'summary');
 		assert.equal(seen('s', [], ['We edited myapp/main.py.'])(fact('changed', 'src/app/main.py')), undefined, 'not at a path boundary');
