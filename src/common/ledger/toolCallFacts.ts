@@ -128,9 +128,11 @@ function shellFacts(tool: string, command: string, result: string | undefined): 
 	// A line that also runs or writes: its reads are kept, and what it changed is recorded with the outcome.
 	if (!failed) facts.push(...effects.reads.map((path): ToolFact => ({ kind: 'read', path })));
 	for (const path of effects.writes) facts.push({ kind: 'edit', path, created: false, failed });
-	// A failed edit by command (a `sed -i` that exited 1) is also named as a command: the file line
-	// says only that an attempt failed, the command line says which one, so it is not tried again as is.
-	if (effects.runs || effects.writes.length === 0 || failed) {
+	// An edit a program made (`sed -i '12 i import x' f`, `tee`, `sort -o`) is also named as a
+	// command: run again, it edits again (a second line inserted), and the file line does not say
+	// which edit was made. A failed one (a `sed -i` that exited 1) too, so it is not tried again as
+	// is. A file written by a redirection alone (`cat > f <<EOF`) is its file line.
+	if (effects.runs || effects.writes.length === 0 || failed || effects.programWrites) {
 		facts.push({ kind: 'command', command: commandText(effects.normalized, COMMAND_MAX_CHARS), outcome, failed });
 	}
 	return facts;

@@ -37,6 +37,8 @@ export interface ShellEffects {
 	readonly writes: readonly string[];
 	/** The line ran something that is neither an inspection nor a plain write. */
 	readonly runs: boolean;
+	/** A program wrote a file itself (`sed -i`, `tee`, `sort -o`), not only an output redirection of the shell. */
+	readonly programWrites: boolean;
 	/** The line without heredoc bodies and leading `cd DIR &&`, whitespace collapsed. */
 	readonly normalized: string;
 }
@@ -116,7 +118,10 @@ function commandEffects(command: SimpleCommand): Effects {
 	const effects = none();
 	for (const r of command.redirects) {
 		const target = redirectTarget(r.op, r.target);
-		if (target !== undefined) effects.writes.push(target);
+		if (target !== undefined) {
+			effects.writes.push(target);
+			(effects.redirected ??= []).push(target);
+		}
 	}
 	for (const inner of command.inner) merge(effects, commandEffects(inner));
 	for (const name of command.assignments) merge(effects, assigning(name));
@@ -321,11 +326,13 @@ export function shellEffects(commandLine: string, options: ShellEffectsOptions =
 		normalized = normalized.slice(m[0].length);
 	}
 	const writes = unique(effects.writes);
+	const redirected = new Set(effects.redirected);
 	return {
 		reads: unique(effects.reads),
 		writes,
 		inspectOnly: !effects.runs && writes.length === 0 && (effects.inspects || effects.reads.length > 0),
 		runs: effects.runs,
+		programWrites: writes.some(w => !redirected.has(w)),
 		normalized,
 	};
 }

@@ -14,6 +14,8 @@ export interface Effects {
 	runs: boolean;
 	/** A git command pointed at another repository (-C, --git-dir, --work-tree): its configuration runs. */
 	otherRepository?: boolean;
+	/** Of `writes`, those an output redirection of the shell made (`> f`), not the program itself. */
+	redirected?: string[];
 }
 
 export const none = (): Effects => ({ reads: [], writes: [], inspects: false, runs: false });
@@ -27,6 +29,7 @@ export function merge(into: Effects, e: Effects): Effects {
 	into.inspects ||= e.inspects;
 	into.runs ||= e.runs;
 	if (e.otherRepository) into.otherRepository = true;
+	if (e.redirected?.length) (into.redirected ??= []).push(...e.redirected);
 	return into;
 }
 

@@ -234,13 +234,15 @@ describe('done-ledger', () => {
 			assert.deepEqual(
 				l.commands.map(c => [c.command, c.outcome, c.failed]),
 				[
+					["sed -i 's/a/b/' src/marshmallow/schema.py", 'exit 0', false],
 					['python reproduce.py', 'exit 1', true],
 					['python -m pytest tests/test_schema.py -q 2>&1 | tail -5', 'exit 0', false],
 				],
+				'an edit by sed -i is named as a command too; the file written by a heredoc redirection is its file line only',
 			);
 		});
 
-		it('a failed edit by command is named as a command with its status, beside the failed attempt on the file', () => {
+		it('an edit by command is named as a command with its status, beside its file: run again, it would edit again', () => {
 			const sed = "sed -i '878,879{/for idx/a\\    if item is None:' src/marshmallow/fields.py";
 			const l = ledgerOf(
 				call('bash', { command: sed }, "<returncode>1</returncode>\n<output>sed: -e expression #1, char 40: unmatched `{'</output>"),
@@ -255,8 +257,11 @@ describe('done-ledger', () => {
 			);
 			assert.deepEqual(
 				l.commands.map(c => [c.command, c.outcome, c.failed]),
-				[[sed.replace(/\s+/g, ' '), 'exit 1', true]],
-				'the failed command is named; the one that worked is the edit of its file only',
+				[
+					[sed.replace(/\s+/g, ' '), 'exit 1', true],
+					["sed -i 's/a/b/' src/marshmallow/schema.py", 'exit 0', false],
+				],
+				'both commands are named with their status',
 			);
 		});
 

@@ -220,6 +220,17 @@ describe('shell classifier', () => {
 		assert.equal(shellEffects('grep -rn "a > b" src/').inspectOnly, true, 'a quoted > is no redirection');
 	});
 
+	it('tells a file the program wrote itself from one an output redirection wrote', () => {
+		assert.equal(shellEffects("sed -i 's/a/b/' a.py").programWrites, true);
+		assert.equal(shellEffects('sort -o sorted.txt a.txt').programWrites, true);
+		assert.equal(shellEffects('echo x | tee notes.txt').programWrites, true);
+		assert.equal(shellEffects("cat > out.py <<'EOF'\nx = 1\nEOF").programWrites, false);
+		assert.equal(shellEffects('echo x >> notes.txt').programWrites, false);
+		assert.equal(shellEffects("sed -n '1,5p' a.py > b.py").programWrites, false, 'the shell wrote b.py');
+		assert.equal(shellEffects("sed 's/a/b/' a.py > a.py.new && sed -i 's/c/d/' a.py").programWrites, true);
+		assert.equal(shellEffects('ls -la').programWrites, false);
+	});
+
 	it('property: a line is "inspect only" exactly when none of its parts runs a program or writes a file', () => {
 		fc.assert(
 			fc.property(lines, line => {
