@@ -116,6 +116,7 @@ function timeMetrics(r: ReplayState) {
 		waitMsTotal: Math.round(total),
 		waitShare: sessionMs ? round3(total / sessionMs) : 0,
 		backgroundStarted: stats?.started ?? 0,
+		backgroundStartedAhead: stats?.startedAhead ?? 0,
 		backgroundUsed: stats?.used ?? 0,
 		backgroundDiscarded: stats?.discarded ?? 0,
 		backgroundTokensDiscarded: summarizerTokens ? round3(timing.discardedTokens / summarizerTokens) : 0,

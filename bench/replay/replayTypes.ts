@@ -122,6 +122,8 @@ export interface ReplayMetrics extends MaskingMetrics, ContinuityMetrics, BlockO
 	/** Waiting time over the session's time. */
 	readonly waitShare: number;
 	readonly backgroundStarted: number;
+	/** Of those, started ahead of an overflow (forecast or threshold) rather than by the bridge at one. */
+	readonly backgroundStartedAhead: number;
 	readonly backgroundUsed: number;
 	readonly backgroundDiscarded: number;
 	/** Summarizer tokens (in and out) of background jobs not used, over all summarizer tokens. */

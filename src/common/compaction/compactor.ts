@@ -50,7 +50,7 @@ export interface BackgroundParts {
 	log?(line: string): void;
 	/** Where the jobs are counted (the request's record in the agent). */
 	readonly stats?: BackgroundStats;
-	/** True while the provider runs one request at a time (background/providerSlots.ts): no summary is started ahead. */
+	/** True while the provider runs one request at a time (background/providerSlots.ts): the bridge defers the summary until all of its rounds are set aside. */
 	oneAtATime?(): boolean;
 }
 
@@ -212,7 +212,10 @@ export class Compactor {
 	 * unless summaries are off or stopped for the request. `messageBudget`: the fit's, by default the budget's now.
 	 */
 	considerBackground(conversation: Conversation, promptTokens: number, memory: FitMemory, messageBudget?: number): void {
-		if (!this.background || !this.summariesAllowed(memory)) return;
+		// With the bridge (half-context), nobody waits at an overflow: the summary starts there
+		// (prepareLater) and its rounds are set aside until it lands. One started ahead buys no
+		// shorter wait, and a chat that ends before its overflow has paid for it (decision 50).
+		if (!this.background || !this.summariesAllowed(memory) || this.bridges) return;
 		const budget = this.budget;
 		this.background.consider(stripProvisional(conversation), {
 			promptTokens,
