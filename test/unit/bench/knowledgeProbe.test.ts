@@ -77,7 +77,11 @@ describe('the knowledge probe', () => {
 	});
 
 	it('counts a file read by a search when the ledger lists that search naming the file, not another search', () => {
-		const grep: Round = { id: 'g1', response: 'Look.', toolCalls: [bash('cd /testbed && grep -n "def main" src/app/util.py -A3', '<returncode>0</returncode>\n3:def main():')] };
+		const grep: Round = {
+			id: 'g1',
+			response: 'Look.',
+			toolCalls: [bash('cd /testbed && grep -n "def main" src/app/util.py -A3', '<returncode>0</returncode>\n3:def main():')],
+		};
 		const oracle = factOracle();
 		oracle.addRound(grep);
 		const read = oracle.facts().find(f => f.kind === 'read')!;
