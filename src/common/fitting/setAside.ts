@@ -43,22 +43,37 @@ export function setAsideLines(rounds: readonly Round[]): string[] {
 	return rounds.flatMap(round => round.toolCalls.flatMap(call => toolCallFacts(withElidedRestored(call)).map(fact => clip(factLine(fact)))));
 }
 
-/** The provisional text of one segment: the block it continues, then the index of its rounds. */
-function provisionalText(rounds: readonly Round[], absorbs: string | undefined): string {
-	const lines = setAsideLines(rounds);
-	const shown = lines.slice(-SET_ASIDE_MAX_LINES);
-	const hidden = lines.length - shown.length;
+/** A round set aside, with its number as recall counts rounds (summarizedRounds.ts: its position among all rounds, from 1). */
+interface NumberedRound {
+	readonly number: number;
+	readonly round: Round;
+}
+
+/**
+ * The provisional text of one segment: the block it continues, then the index of its rounds, one
+ * line per round with its number, so the agent can read any of them back whole by that number
+ * (`{"round": N}`) instead of guessing a search.
+ */
+function provisionalText(rounds: readonly NumberedRound[], absorbs: string | undefined): string {
+	const calls = rounds.flatMap(r => setAsideLines([r.round]).map(line => ({ number: r.number, line })));
+	const shown = calls.slice(-SET_ASIDE_MAX_LINES);
+	const hidden = calls.length - shown.length;
+	const lines: string[] = [];
+	for (const [i, call] of shown.entries()) {
+		if (i > 0 && shown[i - 1].number === call.number) lines[lines.length - 1] += `; ${call.line}`;
+		else lines.push(`- round #${call.number}: ${call.line}`);
+	}
 	return [
 		...(absorbs ? [absorbs, ''] : []),
-		`${rounds.length} older round${rounds.length === 1 ? ' is' : 's are'} set aside while their summary is written. What they did${hidden ? ` (the last ${shown.length} of ${lines.length} calls)` : ''}:`,
-		...shown.map(line => `- ${line}`),
-		`Any of them comes back word for word with ${RECALL_TOOL_NAME} (by path, tool or text); do not redo the work.`,
+		`${rounds.length} older round${rounds.length === 1 ? ' is' : 's are'} set aside while their summary is written. What they did${hidden ? ` (the last ${shown.length} of ${calls.length} calls)` : ''}:`,
+		...lines,
+		`Any of them comes back word for word with ${RECALL_TOOL_NAME} ({"round": N} for round #N, or a search by path, tool or text); do not redo the work.`,
 	].join('\n');
 }
 
 /** `conversation` with the plan's rounds behind provisional blocks (one per turn, as a summary would be). */
 export function setAside(conversation: Conversation, plan: Pick<SummarizationPlan, 'summarizeRoundIds' | 'previousSummary'>): Conversation {
-	const byId = new Map(flattenRounds(conversation).map(at => [at.round.id, at.round]));
+	const byId = new Map(flattenRounds(conversation).map((at, i): [string, NumberedRound] => [at.round.id, { number: i + 1, round: at.round }]));
 	const segments = blockSegments(conversation, plan);
 	const texts = segments.map(s =>
 		provisionalText(

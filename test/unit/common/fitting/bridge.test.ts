@@ -12,6 +12,7 @@ import { fitLogLine } from '../../../../src/common/fitting/fitNotices';
 import { newFitMemory } from '../../../../src/common/fitting/fitMemory';
 import { makeSummary, type PreparedSummary } from '../../../../src/common/fitting/preparedSummary';
 import { setAside, stripProvisional } from '../../../../src/common/fitting/setAside';
+import { recall } from '../../../../src/common/recall/recall';
 import { encodeTurnRecord, summaryChanges } from '../../../../src/common/persistence/metadata';
 import { planOrNothing } from '../../../../src/common/planning/planners';
 import type { SummarizationPlan } from '../../../../src/common/planning/plan';
@@ -260,6 +261,20 @@ describe('provisional blocks are never stored', () => {
 		const stripped = stripProvisional(aside);
 		assert.ok(flattenRounds(stripped).every(at => at.round.summary === undefined && !at.round.summaryProvisional));
 		assert.equal(stripProvisional(start), start);
+	});
+
+	it('names each set-aside round by the number recall reads it back by', async () => {
+		const past: Conversation = { turns: [{ user: 'first', rounds: [round('p0', 100), round('p1', 100)] }], activeRounds: [] };
+		const start: Conversation = { ...past, activeRounds: conversationOf(8, 100).activeRounds };
+		const job = plan(start)!;
+		const aside = setAside(start, job);
+		const text = provisional(aside)[0].round.summary!;
+		const named = [...text.matchAll(/^- round #(\d+): read (\S+)$/gm)];
+		assert.ok(named.length >= 2, text);
+		for (const [, n, path] of named) {
+			const answer = await recall(aside, { round: Number(n) }, { maxTokens: 2000, countTokens: count, now: () => 0, timeLimitMs: 1000 });
+			assert.ok(answer.includes(JSON.stringify({ path })), `round #${n} is the one that read ${path}: ${answer.slice(0, 200)}`);
+		}
 	});
 
 	it('a provisional block continues the turn’s block it absorbs, so an earlier summary is not hidden', () => {
