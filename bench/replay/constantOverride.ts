@@ -17,6 +17,8 @@ export const SWEEPABLE = {
 	elisionMargin: { module: 'src/common/fitting/fitPrompt', name: 'ELISION_MARGIN_SHARE' },
 	/** The earliest share of the budget a forecast may start a background summary at. */
 	earliestShare: { module: 'src/common/background/startRule', name: 'EARLIEST_SHARE' },
+	/** The share of the message budget the done-ledger aims at. */
+	ledgerShare: { module: 'src/common/ledger/doneLedgerRender', name: 'LEDGER_TARGET_SHARE' },
 	/** longhaul.backgroundSummarizationThreshold's default as the replay uses it: the latest share to start at. */
 	backgroundThreshold: { module: 'bench/replay/replayCompactor', name: 'LATEST_SHARE' },
 } as const;

@@ -815,6 +815,7 @@ async function playSweep(plan: RunPlan, sweep: NonNullable<CliArgs['sweep']>): P
 		...strategies.map(s => `${s} horizon`),
 		...(strategies.length > 1 ? [`${strategies[0]} − ${strategies[1]}`] : []),
 		`${strategies[0]} continuity`,
+		`${strategies[0]} reachable`,
 	];
 	const lines: string[][] = [];
 	for (const value of sweep.values) {
@@ -826,7 +827,9 @@ async function playSweep(plan: RunPlan, sweep: NonNullable<CliArgs['sweep']>): P
 			for (const scope of scopesOf(corpora)) {
 				const scoped = rows.filter(r => r.window === window && scope.has(r));
 				const horizons = strategies.map(s => horizonOf(scoped.filter(r => r.strategy === s)));
-				const continuity = summarizeKnowledge(scoped.filter(r => r.strategy === strategies[0]))[0]?.continuity ?? null;
+				const knowledge = summarizeKnowledge(scoped.filter(r => r.strategy === strategies[0]))[0];
+				const continuity = knowledge?.continuity ?? null;
+				const reachable = knowledge?.detailsReachable ?? null;
 				const cellOf = (x: number | null, sign = false) => (x === null ? '-' : `${sign && x >= 0 ? '+' : ''}${x.toFixed(2)}`);
 				lines.push([
 					String(value),
@@ -836,6 +839,7 @@ async function playSweep(plan: RunPlan, sweep: NonNullable<CliArgs['sweep']>): P
 					...horizons.map(h => cellOf(h)),
 					...(strategies.length > 1 ? [horizons[0] !== null && horizons[1] !== null ? cellOf(horizons[0] - horizons[1], true) : '-'] : []),
 					continuity === null ? '-' : continuity.toFixed(3),
+					reachable === null ? '-' : reachable.toFixed(3),
 				]);
 			}
 		}

@@ -428,6 +428,9 @@ describe('--sweep: a constant moved in the worker threads only', function () {
 			'a summary share of 0.3 changes the replay',
 		);
 		assert.deepEqual([same.metrics.summarizerTokens, same.metrics.intactHorizonRounds], [plain.metrics.summarizerTokens, plain.metrics.intactHorizonRounds]);
+		// The worker checks the constant it loaded has the value asked, and fails otherwise.
+		const [ledgerMoved] = await runTasks([task], 1, undefined, { ledgerShare: 0.01 });
+		assert.equal(ledgerMoved.metrics.requests, plain.metrics.requests);
 	});
 });
 

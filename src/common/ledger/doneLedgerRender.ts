@@ -27,13 +27,16 @@ export interface LedgerRenderOptions {
 /** Share of the bound the ledger aims at when a caller gives no target. */
 export const TARGET_SHARE = 0.4;
 
+/** The share of the message budget the ledger aims at (its curve on both corpora: decision 52). */
+export const LEDGER_TARGET_SHARE = 0.08;
+
 /**
  * The ledger's size for a message budget. It aims at 8% of the budget (300–3,000 tokens) and
  * takes up to 30% (750–12,000) only to keep every edit and command on its own line: with a
  * summary of up to 10% (decision 44), at least half of the budget stays for the rounds kept word for word.
  */
 export function doneLedgerCaps(messageBudget: number, compact = false): { readonly maxTokens: number; readonly targetTokens: number } {
-	const targetTokens = Math.max(300, Math.min(3000, Math.round(messageBudget * 0.08)));
+	const targetTokens = Math.max(300, Math.min(3000, Math.round(messageBudget * LEDGER_TARGET_SHARE)));
 	// Compact (FitMemory.tight): the base size is also the bound; older entries are merged sooner.
 	return { targetTokens, maxTokens: compact ? targetTokens : Math.max(750, targetTokens, Math.min(12_000, Math.round(messageBudget * 0.3))) };
 }
