@@ -311,7 +311,7 @@ function blockLines(conversation: Conversation, all: readonly FigureBlock[], bud
 	const asideLines = setAside.length
 		? [
 				vscode.l10n.t(
-					'**Set aside:** rounds whose summary is still being written. The agent did not wait: it sees one line per tool call in their place (open it to read that text) and can bring any of them back word for word; the summary takes that place when it is ready.',
+					'**Set aside:** rounds whose summary is still being written. The agent did not wait: it sees one line per round in their place, with its number and what its tool calls did (open it to read that text), and can bring any of them back word for word by that number; the summary takes that place when it is ready.',
 				),
 				'',
 				...setAside.map(asideItem),

@@ -316,7 +316,7 @@ class FitRun<P> {
 		this.bridging = deferred !== undefined || steps.prepareLater(this.conversation);
 		if (!this.bridging) return false;
 		const total = await this.measure();
-		// First the oldest rounds that must go, behind one line per call, until their summary is ready
+		// First the oldest rounds that must go, behind one line per round, until their summary is ready
 		// (again, further back, while the prompt still overflows); then, if still needed, elision.
 		// The set-aside stays between overflows (the prompt's beginning does not change, so a provider's
 		// cache of it is reused); at an overflow it is made again from the real rounds, further back.

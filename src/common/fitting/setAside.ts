@@ -1,9 +1,9 @@
 // The bridge's stand-in for a summary still being written (decision 43): at an overflow with a
 // background summary under way, the oldest rounds that must go are set aside behind a provisional
-// block: one line per tool call (what it did and how it ended, from the call's facts, never from
-// the model's prose) and how to bring any of them back. The block is never stored nor planned on
-// (stripProvisional); it stays until the next overflow, and the real summary replaces it once its
-// rounds are among those that must go.
+// block: one line per round, its number and what each of its tool calls did and how it ended
+// (from the calls' facts, never from the model's prose), and how to bring any of them back. The
+// block is never stored nor planned on (stripProvisional); it stays until the next overflow, and
+// the real summary replaces it once its rounds are among those that must go.
 import type { Conversation, Round } from '../conversation/conversation';
 import { withElidedRestored } from '../conversation/toolResultPlaceholders';
 import { flattenRounds } from '../conversation/flatten';

@@ -105,7 +105,7 @@ export function meterTooltip(figures: MeterFigures, activity: MeterActivity, sta
 		...(figures.overflows ? [OVERFLOW_SENTENCE, ''] : []),
 		...(figures.setAsideRounds
 			? [
-					`${figures.setAsideRounds} older round${figures.setAsideRounds === 1 ? ' is' : 's are'} set aside while their summary is written: the agent sees one line per tool call in their place and did not wait. \`/context\` opens what it sees.`,
+					`${figures.setAsideRounds} older round${figures.setAsideRounds === 1 ? ' is' : 's are'} set aside while their summary is written: the agent sees one line per round in their place and did not wait. \`/context\` opens what it sees.`,
 					'',
 				]
 			: []),

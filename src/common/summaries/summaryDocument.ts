@@ -48,7 +48,7 @@ export function summaryDocument(summary: SummaryToShow): SummaryDocument {
 	if (summary.setAside) {
 		const rounds =
 			summary.summarizedRounds === undefined ? 'older rounds' : `${summary.summarizedRounds} older round${summary.summarizedRounds === 1 ? '' : 's'}`;
-		const intro = `While the summary of the conversation up to ${where} is written, the agent sees this text in place of ${rounds}: one line per tool call, and how to bring any of them back. It did not wait for the summary, which takes this text's place when it is ready. This is not a summary and cannot be edited.`;
+		const intro = `While the summary of the conversation up to ${where} is written, the agent sees this text in place of ${rounds}: one line per round with its number and what its tool calls did, and how to bring any of them back. It did not wait for the summary, which takes this text's place when it is ready. This is not a summary and cannot be edited.`;
 		return {
 			key: `${summary.roundId}-${textHash(summary.text)}`,
 			title: `Longhaul rounds set aside (${where}).md`,

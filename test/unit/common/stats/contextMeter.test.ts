@@ -34,7 +34,7 @@ describe('context meter', () => {
 		assert.match(meterTooltip(aside, 'idle'), /\| Set aside while their summary is written \(4 rounds\) \| 120 \|/);
 		assert.match(
 			meterTooltip(aside, 'idle'),
-			/4 older rounds are set aside while their summary is written: the agent sees one line per tool call in their place and did not wait/,
+			/4 older rounds are set aside while their summary is written: the agent sees one line per round in their place and did not wait/,
 		);
 		const over = { ...figures, usedTokens: 17_168, overflows: true };
 		assert.equal(meterText(over, 'idle'), '$(layers) 107% · summarizes next · 2 summary blocks');
