@@ -46,15 +46,24 @@ export function namesPath(text: string, path: string): boolean {
  * A command line as compared: its comment lines left out and its line breaks as ` ; ` (the ledger
  * writes a command on one line so), whitespace runs as one space.
  */
-const oneLine = (command: string) =>
-	flatten(
-		command
-			.split('\n')
-			.filter(line => !/^\s*#/.test(line))
-			.join('\n')
-			.trim()
-			.replace(/[ \t]*\n\s*/g, ' ; '),
-	).trim();
+const oneLine = (command: string): string => {
+	// The same commands are compared on every request of a replay: each is made one line once.
+	let line = oneLines.get(command);
+	if (line === undefined) {
+		line = flatten(
+			command
+				.split('\n')
+				.filter(l => !/^\s*#/.test(l))
+				.join('\n')
+				.trim()
+				.replace(/[ \t]*\n\s*/g, ' ; '),
+		).trim();
+		if (oneLines.size > 50_000) oneLines.clear();
+		oneLines.set(command, line);
+	}
+	return line;
+};
+const oneLines = new Map<string, string>();
 
 /** `shown` is `command` cut with "…": its pieces in order, the first at the start, the last at the end. */
 function piecesMatch(shown: string, command: string): boolean {

@@ -20,7 +20,7 @@ import { factOracle, type Fact, type FactKind } from './factOracle';
 import { factSeen } from './factCheck';
 import { sampleDetails, type Detail } from './details';
 import { promptView, type PromptView } from './promptView';
-import { recallContext, recalledByLineRule, recalledFromPrompt, type RecallContext, type RecallSetting } from './recallCheck';
+import { recallContext, recalledByLineRule, recalledFromPrompt, type RecallContext, type RecallSetting, type SearchCache } from './recallCheck';
 
 export interface KnowledgeMetrics {
 	/** Mean share of oracle facts named in the prompt, over the requests from the first compaction (or masking) on; null without. */
@@ -161,6 +161,7 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 	const sample = sampleDetails(options.recorded);
 	const byRound = new Map(sample.map(d => [d.roundId, d]));
 	const live: Detail[] = [];
+	const searches: SearchCache = new Map();
 	const tally: Tally = {
 		shares: [],
 		checked: 0,
@@ -184,7 +185,7 @@ export function knowledgeProbe(options: KnowledgeOptions): KnowledgeProbe {
 			probing ||= request.compacted || leavesOut(request, rounds);
 			if (probing) checkFacts(tally, view, oracle.facts(), rounds);
 			let context: RecallContext | undefined;
-			const lazyContext = () => (context ??= recallContext(request.conversation, rounds, request.request));
+			const lazyContext = () => (context ??= recallContext(request.conversation, rounds, request.request, searches));
 			for (const detail of live) {
 				const where = await classify(view, detail, options.recall, lazyContext);
 				tally.classes[where]++;

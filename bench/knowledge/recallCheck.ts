@@ -11,8 +11,9 @@
 // (`round 12`, `round #12`). The old rule (recalledByLineRule: the path, the command and the
 // line's own rarest word or phrase, shown or not) is reported beside it for one release.
 import type { Conversation, Round } from '../../src/common/conversation/conversation';
-import { recall, recallAnswerTokens } from '../../src/common/recall/recall';
-import { recallableRounds } from '../../src/common/recall/summarizedRounds';
+import { recall, recallAnswerTokens, searchHere } from '../../src/common/recall/recall';
+import type { SearchJob, SearchOutcome } from '../../src/common/recall/recallSearch';
+import { recallableRounds, type SummarizedRound } from '../../src/common/recall/summarizedRounds';
 import type { RecallInput } from '../../src/common/recall/recallInput';
 import type { Detail } from './details';
 import type { PromptView } from './promptView';
@@ -33,12 +34,47 @@ export interface RecallContext {
 	/** Recallable round id → its number as recall shows it. */
 	readonly numbers: ReadonlyMap<string, number>;
 	readonly answers: Map<string, string>;
+	/** Search outcomes of this replay by the rounds searched (searchesOf). */
+	readonly searches: SearchCache;
 }
 
-export function recallContext(conversation: Conversation, recorded: ReadonlyMap<string, Round>, currentRequest: string): RecallContext {
+/**
+ * Recall's search outcomes by the rounds it searched, then by query. Between two summaries the
+ * rounds recall searches stay the same from request to request, so a later request's search is an
+ * earlier one's: it is run once. (Without this the day-long chat searched its whole past again on
+ * every request.) The key names each round by number, request, id and the length of what it
+ * holds, so a round that changed is searched again.
+ */
+export type SearchCache = Map<string, Map<string, SearchOutcome>>;
+
+function roundsKey(rounds: readonly SummarizedRound[]): string {
+	return rounds
+		.map(({ number, request, round }) => `${number}:${request}:${round.id}:${round.response.length}:${round.toolCalls.map(c => `${c.arguments.length}/${c.result?.length ?? -1}`).join(',')}`)
+		.join(' ');
+}
+
+export function recallContext(conversation: Conversation, recorded: ReadonlyMap<string, Round>, currentRequest: string, searches: SearchCache = new Map()): RecallContext {
 	const summarized = recallableRounds(conversation, currentRequest, recorded).summarized;
 	const searched = new Set(summarized.map(r => r.round.id));
-	return { conversation, recorded, currentRequest, searched, numbers: new Map(summarized.map(r => [r.round.id, r.number])), answers: new Map() };
+	return { conversation, recorded, currentRequest, searched, numbers: new Map(summarized.map(r => [r.round.id, r.number])), answers: new Map(), searches };
+}
+
+/** The search of `job`, from the cache when the same rounds were searched with the same query before. */
+function cachedSearch(cache: SearchCache, job: SearchJob): Promise<SearchOutcome | undefined> {
+	const rounds = roundsKey(job.rounds);
+	let byQuery = cache.get(rounds);
+	if (!byQuery) {
+		// Only the newest set of rounds is searched again: older sets are gone for good once a summary moves.
+		cache.clear();
+		cache.set(rounds, (byQuery = new Map()));
+	}
+	const query = JSON.stringify({ ...job.input, stepLimit: job.stepLimit });
+	const known = byQuery.get(query);
+	if (known) return Promise.resolve(known);
+	return searchHere(job, { now: () => 0 }).then(outcome => {
+		if (outcome) byQuery.set(query, outcome);
+		return outcome;
+	});
 }
 
 async function answer(context: RecallContext, input: RecallInput, setting: RecallSetting): Promise<string> {
@@ -52,6 +88,7 @@ async function answer(context: RecallContext, input: RecallInput, setting: Recal
 			recorded: context.recorded,
 			now: () => 0, // no time limit in the benchmark: the answer is the search's, not the machine's
 			timeLimitMs: Number.MAX_SAFE_INTEGER,
+			runSearch: job => cachedSearch(context.searches, job),
 		});
 		context.answers.set(key, text);
 	}
