@@ -49,11 +49,19 @@ export type SearchCache = Map<string, Map<string, SearchOutcome>>;
 
 function roundsKey(rounds: readonly SummarizedRound[]): string {
 	return rounds
-		.map(({ number, request, round }) => `${number}:${request}:${round.id}:${round.response.length}:${round.toolCalls.map(c => `${c.arguments.length}/${c.result?.length ?? -1}`).join(',')}`)
+		.map(
+			({ number, request, round }) =>
+				`${number}:${request}:${round.id}:${round.response.length}:${round.toolCalls.map(c => `${c.arguments.length}/${c.result?.length ?? -1}`).join(',')}`,
+		)
 		.join(' ');
 }
 
-export function recallContext(conversation: Conversation, recorded: ReadonlyMap<string, Round>, currentRequest: string, searches: SearchCache = new Map()): RecallContext {
+export function recallContext(
+	conversation: Conversation,
+	recorded: ReadonlyMap<string, Round>,
+	currentRequest: string,
+	searches: SearchCache = new Map(),
+): RecallContext {
 	const summarized = recallableRounds(conversation, currentRequest, recorded).summarized;
 	const searched = new Set(summarized.map(r => r.round.id));
 	return { conversation, recorded, currentRequest, searched, numbers: new Map(summarized.map(r => [r.round.id, r.number])), answers: new Map(), searches };
