@@ -34,8 +34,10 @@ export interface RecallContext {
 	/** Recallable round id → its number as recall shows it. */
 	readonly numbers: ReadonlyMap<string, number>;
 	readonly answers: Map<string, string>;
-	/** Search outcomes of this replay by the rounds searched (searchesOf). */
+	/** Search outcomes of this replay by the rounds searched (SearchCache). */
 	readonly searches: SearchCache;
+	/** This request's recallable rounds as a SearchCache key (roundsKey). */
+	readonly roundsKey: string;
 }
 
 /**
@@ -64,12 +66,26 @@ export function recallContext(
 ): RecallContext {
 	const summarized = recallableRounds(conversation, currentRequest, recorded).summarized;
 	const searched = new Set(summarized.map(r => r.round.id));
-	return { conversation, recorded, currentRequest, searched, numbers: new Map(summarized.map(r => [r.round.id, r.number])), answers: new Map(), searches };
+	return {
+		conversation,
+		recorded,
+		currentRequest,
+		searched,
+		numbers: new Map(summarized.map(r => [r.round.id, r.number])),
+		answers: new Map(),
+		searches,
+		roundsKey: roundsKey(summarized),
+	};
 }
 
-/** The search of `job`, from the cache when the same rounds were searched with the same query before. */
-function cachedSearch(cache: SearchCache, job: SearchJob): Promise<SearchOutcome | undefined> {
-	const rounds = roundsKey(job.rounds);
+/**
+ * The search of `job`, from the cache when the same rounds were searched with the same query before.
+ * `job.rounds` are the request's recallable rounds, read by recall with recallableRounds on the
+ * context's conversation as recallContext read them: their key is the context's, made once.
+ */
+function cachedSearch(context: RecallContext, job: SearchJob): Promise<SearchOutcome | undefined> {
+	const cache = context.searches;
+	const rounds = context.roundsKey;
 	let byQuery = cache.get(rounds);
 	if (!byQuery) {
 		// Only the newest set of rounds is searched again: older sets are gone for good once a summary moves.
@@ -96,7 +112,7 @@ async function answer(context: RecallContext, input: RecallInput, setting: Recal
 			recorded: context.recorded,
 			now: () => 0, // no time limit in the benchmark: the answer is the search's, not the machine's
 			timeLimitMs: Number.MAX_SAFE_INTEGER,
-			runSearch: job => cachedSearch(context.searches, job),
+			runSearch: job => cachedSearch(context, job),
 		});
 		context.answers.set(key, text);
 	}

@@ -406,8 +406,9 @@ describe('replay benchmark on the smallest corpus session', function () {
 		const strip = (r: TaskResult) => ({ ...r.metrics, renderMsP50: 0, renderMsP95: 0, planMsP50: 0 });
 		const one = (await runTasks(tasks, 1)).map(strip);
 		const two = (await runTasks(tasks, 2)).map(strip);
-		// Each compacted: a summary attached, or (half-context on this short session) one under way at its end.
-		assert.ok(one.every(m => m.summarizations + m.backgroundStarted > 0));
+		// Each compacted: legacy and keep-head-tail attached summaries; half-context on this short
+		// session starts its one summary at its overflow (decision 50), still under way at its end.
+		assert.ok(one.every(m => m.summarizations > 0 || (m.strategy === 'half-context' && m.backgroundStarted > 0)));
 		assert.deepEqual(two, one);
 	});
 });

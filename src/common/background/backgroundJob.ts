@@ -49,7 +49,7 @@ export interface BackgroundSteps {
 export interface BackgroundStats {
 	started: number;
 	/** Of those, started ahead of an overflow (the forecast or the threshold), not by the bridge at one. */
-	startedAhead?: number;
+	startedAhead: number;
 	/** Ready when the overflow came: the user did not wait at all. */
 	readyAtOverflow: number;
 	/** Still running when the overflow came: the user waited for the rest of it. */
@@ -67,7 +67,7 @@ export interface BackgroundStats {
 }
 
 export function newBackgroundStats(): BackgroundStats {
-	return { started: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0, carriedIn: 0, handedOver: 0, waitedMs: 0 };
+	return { started: 0, startedAhead: 0, readyAtOverflow: 0, awaitedAtOverflow: 0, used: 0, discarded: 0, carriedIn: 0, handedOver: 0, waitedMs: 0 };
 }
 
 /** Jobs neither used, discarded nor handed over yet: started or carried in, less what became of them. */
@@ -183,7 +183,7 @@ export class BackgroundSummaries {
 		if (!decision.start) return undefined;
 		if (decision.why === 'forecast' && plan.stats.tokens && plan.stats.tokens.summarized < MIN_EARLY_SLICE_SHARE * now.messageBudget) return undefined;
 		this.startPlanned(base, plan, summaryMs);
-		this.stats.startedAhead = (this.stats.startedAhead ?? 0) + 1;
+		this.stats.startedAhead++;
 		this.steps.log?.(
 			`background summary started (${decision.why}${done.length ? `, after ${done.length} ready` : ''}, expected ${Math.round(summaryMs / 1000)} s${now.speed.samples ? '' : ' by the default rates, this model not measured yet'})`,
 		);
